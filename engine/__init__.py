@@ -1,0 +1,96 @@
+"""The rules engine of the eights family: pure Python, no I/O, deterministic from a seed.
+
+>>> import engine
+>>> game = engine.new_game("crazier-eights", players=2, seed=7)
+>>> game.pending.kind
+'main'
+>>> game.apply(game.pending.options[-1])   # "end": end the turn without discarding
+
+Every rule set's game follows the contract described in :mod:`engine.common`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from engine.common import (
+    Decision,
+    EngineError,
+    IllegalOption,
+    OptionsError,
+    PositionError,
+    Result,
+)
+
+#: rule-set name -> module implementing it (``new_game``, ``load``, ``OPTIONS``)
+RULE_SETS = {
+    "crazier-eights": "engine.crazier",
+    "crazy-eights": "engine.crazy_eights",
+    "super-crazy-eights": "engine.super_crazy_eights",
+}
+
+__all__ = [
+    "RULE_SETS",
+    "Decision",
+    "EngineError",
+    "IllegalOption",
+    "OptionsError",
+    "PositionError",
+    "Result",
+    "new_game",
+    "load_game",
+    "replay",
+    "rule_set_module",
+    "validate_options",
+]
+
+
+def rule_set_module(name: str):
+    """The module of rule set ``name``; an unknown name is an :class:`OptionsError`."""
+    try:
+        module_name = RULE_SETS[name]
+    except KeyError:
+        known = ", ".join(sorted(RULE_SETS))
+        raise OptionsError(f"unknown rule set {name!r} (known: {known})") from None
+    return importlib.import_module(module_name)
+
+
+def validate_options(rule_set: str, options: dict | None, players: int | None = None) -> dict:
+    """Check ``options`` for ``rule_set`` and return them completed with the defaults."""
+    return rule_set_module(rule_set).validate_options(options or {}, players)
+
+
+def new_game(
+    rule_set: str = "crazier-eights",
+    players: int = 2,
+    seed: int = 0,
+    options: dict | None = None,
+    first_player: int | None = None,
+    teams: list[list[int]] | None = None,
+):
+    """Shuffle, deal and start a game; ``first_player`` None means drawn from the seed."""
+    module = rule_set_module(rule_set)
+    return module.new_game(
+        players=players, seed=seed, options=options or {}, first_player=first_player, teams=teams
+    )
+
+
+def load_game(data: dict):
+    """Load a game saved with ``game.to_dict()`` (or a hand-written position)."""
+    return rule_set_module(data.get("rule_set", "crazier-eights")).load(data)
+
+
+def replay(start, choices: list[str]):
+    """Re-create a game from its start and the option ids applied since.
+
+    ``start`` is either a dict of ``new_game`` keyword arguments (``rule_set``, ``players``,
+    ``seed``, ``options``, ``first_player``, ``teams``) or a saved game / position dict (it must
+    then carry the key ``"position"``: true or be a ``to_dict()`` result).
+    """
+    if "deck" in start or start.get("position"):
+        game = load_game(start)
+    else:
+        game = new_game(**start)
+    for option_id in choices:
+        game.apply(option_id)
+    return game

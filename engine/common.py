@@ -1,0 +1,98 @@
+"""Types shared by every rule set: decisions, results, errors and RNG state.
+
+Every rule set's game object follows the same small contract (see ``docs/engine.md``):
+
+- ``game.pending`` is the :class:`Decision` the game waits for, or ``None`` once it is over;
+- ``game.apply(option_id)`` answers it (an id not offered raises :class:`IllegalOption`
+  and leaves the game unchanged);
+- ``game.view(player)`` is what that player may know, as JSON-ready data;
+- ``game.result`` is the :class:`Result` once the game is over;
+- ``game.forfeit(player, reason)`` makes a player lose under the rules (a bot's fault);
+- ``game.to_dict()`` / ``engine.load_game(data)`` save and restore any state;
+- ``game.choices`` lists the option ids applied so far (with the seed: a replay).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+
+
+class EngineError(ValueError):
+    """Base class of the engine's errors."""
+
+
+class IllegalOption(EngineError):
+    """An option id that the pending decision does not offer (or no decision is pending)."""
+
+
+class OptionsError(EngineError):
+    """An unknown rule-set option, a bad option value, or a bad player count."""
+
+
+class PositionError(EngineError):
+    """A saved game or hand-written position that cannot be loaded."""
+
+
+@dataclass(slots=True)
+class Decision:
+    """A choice the rules give one player now.
+
+    ``options`` is the explicit list of legal option ids, in a stable order. Ids are short
+    strings such as ``"discard:17"``, ``"play:4"``, ``"colour:moon"``, ``"player:1"``,
+    ``"yes"``, ``"no"``, ``"done"`` or ``"end"``; ``game.label(id)`` gives a readable label.
+    """
+
+    player: int
+    kind: str
+    options: list[str]
+    prompt: str = ""
+
+    def to_dict(self, label=None) -> dict:
+        """JSON-ready form; with ``label`` (a function id -> text) options carry labels."""
+        if label is None:
+            opts = [{"id": o} for o in self.options]
+        else:
+            opts = [{"id": o, "label": label(o)} for o in self.options]
+        return {"player": self.player, "kind": self.kind, "prompt": self.prompt, "options": opts}
+
+
+@dataclass
+class Result:
+    """How a game ended.
+
+    ``winners`` is empty when nobody won (players who lost together as the last ones tie).
+    ``placements[p]`` is 1 for the best, equal numbers for shared places. ``points[p]`` is the
+    league points of player p (lower is better).
+    """
+
+    winners: list[int]
+    reason: str
+    points: list[int]
+    placements: list[int]
+    eliminated: list[int] = field(default_factory=list)
+    detail: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Result | None":
+        return None if d is None else cls(**d)
+
+
+def rng_to_json(rng: random.Random) -> list:
+    """The state of a ``random.Random`` as JSON-ready data."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: list) -> random.Random:
+    rng = random.Random()
+    rng.setstate((data[0], tuple(data[1]), data[2]))
+    return rng
+
+
+def placements_from_scores(scores: list[float]) -> list[int]:
+    """Competition ranking (1, 2, 2, 4) from scores where lower is better."""
+    return [1 + sum(1 for other in scores if other < s) for s in scores]

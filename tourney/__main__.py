@@ -1,0 +1,3 @@
+from tourney.cli import main
+
+main()

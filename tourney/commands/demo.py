@@ -1,0 +1,31 @@
+"""``tourney demo``: a seeded game between two built-in bots, printed turn by turn."""
+
+import typer
+
+from tourney.app import app
+
+
+@app.command()
+def demo(
+    seed: int = typer.Option(1, help="Seed of the game."),
+    players: int = typer.Option(2, help="Number of players (2-8)."),
+    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
+) -> None:
+    """Play one seeded game between built-in bots (greedy in seat 0, random elsewhere) and print its log.
+
+    Example: tourney demo --seed 3 --players 4
+    """
+    import engine
+    from engine.bots import make_bot
+
+    game = engine.new_game(rule_set, players=players, seed=seed)
+    bots = [make_bot("greedy" if p == 0 else "random", seed=seed * 100 + p) for p in range(players)]
+    shown = 0
+    while game.pending is not None:
+        decision = game.pending
+        game.apply(bots[decision.player].choose(decision, lambda: game.view(decision.player)))
+        for event in game.events[shown:]:
+            typer.echo(game.describe(event))
+        shown = len(game.events)
+    result = game.result
+    typer.echo(f"result: winners={result.winners} reason={result.reason} points={result.points}")
