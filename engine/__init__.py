@@ -84,10 +84,10 @@ def replay(start, choices: list[str]):
     """Re-create a game from its start and the option ids applied since.
 
     ``start`` is either a dict of ``new_game`` keyword arguments (``rule_set``, ``players``,
-    ``seed``, ``options``, ``first_player``, ``teams``) or a saved game / position dict (it must
-    then carry the key ``"position"``: true or be a ``to_dict()`` result).
+    ``seed``, ``options``, ``first_player``, ``teams``) or a saved game / position dict (one
+    that has ``"hands"``).
     """
-    if "deck" in start or start.get("position"):
+    if "hands" in start:
         game = load_game(start)
     else:
         game = new_game(**start)

@@ -47,6 +47,8 @@ class Decision:
     kind: str
     options: list[str]
     prompt: str = ""
+    #: name of the card whose effect asks, if any (helps bots tell a friendly choice from a hostile one)
+    source: str | None = None
 
     def to_dict(self, label=None) -> dict:
         """JSON-ready form; with ``label`` (a function id -> text) options carry labels."""
@@ -54,7 +56,13 @@ class Decision:
             opts = [{"id": o} for o in self.options]
         else:
             opts = [{"id": o, "label": label(o)} for o in self.options]
-        return {"player": self.player, "kind": self.kind, "prompt": self.prompt, "options": opts}
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "source": self.source,
+            "options": opts,
+        }
 
 
 @dataclass

@@ -20,6 +20,8 @@ def demo(
 
     game = engine.new_game(rule_set, players=players, seed=seed)
     bots = [make_bot("greedy" if p == 0 else "random", seed=seed * 100 + p) for p in range(players)]
+    for bot in bots:
+        bot.start(game.card_table())
     shown = 0
     while game.pending is not None:
         decision = game.pending

@@ -1,0 +1,56 @@
+"""Engine speed: seeded random-vs-random games in process.
+
+    python bench/engine.py --players 2 [--games 2000] [--rule-set crazier-eights] [--option k=v]
+
+The last line is ``games_per_s=<float> decisions_per_s=<float> players=<n>`` (other tooling reads it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+
+
+def run(rule_set: str, players: int, games: int, options: dict) -> tuple[float, float]:
+    decisions = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        game = engine.new_game(rule_set, players=players, seed=seed, options=options)
+        rng = random.Random(seed)
+        choice = rng.choice
+        while (decision := game.pending) is not None:
+            game.apply(choice(decision.options))
+            decisions += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--rule-set", default="crazier-eights")
+    parser.add_argument("--option", action="append", default=[], help="rule-set option as key=JSON value")
+    args = parser.parse_args()
+    options = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    games_per_s, decisions_per_s = run(args.rule_set, args.players, args.games, options)
+    print(f"rule_set={args.rule_set} games={args.games} options={json.dumps(options)}")
+    print(f"games_per_s={games_per_s:.1f} decisions_per_s={decisions_per_s:.0f} players={args.players}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""Built-in bots that run in process.
+
+A bot has ``start(card_table)``, called once per game with ``game.card_table()`` (the deck's
+composition is public; views name cards by id), and ``choose(decision, view) -> option_id``,
+where ``view`` is a function returning ``game.view(decision.player)``: bots see only what their
+player may see, and a bot that does not need the view (random) never pays for building it.
+"""
+
+from __future__ import annotations
+
+import random
+
+BOT_NAMES = ("random", "greedy")
+
+# Effects that hurt whoever they target: aim them at an opponent.
+HOSTILE = {
+    "Angel of Hope", "Pleasant Memories", "Worldly Wisdom", "Forbidden Knowledge", "Visionary Dream",
+    "Sleep", "Trade", "Mirror Universe", "Queen Guinevere",
+}
+
+
+class RandomBot:
+    """Uniform over the legal options, from its own seeded RNG."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def start(self, card_table: dict) -> None:
+        pass
+
+    def choose(self, decision, view) -> str:
+        return self.rng.choice(decision.options)
+
+
+class GreedyBot:
+    """Empties its hand as fast as it can and points hostile effects at the leading opponent.
+
+    Main phase: discard first (the card whose colour it holds most of, keeping eights for when
+    nothing else fits), then play a card (an event before an asset, never a card that would
+    overload its own table under Thin Ice), then end the turn.
+    """
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self.cards: dict[int, dict] = {}
+
+    def start(self, card_table: dict) -> None:
+        self.cards = {int(k): v for k, v in card_table.items()}
+
+    def choose(self, decision, view) -> str:
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        handler = getattr(self, "_" + decision.kind, None)
+        if handler is None:
+            return options[0]
+        return handler(decision, view())
+
+    def _info(self, cid) -> dict:
+        return self.cards.get(int(cid), {})
+
+    def _main(self, decision, view):
+        options = decision.options
+        hand = view["hand"]
+        discards = [o for o in options if o.startswith("discard:")]
+        if discards:
+            return max(discards, key=lambda o: self._discard_value(view, int(o[8:]), hand))
+        plays = [o for o in options if o.startswith("play:")]
+        if plays:
+            return max(plays, key=lambda o: self._play_value(view, int(o[5:])))
+        if "play_top" in options:
+            return "play_top"
+        return "end"
+
+    def _discard_value(self, view, cid, hand):
+        info = self._info(cid)
+        suits = set(info.get("suits", ()))
+        same_colour = sum(1 for c in hand if set(self._info(c).get("suits", ())) & suits)
+        is_eight = info.get("rank") == "8"
+        return (not is_eight, same_colour)
+
+    def _play_value(self, view, cid):
+        info = self._info(cid)
+        me = view["player"]
+        mine = len(view.get("in_play", [[]] * (me + 1))[me])
+        if info.get("name") == "Thin Ice" or info.get("type") == "asset" and mine >= 3:
+            return (0, 0)
+        return (1, info.get("type") == "event")
+
+    def _player(self, decision, view):
+        me = view["player"]
+        players = [int(o[7:]) for o in decision.options]
+        teams = view.get("teams")
+        friends = {me}
+        if teams:
+            friends = set(next(t for t in teams if me in t))
+        if decision.source in HOSTILE:
+            foes = [p for p in players if p not in friends] or players
+            return f"player:{min(foes, key=lambda p: view['hand_sizes'][p])}"
+        return f"player:{me}" if me in players else decision.options[0]
+
+    def _destroy(self, decision, view):
+        me = view["player"]
+        mine = set(view["in_play"][me])
+        theirs = [o for o in decision.options if o.startswith("card:") and int(o[5:]) not in mine]
+        return theirs[0] if theirs else decision.options[-1]
+
+    def _save(self, decision, view):
+        mine = set(view["in_play"][view["player"]])
+        own = [o for o in decision.options if o.startswith("card:") and int(o[5:]) in mine]
+        return own[0] if own else "done"
+
+    def _colour(self, decision, view):
+        counts = {}
+        for c in view["hand"]:
+            for s in self._info(c).get("suits", ()):
+                counts[s] = counts.get(s, 0) + 1
+        return max(decision.options, key=lambda o: counts.get(o[7:], 0))
+
+
+def make_bot(name: str, seed: int = 0):
+    """A built-in bot by name (see ``BOT_NAMES``)."""
+    if name == "random":
+        return RandomBot(seed)
+    if name == "greedy":
+        return GreedyBot(seed)
+    raise ValueError(f"unknown built-in bot {name!r} (known: {', '.join(BOT_NAMES)})")

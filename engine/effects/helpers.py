@@ -1,0 +1,40 @@
+"""Small building blocks shared by card effects."""
+
+from __future__ import annotations
+
+from engine.common import Decision
+
+
+def arg(option_id: str) -> int:
+    """The number after the colon of an option id such as ``"card:17"``."""
+    return int(option_id[option_id.index(":") + 1 :])
+
+
+def own_turn(game, controller: int, active: int) -> bool:
+    """Trigger condition of "at the beginning/end of your turn"."""
+    return controller == active
+
+
+def always(game, controller: int, active: int) -> bool:
+    return True
+
+
+def choose_player(game, frame, prompt: str, players=None):
+    """Ask ``frame["p"]`` to choose a player (default: anyone still in the game); returns the
+    Decision, or None once answered (the choice is then in ``frame["answer"]``)."""
+    if "answer" in frame:
+        return None
+    options = [f"player:{q}" for q in (players if players is not None else game._order_from(game.turn))]
+    return Decision(frame["p"], "player", options, prompt, frame["name"])
+
+
+def choose_card(game, frame, cards, prompt: str, optional: bool = False, kind: str = "card"):
+    """Ask ``frame["p"]`` to choose one of ``cards`` (plus "done" when optional)."""
+    if "answer" in frame:
+        return None
+    options = [f"card:{c}" for c in cards] + (["done"] if optional else [])
+    return Decision(frame["p"], kind, options, prompt, frame["name"])
+
+
+def any_card_in_play(game, player) -> bool:
+    return any(game.in_play[q] for q in range(game.players) if game.alive[q])
