@@ -4,3 +4,4 @@ Add one import line per module below.
 """
 
 from tourney.commands import demo  # noqa: F401
+from tourney.commands import club  # noqa: F401

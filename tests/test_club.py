@@ -1,0 +1,222 @@
+"""Club scorekeeping through the CLI: creation, entries, corrections, history, standings, who goes first."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import tourney.commands  # noqa: F401  (registers the commands)
+from tourney.app import app
+from tourney.club import ClubError, League, card_value, open_db, parse_value
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    db = str(tmp_path / "club.db")
+    monkeypatch.setenv("TOURNEY_DB", db)
+    monkeypatch.setenv("TOURNEY_USER", "tester")
+    runner = CliRunner()
+
+    def invoke(*args, ok=True):
+        result = runner.invoke(app, list(args))
+        if ok:
+            assert result.exit_code == 0, (result.stdout, result.stderr)
+        return result
+
+    invoke.db = db
+    return invoke
+
+
+def js(result):
+    return json.loads(result.stdout)
+
+
+def by_name(summary):
+    return {r["name"]: r for r in summary["standings"]}
+
+
+def test_league_from_creation_to_a_corrected_game(run):
+    s = js(run("club", "new", "thu", "--players", "Ann,Bea,Cy", "--seed", "7", "--json"))
+    assert s["games_played"] == 0 and s["next_first"]["random"] is True
+    assert sorted(s["next_first"]["tied"]) == ["Ann", "Bea", "Cy"]
+
+    s = js(run("club", "add", "thu", "--cards", "Ann=0,Bea=3,Cy=5", "--json", "--by", "kim"))
+    assert s["entered"]["winners"] == ["Ann"]
+    assert s["next_first"] == {"game": 2, "name": "Cy", "points": 5, "tied": [], "random": False}
+
+    s = js(run("club", "add", "thu", "--cards", "Ann=4,Bea=0,Cy=1", "--json"))
+    # totals now Ann 4, Bea 3, Cy 6: Cy leads game 3
+    assert s["entered"]["first"] == "Cy"
+    assert s["next_first"]["name"] == "Cy"
+    st = by_name(s)
+    assert (st["Ann"]["total"], st["Bea"]["total"], st["Cy"]["total"]) == (4, 3, 6)
+
+    # correct game 1: Bea had 9, not 3 -> Bea (9) should have led game 2, which Cy led
+    r = run("club", "correct", "thu", "1", "--cards", "Bea=9", "--dry-run", "--json")
+    preview = js(r)["correction"]
+    assert preview["dry_run"] is True
+    assert preview["before"]["Bea"] == 3 and preview["after"]["Bea"] == 9
+    assert preview["leaders_changed"] == [
+        {"game": 2, "was": "Cy", "now": "Bea", "actually_first": "Cy", "now_random": False}]
+    assert "should have gone first" in r.stderr
+    # dry run changed nothing
+    assert by_name(js(run("club", "standings", "thu", "--json")))["Bea"]["total"] == 3
+
+    # no terminal and no --yes: refuse cleanly, change nothing
+    r = run("club", "correct", "thu", "1", "--cards", "Bea=9", ok=False)
+    assert r.exit_code == 1 and "--yes" in r.stderr and "Traceback" not in r.output
+    assert by_name(js(run("club", "standings", "thu", "--json")))["Bea"]["total"] == 3
+
+    s = js(run("club", "correct", "thu", "1", "--cards", "Bea=9", "--yes", "--by", "lee",
+               "--note", "misread", "--json"))
+    assert s["correction"]["version"] == 2
+    st = by_name(s)
+    assert (st["Ann"]["total"], st["Bea"]["total"], st["Cy"]["total"]) == (4, 9, 6)
+    assert [r["name"] for r in s["standings"]] == ["Ann", "Cy", "Bea"]
+    assert [r["rank"] for r in s["standings"]] == [1, 2, 3]
+    assert s["next_first"]["name"] == "Bea"
+
+    h = js(run("club", "history", "thu", "--json"))["history"]
+    assert [e["action"] for e in h] == ["create", "enter", "enter", "correct"]
+    assert h[1]["by"] == "kim" and h[3]["by"] == "lee" and h[0]["by"] == "tester"
+    assert h[3]["game"] == 1 and h[3]["detail"]["before"]["Bea"] == "3" and h[3]["detail"]["after"]["Bea"] == "9"
+    assert h[3]["detail"]["note"] == "misread"
+    assert h[3]["detail"]["leaders_changed"][0]["game"] == 2
+    assert all(e["at"].endswith("Z") for e in h)
+
+    # the old version is kept
+    db = open_db(run.db)
+    versions = [r["version"] for r in db.query(
+        "SELECT DISTINCT version FROM club_results WHERE game_number = 1 ORDER BY version")]
+    assert versions == [1, 2]
+    assert db.execute("SELECT COUNT(*) FROM club_results_current WHERE game_number = 1").fetchone()[0] == 3
+
+    # table output is there too
+    assert "Bea" in run("club", "history", "thu").stdout
+
+
+def test_tie_for_first_is_random_from_seed_and_reproducible(run):
+    run("club", "new", "a", "--players", "P,Q,R", "--seed", "11")
+    run("club", "new", "b", "--players", "P,Q,R", "--seed", "11")
+    for league in ("a", "b"):
+        run("club", "add", league, "--cards", "P=0,Q=4,R=4")
+    fa = js(run("club", "standings", "a", "--json"))["next_first"]
+    fb = js(run("club", "standings", "b", "--json"))["next_first"]
+    assert fa == fb and fa["random"] is True and fa["tied"] == ["Q", "R"] and fa["name"] in ("Q", "R")
+    assert "settled at random" in run("club", "standings", "a").stdout
+
+
+@pytest.mark.parametrize("cards, message", [
+    ("Ann=0,Bea=3,Zed=4", "unknown player 'Zed'"),
+    ("Ann=0,Bea=3", "missing player: Cy"),
+    ("Ann=1,Bea=3,Cy=2", "no winner"),
+    ("Ann=0,Bea=0,Cy=2", "two winners"),
+    ("Ann=0,Bea=-3,Cy=2", "cannot be negative"),
+    ("Ann=0,Bea=x,Cy=2", "whole number"),
+    ("Ann=0,Bea=3,Cy=2,Ann=1", "given twice"),
+    ("Ann=0,Bea", "expected NAME=VALUE"),
+])
+def test_bad_entries_are_refused_with_one_line(run, cards, message):
+    run("club", "new", "thu", "--players", "Ann,Bea,Cy", "--seed", "1")
+    r = run("club", "add", "thu", "--cards", cards, ok=False)
+    assert r.exit_code == 1
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
+    assert js(run("club", "standings", "thu", "--json"))["games_played"] == 0
+
+
+def test_unknown_league_is_one_line(run):
+    r = run("club", "standings", "nope", ok=False)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1 and "no club league named 'nope'" in r.stderr
+
+
+def test_elimination_scores_snapshot_and_lone_survivor_wins(run):
+    run("club", "new", "e", "--players", "A,B,C", "--seed", "2")
+    s = js(run("club", "add", "e", "--cards", "A=0,B=elim:6,C=2", "--json"))
+    assert s["entered"]["points"] == {"A": 0, "B": 6, "C": 2}
+    r = run("club", "add", "e", "--cards", "A=3,B=elim:2,C=elim:4", ok=False)
+    assert "A is the only player not eliminated, so A won: enter A=0" in r.stderr
+    # everybody eliminated together: a draw, no winner (rulings.md item 14)
+    s = js(run("club", "add", "e", "--cards", "A=elim:3,B=elim:2,C=elim:4", "--json"))
+    assert s["entered"]["winners"] == []
+    run("club", "new", "z", "--players", "A,B,C", "--seed", "2", "--eliminated-score", "max_plus_one")
+    s = js(run("club", "add", "z", "--cards", "A=0,B=elim:1,C=4", "--json"))
+    assert s["entered"]["points"]["B"] == 5
+
+
+def test_crazy_eights_target_league_reproduces_document_003(run):
+    """Document 003: Kara 112, Daniel 51, Luis 64, Emily 72 when one passes 100: Daniel wins."""
+    run("club", "new", "classic", "--players", "Kara,Daniel,Luis,Emily", "--rule-set", "crazy-eights",
+        "--target", "100", "--seed", "3")
+    # card values: 8 = 50, K/Q/J/10 = 10, A = 1, others face value
+    run("club", "add", "classic", "--cards", "Kara=8+K+2,Daniel=0,Luis=Q+J+9,Emily=7+7+A")  # 62, 0, 29, 15
+    run("club", "add", "classic", "--cards", "Kara=0,Daniel=8h+A,Luis=10+5,Emily=8s")       # 0, 51, 15, 50
+    r = run("club", "add", "classic", "--cards", "Kara=50,Daniel=0,Luis=20,Emily=0", ok=False)
+    assert "two winners" in r.stderr                                  # only one player goes out
+    s = js(run("club", "add", "classic", "--cards", "Kara=8d,Daniel=0,Luis=K+Q,Emily=7", "--json"))
+    totals = {r["name"]: r["total"] for r in s["standings"]}
+    assert totals == {"Kara": 112, "Daniel": 51, "Luis": 64, "Emily": 72}
+    assert s["finished"] == {"after_game": 3, "winners": ["Daniel"], "lowest_total": 51}
+    assert s["standings"][0]["name"] == "Daniel" and s["next_first"] is None
+    r = run("club", "add", "classic", "--cards", "Kara=0,Daniel=1,Luis=2,Emily=3", ok=False)
+    assert "is over" in r.stderr and "Daniel won" in r.stderr
+
+
+def test_card_values():
+    assert [card_value("crazy-eights", r) for r in range(1, 14)] == [1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10]
+    assert [card_value("super-crazy-eights", r) for r in range(1, 14)] == [1, 20, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10]
+    assert parse_value("super-crazy-eights", "x", "2+8+Kd+A") == (4, 81, False)
+    assert parse_value("crazy-eights", "x", "23") == (None, 23, False)
+    assert parse_value("crazier-eights", "x", "elim:4") == (4, None, True)
+    with pytest.raises(ClubError, match="not a card"):
+        parse_value("crazy-eights", "x", "8+Z")
+    with pytest.raises(ClubError, match="no elimination"):
+        parse_value("crazy-eights", "x", "elim:3")
+
+
+def test_super_crazy_eights_allows_several_winners(run):
+    run("club", "new", "s", "--players", "A,B,C", "--rule-set", "super-crazy-eights", "--seed", "4")
+    s = js(run("club", "add", "s", "--cards", "A=0,B=0,C=2+3", "--json"))
+    assert s["entered"]["winners"] == ["A", "B"] and s["entered"]["points"]["C"] == 23
+
+
+def test_withdraw_and_join(run):
+    run("club", "new", "w", "--players", "A,B,C", "--seed", "5")
+    run("club", "add", "w", "--cards", "A=0,B=3,C=6")
+    r = run("club", "withdraw", "w", "C", ok=False)                   # no terminal, no --yes
+    assert r.exit_code == 1 and "--yes" in r.stderr
+    s = js(run("club", "withdraw", "w", "C", "--yes", "--json"))
+    c = by_name(s)["C"]
+    assert c["withdrawn"] is True and c["total"] == 6 and c["withdrawn_after"] == 1
+    r = run("club", "add", "w", "--cards", "A=0,B=3,C=1", ok=False)
+    assert "C withdrew after game 1" in r.stderr
+    s = js(run("club", "join", "w", "D", "--json"))                   # default start: max of active (3)
+    assert s["joined"] == {"player": "D", "joined_after": 1, "start_points": 3, "start": "max"}
+    r = run("club", "add", "w", "--cards", "A=2,B=0", ok=False)
+    assert "missing player: D" in r.stderr
+    s = js(run("club", "add", "w", "--cards", "A=2,B=0,D=1", "--json"))
+    st = by_name(s)
+    assert (st["A"]["total"], st["B"]["total"], st["D"]["total"], st["D"]["games"]) == (2, 3, 4, 1)
+    assert st["C"]["withdrawn"] is True and st["C"]["rank"] == 4
+    assert s["next_first"]["name"] == "D"
+    s = js(run("club", "join", "w", "E", "--start", "zero", "--json"))
+    assert s["joined"]["start_points"] == 0
+    assert "withdrawn" in run("club", "standings", "w").stdout
+    assert [e["action"] for e in js(run("club", "history", "w", "--json"))["history"]] == [
+        "create", "enter", "withdraw", "join", "enter", "join"]
+
+
+def test_names_with_commas_and_equals(run):
+    run("club", "new", "odd", "--player", "Smith, J", "--player", "a=b", "--seed", "1")
+    s = js(run("club", "add", "odd", "--card", "Smith, J=0", "--card", "a=b=4", "--json"))
+    assert s["entered"]["points"] == {"Smith, J": 0, "a=b": 4}
+
+
+def test_shared_ranks_in_the_view(tmp_path):
+    db = open_db(str(tmp_path / "x.db"))
+    lg = League.create(db, "v", ["A", "B", "C"], seed=1, by="t")
+    lg.add([("A", "0"), ("B", "2"), ("C", "3")])
+    lg.add([("A", "2"), ("B", "0"), ("C", "1")])
+    # A 2 (1 win), B 2 (1 win), C 4: A and B tied on total, wins and average -> share rank 1
+    ranks = {r["name"]: r["rank"] for r in lg.standings()}
+    assert ranks == {"A": 1, "B": 1, "C": 3}

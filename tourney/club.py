@@ -1,0 +1,808 @@
+"""Club scorekeeping: leagues played with real cards, entered game by game.
+
+A club league is a series of games between its entrants (club members). After each game every
+player's points are entered: cards left in hand for ``crazier-eights``, card values for
+``crazy-eights`` and ``super-crazy-eights``; the winner scores 0, lower totals are better.
+
+Everything lives in the tourney database, in tables of this module's own migration set
+``Migrations("club")`` (prefix ``club_``), next to the tables of ``tourney.store``:
+
+``club_leagues``   one row per league (rule set, seed, target score, elimination scoring)
+``club_members``   the league's entrants, in roster order, with the starting points of late joiners
+                   and the game after which a member withdrew
+``club_games``     one row per game played: who actually went first (as entered, or derived)
+``club_results``   one row per player per *version* of a game's result; nothing is updated in place
+``club_versions``  one row per version of a game's result: who entered it, when, and why
+``club_log``       the league's history: a closed set of actions (see ``ACTIONS``)
+
+The view ``club_results_current`` keeps only the newest version of each game, and the view
+``club_standings`` is *the* definition of a league's standings (totals, wins, ranks): the CLI,
+the reports and datasette all read it. Rules (scoring, validation, tie-breaks, joining) are
+documented in docs/standings.md.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from sqlite_utils import Database, Migrations
+
+#: rule sets a club league can use, and what an entered number means for them
+RULE_SETS = ("crazier-eights", "crazy-eights", "super-crazy-eights")
+#: how an eliminated player scores (rulings.md item 13); ``snapshot`` is the project's ruling
+ELIMINATED_SCORES = ("snapshot", "zero", "max_plus_one")
+#: the closed set of actions of a league's history (``club_log.action``)
+ACTIONS = ("create", "enter", "correct", "withdraw", "join")
+#: how a joining player's starting points are chosen (``--start``); see docs/standings.md
+JOIN_STARTS = ("max", "average", "min", "zero")
+
+MIGRATIONS = Migrations("club")
+
+
+class ClubError(ValueError):
+    """A user mistake: an unknown league or player, a bad entry. The message is one clear line."""
+
+
+# --------------------------------------------------------------------------- schema
+
+
+@MIGRATIONS()
+def m001_club_tables(db: Database) -> None:
+    db["club_leagues"].create(
+        {
+            "id": int,
+            "name": str,
+            "rule_set": str,
+            "seed": int,
+            "target": int,
+            "eliminated_score": str,
+            "created_at": str,
+            "created_by": str,
+        },
+        pk="id",
+        not_null={"name", "rule_set", "seed", "eliminated_score"},
+    )
+    db["club_leagues"].create_index(["name"], unique=True)
+    db["club_members"].create(
+        {
+            "id": int,
+            "league_id": int,
+            "roster": int,
+            "name": str,
+            "start_points": int,
+            "joined_after": int,
+            "withdrawn_after": int,
+        },
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id")],
+        not_null={"league_id", "roster", "name", "start_points", "joined_after"},
+    )
+    db["club_members"].create_index(["league_id", "name"], unique=True)
+    db["club_games"].create(
+        {
+            "id": int,
+            "league_id": int,
+            "number": int,
+            "first_member_id": int,
+            "first_how": str,
+        },
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id"), ("first_member_id", "club_members", "id")],
+        not_null={"league_id", "number"},
+    )
+    db["club_games"].create_index(["league_id", "number"], unique=True)
+    db["club_versions"].create(
+        {
+            "id": int,
+            "league_id": int,
+            "game_number": int,
+            "version": int,
+            "action": str,
+            "by": str,
+            "at": str,
+            "note": str,
+        },
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id")],
+        not_null={"league_id", "game_number", "version", "action", "by", "at"},
+    )
+    db["club_versions"].create_index(["league_id", "game_number", "version"], unique=True)
+    db["club_results"].create(
+        {
+            "id": int,
+            "league_id": int,
+            "game_number": int,
+            "version": int,
+            "member_id": int,
+            "entry": str,
+            "cards": int,
+            "eliminated": int,
+            "points": int,
+            "winner": int,
+        },
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id"), ("member_id", "club_members", "id")],
+        not_null={"league_id", "game_number", "version", "member_id", "points", "winner"},
+    )
+    db["club_results"].create_index(["league_id", "game_number", "version"])
+    db["club_log"].create(
+        {
+            "id": int,
+            "league_id": int,
+            "at": str,
+            "by": str,
+            "action": str,
+            "game_number": int,
+            "detail": str,
+        },
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id")],
+        not_null={"league_id", "at", "by", "action"},
+    )
+    db.create_view(
+        "club_results_current",
+        """
+        SELECT r.* FROM club_results r
+        WHERE r.version = (
+            SELECT MAX(v.version) FROM club_results v
+            WHERE v.league_id = r.league_id AND v.game_number = r.game_number
+        )
+        """,
+    )
+    # The standings' one definition. Tie-breaks, in order: total points (lower first), wins
+    # (more first), average points per game (lower first); rows equal on all three share a rank.
+    db.create_view(
+        "club_standings",
+        """
+        WITH totals AS (
+            SELECT m.league_id, m.id AS member_id, m.roster, m.name,
+                   m.start_points,
+                   m.start_points + COALESCE(SUM(r.points), 0) AS total,
+                   COUNT(r.id) AS games,
+                   COALESCE(SUM(r.winner), 0) AS wins,
+                   CASE WHEN COUNT(r.id) > 0
+                        THEN ROUND(1.0 * SUM(r.points) / COUNT(r.id), 4) END AS average,
+                   m.withdrawn_after IS NOT NULL AS withdrawn,
+                   m.joined_after, m.withdrawn_after
+            FROM club_members m
+            LEFT JOIN club_results_current r ON r.member_id = m.id
+            GROUP BY m.id
+        )
+        SELECT t.*, l.name AS league,
+               RANK() OVER (
+                   PARTITION BY t.league_id
+                   ORDER BY t.total ASC, t.wins DESC, COALESCE(t.average, 1e18) ASC
+               ) AS rank
+        FROM totals t JOIN club_leagues l ON l.id = t.league_id
+        """,
+    )
+
+
+def open_db(path: str) -> Database:
+    """Open (creating if needed) the database at ``path`` with the club tables in place."""
+    if path != ":memory:":
+        parent = os.path.dirname(os.path.abspath(path))
+        os.makedirs(parent, exist_ok=True)
+    db = Database(path)
+    ensure_schema(db)
+    return db
+
+
+def ensure_schema(db: Database) -> None:
+    """Apply this module's pending migrations (idempotent)."""
+    MIGRATIONS.apply(db)
+
+
+# --------------------------------------------------------------------------- points
+
+
+_RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def _rank_of(token: str) -> int:
+    """'8', '8h', '10s', 'Kd', 'ace' -> rank number 1..13; raises ClubError."""
+    t = token.strip().upper()
+    t = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K"}.get(t, t)
+    m = re.fullmatch(r"(10|[2-9]|[AJQK])[HDCS♥♦♣♠]?", t)
+    if not m:
+        raise ClubError(f"not a card: {token!r} (use ranks such as 8, 10, K, A, optionally with a suit: 8h)")
+    r = m.group(1)
+    return _RANKS[r] if r in _RANKS else int(r)
+
+
+def card_value(rule_set: str, rank: int) -> int:
+    """Points of one card left in hand (document 003 for crazy-eights, 002 for super-crazy-eights).
+
+    >>> card_value("crazy-eights", 8), card_value("crazy-eights", 13), card_value("crazy-eights", 1)
+    (50, 10, 1)
+    >>> card_value("super-crazy-eights", 2), card_value("super-crazy-eights", 10)
+    (20, 10)
+    """
+    if rule_set == "crazy-eights":
+        if rank == 8:
+            return 50
+        if rank >= 10:
+            return 10
+        return rank
+    if rule_set == "super-crazy-eights":
+        if rank == 2:
+            return 20
+        if rank == 8:
+            return 50
+        if rank >= 11:
+            return 10
+        return rank
+    raise ClubError(f"rule set {rule_set} scores cards by count, not by value")
+
+
+@dataclass
+class Entry:
+    """One player's result in one game, as entered and as scored."""
+
+    member_id: int
+    name: str
+    entry: str
+    cards: int | None
+    eliminated: bool
+    points: int = 0
+    winner: bool = False
+
+
+def parse_value(rule_set: str, name: str, text: str) -> tuple[int | None, int | None, bool]:
+    """Parse what was entered for one player: ``(cards, points, eliminated)``.
+
+    crazier-eights: ``N`` cards left, or ``elim:N`` eliminated holding N cards.
+    crazy-eights / super-crazy-eights: ``N`` points (card values already added up), or the cards
+    themselves joined by ``+`` (``8+K+3``), scored by their values.
+    """
+    raw = text.strip()
+    if not raw:
+        raise ClubError(f"no value for {name}")
+    if rule_set == "crazier-eights":
+        elim = False
+        body = raw
+        if raw.lower().startswith("elim"):
+            elim = True
+            body = raw[4:].lstrip(":").strip()
+            if body == "":
+                raise ClubError(f"{name}: give the cards held when eliminated, e.g. elim:5")
+        if not re.fullmatch(r"-?\d+", body):
+            raise ClubError(f"{name}: cards left must be a whole number, got {raw!r}")
+        n = int(body)
+        if n < 0:
+            raise ClubError(f"{name}: cards left cannot be negative ({n})")
+        return n, None, elim
+    if raw.lower().startswith("elim"):
+        raise ClubError(f"{name}: {rule_set} has no elimination")
+    if re.fullmatch(r"-?\d+", raw):
+        n = int(raw)
+        if n < 0:
+            raise ClubError(f"{name}: points cannot be negative ({n})")
+        return None, n, False
+    tokens = [t for t in re.split(r"[+\s]+", raw) if t]
+    ranks = []
+    for tok in tokens:
+        try:
+            ranks.append(_rank_of(tok))
+        except ClubError as e:
+            raise ClubError(f"{name}: {e}") from None
+    return len(ranks), sum(card_value(rule_set, r) for r in ranks), False
+
+
+def score_game(rule_set: str, eliminated_score: str, entries: list[Entry]) -> None:
+    """Fill in ``points`` and ``winner`` of a game's entries; raise ClubError if the result is impossible."""
+    if rule_set == "crazier-eights":
+        alive = [e for e in entries if not e.eliminated]
+        zero = [e for e in alive if e.cards == 0]
+        if alive and len(alive) == 1 and not zero:
+            e = alive[0]
+            raise ClubError(f"{e.name} is the only player not eliminated, so {e.name} won: enter {e.name}=0")
+        if alive and not zero:
+            raise ClubError("no winner: exactly one player must have 0 cards left")
+        if len(zero) > 1:
+            raise ClubError("two winners: " + " and ".join(e.name for e in zero) + " both have 0 cards; only one player can go out")
+        for e in entries:
+            e.winner = e in zero
+            if not e.eliminated:
+                e.points = e.cards or 0
+        base = [e.points for e in entries if not e.eliminated]
+        for e in entries:
+            if e.eliminated:
+                if eliminated_score == "snapshot":
+                    e.points = e.cards or 0
+                elif eliminated_score == "zero":
+                    e.points = 0
+                else:
+                    others = [x.cards or 0 for x in entries if x.eliminated] + base
+                    e.points = max(others) + 1
+        # all eliminated together: a draw between them, no winner (rulings.md item 14)
+        return
+    for e in entries:
+        if e.points is None:
+            e.points = 0
+    zero = [e for e in entries if e.points == 0]
+    if not zero:
+        raise ClubError("no winner: one player must have 0 points (no cards left)")
+    if rule_set == "crazy-eights" and len(zero) > 1:
+        raise ClubError("two winners: " + " and ".join(e.name for e in zero) + " both have 0 points; only one player can go out")
+    for e in entries:
+        e.winner = e.points == 0
+
+
+# --------------------------------------------------------------------------- the league
+
+
+def now_utc() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def default_author() -> str:
+    for var in ("TOURNEY_USER", "USER", "USERNAME"):
+        if os.environ.get(var):
+            return os.environ[var]
+    try:
+        return getpass.getuser()
+    except Exception:  # pragma: no cover - no user database
+        return "unknown"
+
+
+@dataclass
+class Member:
+    id: int
+    roster: int
+    name: str
+    start_points: int
+    joined_after: int
+    withdrawn_after: int | None
+
+
+@dataclass
+class Game:
+    number: int
+    version: int
+    entries: list[dict]
+    first_member_id: int | None
+    first_how: str | None
+
+
+@dataclass
+class Leader:
+    """Who goes (or should have gone) first in a game: most points so far, ties at random."""
+
+    game: int
+    member_id: int
+    name: str
+    tied: list[str] = field(default_factory=list)
+    points: int = 0
+
+    @property
+    def random(self) -> bool:
+        return len(self.tied) > 1
+
+    def describe(self) -> str:
+        if self.random:
+            return (f"{self.name} (tie on {self.points} points between {', '.join(self.tied)}, "
+                    f"settled at random from the league's seed)")
+        return f"{self.name} (most points: {self.points})"
+
+    def to_dict(self) -> dict:
+        return {"game": self.game, "name": self.name, "points": self.points,
+                "tied": self.tied, "random": self.random}
+
+
+class League:
+    """A club league read from the database; write methods check everything first."""
+
+    def __init__(self, db: Database, name: str):
+        rows = list(db["club_leagues"].rows_where("name = ?", [name]))
+        if not rows:
+            raise ClubError(f"no club league named {name!r} (create it with: tourney club new NAME --players A,B,C)")
+        self.db = db
+        self.row = rows[0]
+        self.id = self.row["id"]
+        self.name = name
+        self.rule_set = self.row["rule_set"]
+        self.seed = self.row["seed"]
+        self.target = self.row["target"]
+        self.eliminated_score = self.row["eliminated_score"]
+
+    # ---- creation
+
+    @staticmethod
+    def create(db: Database, name: str, players: list[str], *, rule_set: str = "crazier-eights",
+               seed: int | None = None, target: int | None = None,
+               eliminated_score: str = "snapshot", by: str | None = None) -> "League":
+        name = name.strip()
+        if not name:
+            raise ClubError("a league needs a name")
+        if rule_set not in RULE_SETS:
+            raise ClubError(f"unknown rule set {rule_set!r}; choose one of {', '.join(RULE_SETS)}")
+        if eliminated_score not in ELIMINATED_SCORES:
+            raise ClubError(f"unknown eliminated score {eliminated_score!r}; choose one of {', '.join(ELIMINATED_SCORES)}")
+        if rule_set != "crazier-eights" and eliminated_score != "snapshot":
+            raise ClubError(f"{rule_set} has no elimination; --eliminated-score does not apply")
+        players = [p.strip() for p in players]
+        if any(not p for p in players):
+            raise ClubError("a player name cannot be empty")
+        if len(players) < 2:
+            raise ClubError("a league needs at least two players")
+        dup = sorted({p for p in players if players.count(p) > 1})
+        if dup:
+            raise ClubError(f"player listed twice: {', '.join(dup)}")
+        if target is not None and target <= 0:
+            raise ClubError("the target score must be positive")
+        if db["club_leagues"].exists() and db["club_leagues"].count_where("name = ?", [name]):
+            raise ClubError(f"a club league named {name!r} already exists")
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 2**31)
+        by = by or default_author()
+        at = now_utc()
+        with db.conn:
+            lid = db["club_leagues"].insert({
+                "name": name, "rule_set": rule_set, "seed": seed, "target": target,
+                "eliminated_score": eliminated_score, "created_at": at, "created_by": by,
+            }).last_pk
+            for i, p in enumerate(players, 1):
+                db["club_members"].insert({"league_id": lid, "roster": i, "name": p, "start_points": 0,
+                                           "joined_after": 0, "withdrawn_after": None})
+            db["club_log"].insert({"league_id": lid, "at": at, "by": by, "action": "create", "game_number": None,
+                                   "detail": json.dumps({"players": players, "rule_set": rule_set, "seed": seed,
+                                                         "target": target, "eliminated_score": eliminated_score})})
+        return League(db, name)
+
+    # ---- reading
+
+    def members(self) -> list[Member]:
+        return [Member(r["id"], r["roster"], r["name"], r["start_points"], r["joined_after"], r["withdrawn_after"])
+                for r in self.db["club_members"].rows_where("league_id = ?", [self.id], order_by="roster")]
+
+    def member(self, ref: str) -> Member:
+        ref = ref.strip()
+        ms = self.members()
+        for m in ms:
+            if m.name == ref:
+                return m
+        if re.fullmatch(r"#\d+", ref):
+            for m in ms:
+                if m.roster == int(ref[1:]):
+                    return m
+        raise ClubError(f"unknown player {ref!r} in league {self.name!r} (players: {', '.join(m.name for m in ms)})")
+
+    def games(self) -> list[Game]:
+        """Every game played, each with the entries of its newest version, in game order."""
+        names = {m.id: m.name for m in self.members()}
+        out = []
+        for g in self.db["club_games"].rows_where("league_id = ?", [self.id], order_by="number"):
+            rows = list(self.db.query(
+                "SELECT * FROM club_results_current WHERE league_id = ? AND game_number = ? ORDER BY id",
+                [self.id, g["number"]]))
+            for r in rows:
+                r["name"] = names[r["member_id"]]
+            out.append(Game(g["number"], rows[0]["version"] if rows else 0, rows, g["first_member_id"], g["first_how"]))
+        return out
+
+    def played(self) -> int:
+        return self.db["club_games"].count_where("league_id = ?", [self.id])
+
+    def active_members(self, after: int | None = None) -> list[Member]:
+        """Members who play the game after game ``after`` (default: the next game)."""
+        n = self.played() if after is None else after
+        return [m for m in self.members()
+                if m.joined_after <= n and (m.withdrawn_after is None or m.withdrawn_after > n)]
+
+    def totals(self, games: list[Game], upto: int) -> dict[int, int]:
+        """member id -> starting points plus points of games 1..upto."""
+        tot = {m.id: m.start_points for m in self.members()}
+        for g in games:
+            if g.number > upto:
+                break
+            for r in g.entries:
+                tot[r["member_id"]] += r["points"]
+        return tot
+
+    def leader(self, number: int, candidates: list[Member], games: list[Game]) -> Leader:
+        """Who goes first in game ``number``: the most points after the games before it; a tie is
+        settled with ``random.Random(f"club:{seed}:{number}")`` choosing among the tied players in
+        roster order (so the same league always settles the same tie the same way)."""
+        tot = self.totals(games, number - 1)
+        best = max(tot[m.id] for m in candidates)
+        tied = sorted((m for m in candidates if tot[m.id] == best), key=lambda m: m.roster)
+        pick = tied[0] if len(tied) == 1 else random.Random(f"club:{self.seed}:{number}").choice(tied)
+        return Leader(number, pick.id, pick.name, [m.name for m in tied] if len(tied) > 1 else [], best)
+
+    def next_leader(self) -> Leader | None:
+        if self.finished() is not None:
+            return None
+        games = self.games()
+        active = self.active_members()
+        if len(active) < 2:
+            return None
+        return self.leader(len(games) + 1, active, games)
+
+    def finished(self, games: list[Game] | None = None) -> dict | None:
+        """``{"after_game", "winners"}`` once a total reached the target (lowest total wins), else None."""
+        if self.target is None:
+            return None
+        games = self.games() if games is None else games
+        for g in games:
+            tot = self.totals(games, g.number)
+            if any(tot[r["member_id"]] >= self.target for r in g.entries):
+                # lowest total among the players of the last game (withdrawn players cannot win)
+                playing = [r["member_id"] for r in g.entries]
+                low = min(tot[i] for i in playing)
+                return {"after_game": g.number, "winners": [r["name"] for r in g.entries if tot[r["member_id"]] == low],
+                        "lowest_total": low}
+        return None
+
+    def standings(self) -> list[dict]:
+        """The rows of the ``club_standings`` view for this league, best first."""
+        rows = list(self.db.query(
+            "SELECT rank, name, total, games, wins, average, start_points, withdrawn, joined_after, withdrawn_after "
+            "FROM club_standings WHERE league_id = ? ORDER BY rank, roster", [self.id]))
+        for r in rows:
+            r["withdrawn"] = bool(r["withdrawn"])
+        return rows
+
+    def history(self) -> list[dict]:
+        out = []
+        for r in self.db["club_log"].rows_where("league_id = ?", [self.id], order_by="id"):
+            out.append({"at": r["at"], "by": r["by"], "action": r["action"], "game": r["game_number"],
+                        "detail": json.loads(r["detail"]) if r["detail"] else {}})
+        return out
+
+    # ---- entering results
+
+    def _parse(self, values: list[tuple[str, str]], expected: list[Member], base: dict[int, Entry] | None = None) -> list[Entry]:
+        """Check names and values against the players ``expected`` in the game; ``base`` (for a
+        correction) supplies the values not given."""
+        exp_ids = {m.id for m in expected}
+        given: dict[int, Entry] = {}
+        for ref, text in values:
+            m = self.member(ref)
+            if m.id not in exp_ids:
+                if m.withdrawn_after is not None:
+                    raise ClubError(f"{m.name} withdrew after game {m.withdrawn_after} and does not play this game")
+                raise ClubError(f"{m.name} did not play this game")
+            if m.id in given:
+                raise ClubError(f"{m.name} is given twice")
+            cards, points, elim = parse_value(self.rule_set, m.name, text)
+            given[m.id] = Entry(m.id, m.name, text.strip(), cards, elim, points if points is not None else 0)
+        entries = []
+        missing = []
+        for m in expected:
+            if m.id in given:
+                entries.append(given[m.id])
+            elif base is not None and m.id in base:
+                entries.append(base[m.id])
+            else:
+                missing.append(m.name)
+        if missing:
+            raise ClubError(f"missing player{'s' if len(missing) > 1 else ''}: {', '.join(missing)} (every player of the game needs a value)")
+        score_game(self.rule_set, self.eliminated_score, entries)
+        return entries
+
+    def _write_version(self, number: int, version: int, action: str, entries: list[Entry], by: str, at: str, note: str | None) -> None:
+        self.db["club_versions"].insert({"league_id": self.id, "game_number": number, "version": version,
+                                         "action": action, "by": by, "at": at, "note": note})
+        self.db["club_results"].insert_all([{
+            "league_id": self.id, "game_number": number, "version": version, "member_id": e.member_id,
+            "entry": e.entry, "cards": e.cards, "eliminated": int(e.eliminated), "points": e.points,
+            "winner": int(e.winner)} for e in entries])
+
+    def add(self, values: list[tuple[str, str]], *, first: str | None = None, by: str | None = None,
+            note: str | None = None) -> dict:
+        """Enter the next game's result. ``first`` is who actually went first when it was not the
+        derived leader; by default the derived leader is recorded."""
+        done = self.finished()
+        if done is not None:
+            raise ClubError(f"league {self.name!r} is over: a total reached {self.target} after game {done['after_game']} "
+                            f"({', '.join(done['winners'])} won)")
+        games = self.games()
+        number = len(games) + 1
+        active = self.active_members()
+        if len(active) < 2:
+            raise ClubError("fewer than two active players: add players with: tourney club join")
+        entries = self._parse(values, active)
+        lead = self.leader(number, active, games)
+        if first is not None:
+            fm = self.member(first)
+            if fm.id not in {m.id for m in active}:
+                raise ClubError(f"{fm.name} did not play this game")
+            first_id, how = fm.id, ("derived" if fm.id == lead.member_id else "entered")
+        else:
+            first_id, how = lead.member_id, ("random" if lead.random else "derived")
+        by = by or default_author()
+        at = now_utc()
+        with self.db.conn:
+            self.db["club_games"].insert({"league_id": self.id, "number": number, "first_member_id": first_id,
+                                          "first_how": how})
+            self._write_version(number, 1, "enter", entries, by, at, note)
+            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "enter", "game_number": number,
+                                        "detail": json.dumps({"version": 1, "values": {e.name: e.entry for e in entries},
+                                                              "points": {e.name: e.points for e in entries},
+                                                              "first": self.member_name(first_id), "note": note})})
+        return {"game": number, "version": 1, "points": {e.name: e.points for e in entries},
+                "winners": [e.name for e in entries if e.winner], "first": self.member_name(first_id)}
+
+    def member_name(self, member_id: int | None) -> str | None:
+        for m in self.members():
+            if m.id == member_id:
+                return m.name
+        return None
+
+    def correct(self, number: int, values: list[tuple[str, str]], *, by: str | None = None,
+                note: str | None = None, dry_run: bool = False) -> dict:
+        """Store a corrected result of game ``number`` as a new version (the old one is kept).
+
+        Returns a preview dict (``before``, ``after``, ``leaders_changed``...); writes only when
+        ``dry_run`` is false.
+        """
+        games = self.games()
+        if number < 1 or number > len(games):
+            raise ClubError(f"no game {number} in league {self.name!r} ({len(games)} played)")
+        game = games[number - 1]
+        if not values:
+            raise ClubError("nothing to correct: give the corrected values, e.g. --cards B=4")
+        played_ids = [r["member_id"] for r in game.entries]
+        expected = sorted((m for m in self.members() if m.id in played_ids), key=lambda m: played_ids.index(m.id))
+        base = {r["member_id"]: Entry(r["member_id"], r["name"], r["entry"], r["cards"], bool(r["eliminated"]),
+                                      r["points"], bool(r["winner"])) for r in game.entries}
+        entries = self._parse(values, expected, base)
+        before = {r["name"]: r["points"] for r in game.entries}
+        after = {e.name: e.points for e in entries}
+        before_entry = {r["name"]: r["entry"] for r in game.entries}
+        after_entry = {e.name: e.entry for e in entries}
+        if before_entry == after_entry:
+            raise ClubError(f"game {number} already has exactly these values; nothing to correct")
+        # who should have gone first in each later game, before and after the correction
+        new_games = [Game(g.number, g.version, [dict(r) for r in g.entries], g.first_member_id, g.first_how) for g in games]
+        for r in new_games[number - 1].entries:
+            e = next(x for x in entries if x.member_id == r["member_id"])
+            r.update(points=e.points, winner=int(e.winner), entry=e.entry)
+        changed = []
+        members = {m.id: m for m in self.members()}
+        for g in games[number:]:
+            cands = [members[r["member_id"]] for r in g.entries]
+            old = self.leader(g.number, cands, games)
+            new = self.leader(g.number, cands, new_games)
+            if old.member_id != new.member_id:
+                changed.append({"game": g.number, "was": old.name, "now": new.name,
+                                "actually_first": self.member_name(g.first_member_id),
+                                "now_random": new.random})
+        version = game.version + 1
+        result = {"game": number, "version": version, "before": before, "after": after,
+                  "before_values": before_entry, "after_values": after_entry,
+                  "winners": [e.name for e in entries if e.winner],
+                  "leaders_changed": changed, "dry_run": dry_run}
+        if dry_run:
+            return result
+        by = by or default_author()
+        at = now_utc()
+        with self.db.conn:
+            self._write_version(number, version, "correct", entries, by, at, note)
+            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "correct", "game_number": number,
+                                        "detail": json.dumps({"version": version, "before": before_entry, "after": after_entry,
+                                                              "points_before": before, "points_after": after,
+                                                              "leaders_changed": changed, "note": note})})
+        return result
+
+    # ---- roster changes
+
+    def withdraw(self, player: str, *, by: str | None = None) -> dict:
+        m = self.member(player)
+        if m.withdrawn_after is not None:
+            raise ClubError(f"{m.name} already withdrew after game {m.withdrawn_after}")
+        n = self.played()
+        if len(self.active_members()) <= 2:
+            raise ClubError(f"{m.name} cannot withdraw: the league would have fewer than two players")
+        by = by or default_author()
+        at = now_utc()
+        with self.db.conn:
+            self.db["club_members"].update(m.id, {"withdrawn_after": n})
+            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "withdraw", "game_number": None,
+                                        "detail": json.dumps({"player": m.name, "after_game": n})})
+        return {"player": m.name, "withdrawn_after": n}
+
+    def join(self, player: str, *, start: str = "max", by: str | None = None) -> dict:
+        """Add a player before the next game. Starting points: ``max`` (the highest total among
+        active players: no advantage from games missed), ``average`` (rounded up), ``min``, ``zero``
+        or a whole number."""
+        player = player.strip()
+        if not player:
+            raise ClubError("a player name cannot be empty")
+        if any(m.name == player for m in self.members()):
+            raise ClubError(f"{player} is already in league {self.name!r}")
+        if self.finished() is not None:
+            raise ClubError(f"league {self.name!r} is over; nobody can join")
+        games = self.games()
+        n = len(games)
+        tot = self.totals(games, n)
+        active = [tot[m.id] for m in self.active_members()]
+        if start == "max":
+            pts = max(active, default=0)
+        elif start == "min":
+            pts = min(active, default=0)
+        elif start == "average":
+            pts = -(-sum(active) // len(active)) if active else 0
+        elif start == "zero":
+            pts = 0
+        elif re.fullmatch(r"\d+", start):
+            pts = int(start)
+        else:
+            raise ClubError(f"unknown starting score {start!r}; use max, average, min, zero or a whole number")
+        by = by or default_author()
+        at = now_utc()
+        roster = max(m.roster for m in self.members()) + 1
+        with self.db.conn:
+            self.db["club_members"].insert({"league_id": self.id, "roster": roster, "name": player, "start_points": pts,
+                                            "joined_after": n, "withdrawn_after": None})
+            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "join", "game_number": None,
+                                        "detail": json.dumps({"player": player, "after_game": n, "start": start,
+                                                              "start_points": pts})})
+        return {"player": player, "joined_after": n, "start_points": pts, "start": start}
+
+    # ---- everything at once (for --json, reports)
+
+    def summary(self) -> dict:
+        games = self.games()
+        lead = self.next_leader()
+        done = self.finished(games)
+        return {
+            "version": 1,
+            "league": self.name,
+            "rule_set": self.rule_set,
+            "seed": self.seed,
+            "target": self.target,
+            "lower_is_better": True,
+            "games_played": len(games),
+            "finished": done,
+            "standings": self.standings(),
+            "next_first": lead.to_dict() if lead else None,
+        }
+
+    def cumulative(self) -> dict[str, list[int]]:
+        """name -> total after each game (starting points at index 0), for charts."""
+        games = self.games()
+        out: dict[str, list[int]] = {}
+        for m in self.members():
+            series = []
+            for k in range(0, len(games) + 1):
+                if m.joined_after > k:
+                    series.append(None)
+                else:
+                    series.append(self.totals(games, k)[m.id])
+            out[m.name] = series
+        return out
+
+
+def list_leagues(db: Database) -> list[dict]:
+    if not db["club_leagues"].exists():
+        return []
+    return list(db.query(
+        "SELECT l.name, l.rule_set, l.target, l.seed, l.created_at, l.created_by, "
+        "(SELECT COUNT(*) FROM club_games g WHERE g.league_id = l.id) AS games "
+        "FROM club_leagues l ORDER BY l.name"))
+
+
+def parse_pairs(specs: list[str], split: bool = True) -> list[tuple[str, str]]:
+    """``["A=0,B=3", ...]`` -> ``[("A", "0"), ("B", "3")]``; with ``split=False`` each spec is one pair
+    (for names containing commas). The value is after the *last* ``=``."""
+    out = []
+    for spec in specs:
+        items = spec.split(",") if split else [spec]
+        for item in items:
+            if not item.strip():
+                continue
+            if "=" not in item:
+                raise ClubError(f"expected NAME=VALUE, got {item.strip()!r}")
+            name, value = item.rsplit("=", 1)
+            if not name.strip():
+                raise ClubError(f"expected NAME=VALUE, got {item.strip()!r}")
+            out.append((name.strip(), value.strip()))
+    return out

@@ -1,0 +1,307 @@
+"""``tourney club ...``: scorekeeping for leagues played with real cards.
+
+Data goes to stdout (a table, or JSON with ``--json``), messages to stderr. A user mistake
+(unknown league or player, impossible result) prints one ``error:`` line and exits 1; a usage
+error exits 2. Shapes of the JSON output are documented in docs/standings.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
+import typer
+from tabulate import tabulate
+
+from tourney.app import app
+
+club_app = typer.Typer(
+    name="club",
+    help="Keep the scores of a club league played with real cards (lowest total wins).",
+    no_args_is_help=True,
+)
+app.add_typer(club_app, name="club")
+
+DB_HELP = "SQLite database file (env TOURNEY_DB)."
+DEFAULT_DB = "results/tourney.db"
+
+
+def _db_option():
+    return typer.Option(DEFAULT_DB, "--db", envvar="TOURNEY_DB", help=DB_HELP)
+
+
+def _by_option():
+    return typer.Option(None, "--by", help="Who makes this change (default: $USER).")
+
+
+def _json_option():
+    return typer.Option(False, "--json", help="Print JSON (shape in docs/standings.md).")
+
+
+def err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+@contextmanager
+def _league(db_path: str, name: str | None = None):
+    from tourney.club import ClubError, League, open_db
+
+    try:
+        db = open_db(db_path)
+        yield (League(db, name) if name is not None else db)
+    except ClubError as e:
+        err(f"error: {e}")
+        raise typer.Exit(1) from None
+
+
+def _out_json(data) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _print_standings(summary: dict) -> None:
+    rows = []
+    for r in summary["standings"]:
+        mark = " (withdrawn)" if r["withdrawn"] else ""
+        rows.append([r["rank"], r["name"] + mark, r["total"], r["games"], r["wins"],
+                     "" if r["average"] is None else f"{r['average']:.2f}",
+                     r["start_points"] or ""])
+    target = f", play to {summary['target']}" if summary["target"] else ""
+    typer.echo(f"{summary['league']} ({summary['rule_set']}{target}; lowest total wins; "
+               f"{summary['games_played']} games)")
+    typer.echo(tabulate(rows, headers=["rank", "entrant", "total", "games", "wins", "avg", "start"],
+                        disable_numparse=True))
+    if summary["finished"]:
+        f = summary["finished"]
+        typer.echo(f"finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}")
+    elif summary["next_first"]:
+        nf = summary["next_first"]
+        if nf["random"]:
+            typer.echo(f"first in game {nf['game']}: {nf['name']} (tie on {nf['points']} between "
+                       f"{', '.join(nf['tied'])}, settled at random from the league's seed)")
+        else:
+            typer.echo(f"first in game {nf['game']}: {nf['name']} (most points: {nf['points']})")
+
+
+def _pairs(cards: list[str], card: list[str]):
+    from tourney.club import parse_pairs
+
+    return parse_pairs(cards or []) + parse_pairs(card or [], split=False)
+
+
+@club_app.command("new", epilog="Example: tourney club new thursday --players Ann,Bea,Cy --seed 7 --target 100")
+def new(
+    name: str = typer.Argument(..., help="Name of the league."),
+    players: str = typer.Option("", "--players", help="Players, comma-separated, in roster order."),
+    player: list[str] = typer.Option(None, "--player", help="One more player (repeatable; for names with commas)."),
+    rule_set: str = typer.Option("crazier-eights", "--rule-set",
+                                 help="crazier-eights (points = cards left), crazy-eights or super-crazy-eights (card values)."),
+    seed: int = typer.Option(None, "--seed", help="Seed that settles ties for who goes first (default: random, stored)."),
+    target: int = typer.Option(None, "--target", help="Stop when a total reaches this score (e.g. 100); lowest total wins."),
+    eliminated_score: str = typer.Option("snapshot", "--eliminated-score",
+                                         help="How an eliminated player scores: snapshot, zero or max_plus_one (rulings.md 13)."),
+    by: str = _by_option(),
+    db: str = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Create a club league with its players."""
+    from tourney.club import League
+
+    names = [p for p in players.split(",") if p.strip()] + list(player or [])
+    with _league(db) as database:
+        league = League.create(database, name, names, rule_set=rule_set, seed=seed, target=target,
+                               eliminated_score=eliminated_score, by=by)
+        summary = league.summary()
+    err(f"created club league {name!r} with {len(names)} players (seed {summary['seed']})")
+    if as_json:
+        _out_json(summary)
+    else:
+        _print_standings(summary)
+
+
+@club_app.command("list")
+def list_(db: str = _db_option(), as_json: bool = _json_option()) -> None:
+    """List the club leagues in the database."""
+    from tourney.club import list_leagues
+
+    with _league(db) as database:
+        rows = list_leagues(database)
+    if as_json:
+        _out_json({"version": 1, "leagues": rows})
+    else:
+        typer.echo(tabulate([[r["name"], r["rule_set"], r["target"] or "", r["games"]] for r in rows],
+                            headers=["league", "rule set", "target", "games"], disable_numparse=True))
+
+
+@club_app.command("add", epilog="Example: tourney club add thursday --cards Ann=0,Bea=3,Cy=elim:5")
+def add(
+    name: str = typer.Argument(..., help="Name of the league."),
+    cards: list[str] = typer.Option(None, "--cards",
+                                    help="NAME=VALUE pairs, comma-separated: cards left (crazier-eights; elim:N when "
+                                         "eliminated holding N), or points / cards like 8+K+3 (other rule sets)."),
+    card: list[str] = typer.Option(None, "--card", help="One NAME=VALUE pair, not split on commas (repeatable)."),
+    first: str = typer.Option(None, "--first", help="Who actually went first, if not the player shown by standings."),
+    note: str = typer.Option(None, "--note", help="A note kept with the entry."),
+    by: str = _by_option(),
+    db: str = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Enter the result of the next game: every player's cards left in hand (the winner 0)."""
+    with _league(db, name) as league:
+        from tourney.club import ClubError  # noqa: F401
+
+        result = league.add(_pairs(cards, card), first=first, by=by, note=note)
+        summary = league.summary()
+    err(f"game {result['game']} entered; won by {', '.join(result['winners']) or 'nobody (draw)'}")
+    if as_json:
+        _out_json({"version": 1, "entered": result, **{k: v for k, v in summary.items() if k != "version"}})
+    else:
+        _print_standings(summary)
+
+
+@club_app.command("correct", epilog="Example: tourney club correct thursday 2 --cards Bea=4 --dry-run")
+def correct(
+    name: str = typer.Argument(..., help="Name of the league."),
+    game: int = typer.Argument(..., help="Number of the game to correct."),
+    cards: list[str] = typer.Option(None, "--cards", help="Corrected NAME=VALUE pairs; players not named keep their value."),
+    card: list[str] = typer.Option(None, "--card", help="One NAME=VALUE pair, not split on commas (repeatable)."),
+    note: str = typer.Option(None, "--note", help="Why (kept in the history)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    by: str = _by_option(),
+    db: str = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Correct a game's result. The correction is a new version; the old one is kept in the history."""
+    with _league(db, name) as league:
+        values = _pairs(cards, card)
+        preview = league.correct(game, values, by=by, note=note, dry_run=True)
+        _describe_correction(preview, dry_run)
+        if dry_run:
+            if as_json:
+                _out_json({"version": 1, "correction": preview})
+            return
+        if not yes:
+            if not sys.stdin.isatty():
+                err("error: not changing anything without confirmation; add --yes (or --dry-run to preview)")
+                raise typer.Exit(1)
+            if not typer.confirm(f"store this correction of game {game}?", err=True):
+                err("nothing changed")
+                raise typer.Exit(1)
+        result = league.correct(game, values, by=by, note=note, dry_run=False)
+        summary = league.summary()
+    err(f"game {game} corrected (version {result['version']}; the previous version is kept)")
+    if as_json:
+        _out_json({"version": 1, "correction": result, **{k: v for k, v in summary.items() if k != "version"}})
+    else:
+        _print_standings(summary)
+
+
+def _describe_correction(p: dict, dry_run: bool) -> None:
+    head = "would change" if dry_run else "changes"
+    err(f"game {p['game']}: version {p['version']} {head}:")
+    for n in p["after"]:
+        if p["before_values"][n] != p["after_values"][n] or p["before"][n] != p["after"][n]:
+            err(f"  {n}: {p['before_values'][n]} ({p['before'][n]} points) -> {p['after_values'][n]} ({p['after'][n]} points)")
+    for c in p["leaders_changed"]:
+        err(f"warning: game {c['game']} was already played with {c['actually_first']} first; after this correction "
+            f"{c['now']} should have gone first (before it: {c['was']})"
+            + (" (a tie, settled at random)" if c["now_random"] else ""))
+
+
+@club_app.command("history")
+def history(
+    name: str = typer.Argument(..., help="Name of the league."),
+    db: str = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Show who changed what and when: creation, entries, corrections, withdrawals, joins."""
+    with _league(db, name) as league:
+        rows = league.history()
+    if as_json:
+        _out_json({"version": 1, "league": name, "history": rows})
+        return
+    table = []
+    for r in rows:
+        d = r["detail"]
+        if r["action"] == "create":
+            what = f"players {', '.join(d['players'])}; {d['rule_set']}; seed {d['seed']}"
+        elif r["action"] == "enter":
+            what = ", ".join(f"{k}={v}" for k, v in d["values"].items()) + f"; first {d['first']}"
+        elif r["action"] == "correct":
+            what = f"v{d['version']}: " + ", ".join(f"{k} {d['before'][k]}->{v}" for k, v in d["after"].items()
+                                                    if d["before"].get(k) != v)
+            if d.get("leaders_changed"):
+                what += "; changes who should have gone first in game " + ", ".join(str(c["game"]) for c in d["leaders_changed"])
+        elif r["action"] == "withdraw":
+            what = f"{d['player']} withdrew after game {d['after_game']}"
+        else:
+            what = f"{d['player']} joined after game {d['after_game']} with {d['start_points']} points ({d['start']})"
+        if d.get("note"):
+            what += f" ({d['note']})"
+        table.append([r["at"], r["by"], r["action"], r["game"] or "", what])
+    typer.echo(tabulate(table, headers=["at (UTC)", "by", "action", "game", "what"], disable_numparse=True))
+
+
+@club_app.command("standings")
+def standings(
+    name: str = typer.Argument(..., help="Name of the league."),
+    db: str = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Show the standings (lowest total first) and who goes first in the next game."""
+    with _league(db, name) as league:
+        summary = league.summary()
+    if as_json:
+        _out_json(summary)
+    else:
+        _print_standings(summary)
+
+
+@club_app.command("withdraw")
+def withdraw(
+    name: str = typer.Argument(..., help="Name of the league."),
+    player: str = typer.Argument(..., help="The player who leaves (kept in the standings, marked)."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    by: str = _by_option(),
+    db: str = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Withdraw a player from the following games; their results stay in the standings."""
+    with _league(db, name) as league:
+        m = league.member(player)
+        if not yes:
+            if not sys.stdin.isatty():
+                err("error: not changing anything without confirmation; add --yes")
+                raise typer.Exit(1)
+            if not typer.confirm(f"withdraw {m.name} from league {name}?", err=True):
+                err("nothing changed")
+                raise typer.Exit(1)
+        result = league.withdraw(player, by=by)
+        summary = league.summary()
+    err(f"{result['player']} withdrew after game {result['withdrawn_after']}")
+    if as_json:
+        _out_json({"version": 1, "withdrawn": result, **{k: v for k, v in summary.items() if k != "version"}})
+    else:
+        _print_standings(summary)
+
+
+@club_app.command("join")
+def join(
+    name: str = typer.Argument(..., help="Name of the league."),
+    player: str = typer.Argument(..., help="The new player."),
+    start: str = typer.Option("max", "--start",
+                              help="Starting points: max (highest total of the active players), average, min, zero, or a number."),
+    by: str = _by_option(),
+    db: str = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Add a new player from the next game on, with a starting score."""
+    with _league(db, name) as league:
+        result = league.join(player, start=start, by=by)
+        summary = league.summary()
+    err(f"{result['player']} joins after game {result['joined_after']} with {result['start_points']} points")
+    if as_json:
+        _out_json({"version": 1, "joined": result, **{k: v for k, v in summary.items() if k != "version"}})
+    else:
+        _print_standings(summary)
