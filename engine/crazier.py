@@ -264,6 +264,8 @@ class Game:
         if self.known[player]:
             positions = {c: i for i, c in enumerate(reversed(self.draw_pile))}
             known = {str(c): positions[c] for c in self.known[player] if c in positions}
+        if player == active and self.draw_pile and self._controls(player, "Fortune Teller"):
+            known[str(self.draw_pile[-1])] = 0  # Fortune Teller: may look at the top all turn (item 26)
         look = self._current_look(player)
         view = {
             "rule_set": RULE_SET,
@@ -584,10 +586,11 @@ class Game:
         options.append("end")
         return options
 
+    def _controls(self, p: int, name: str) -> bool:
+        return any(self.defs[c].name == name for c in self.in_play[p])
+
     def _may_play_top(self, p: int) -> bool:
-        if not any(self.defs[c].name == "Fortune Teller" for c in self.in_play[p]):
-            return False
-        return self.can_play(p, self.draw_pile[-1])
+        return self._controls(p, "Fortune Teller") and self.can_play(p, self.draw_pile[-1])
 
     def play_card(self, p: int, cid: int) -> None:
         """Play ``cid`` (already out of its zone) for its effect, as an asset or an event."""
