@@ -1,0 +1,201 @@
+"""The referee: plays one game between seated entrants, enforcing time limits and faults.
+
+>>> from tourney.entrants import EntrantSpec, open_entrant
+>>> with open_entrant(EntrantSpec("a", builtin="random"), 1) as a, \\
+...      open_entrant(EntrantSpec("b", builtin="greedy"), 2) as b:
+...     record = play_game([a, b], seed=5)
+>>> record.result.winners != [] or record.result.reason != ""
+True
+
+Seat ``i`` is taken by ``entrants[i]``. The engine decides everything; the referee only asks
+the player of ``game.pending`` through its entrant, checks the answer and applies it. A bot
+that faults (see :data:`tourney.protocol.FAULT_CODES`) loses the game under the rules through
+``game.forfeit(seat, code)``; the referee never talks to that process again in that game and
+the entrant restarts itself for the next game. The game and the series go on.
+
+Only ``game.view(seat)`` is ever sent to the bot in ``seat``; the game's seed is never sent.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import engine
+from tourney import protocol
+from tourney.entrants import Entrant, SubprocessEntrant
+from tourney.protocol import FAULT_CODES, ProtocolError
+
+__all__ = ["FAULT_CODES", "GameRecord", "play_game"]
+
+
+@dataclass
+class GameRecord:
+    """One finished game.
+
+    ``options`` are the rule set's options completed with defaults; ``first_player`` is the seat
+    that actually began. ``faults`` maps a seat to its fault code. ``choices`` are the option ids
+    applied in order (``game.choices``): with the start (rule set, players, seed, options,
+    first player, teams) a replay. ``log`` holds readable lines (each event's
+    ``game.describe``, and one line per fault). ``stderr`` holds each seat's captured stderr
+    during this game (capped; seats with none are left out). ``seconds`` is wall-clock time.
+    """
+
+    rule_set: str
+    options: dict
+    seed: int
+    first_player: int
+    teams: list | None
+    result: engine.Result
+    faults: dict[int, str]
+    choices: list[str]
+    log: list[str]
+    stderr: dict[int, str]
+    decisions: int
+    seconds: float
+    fault_details: dict[int, str] = field(default_factory=dict)
+
+    def start(self) -> dict:
+        """The ``engine.replay`` start of this game."""
+        return {
+            "rule_set": self.rule_set,
+            "players": len(self.result.points),
+            "seed": self.seed,
+            "options": self.options,
+            "first_player": self.first_player,
+            "teams": self.teams,
+        }
+
+
+def _first_player(game) -> int:
+    for attr in ("first_player", "first"):
+        value = getattr(game, attr, None)
+        if isinstance(value, int):
+            return value
+    pending = game.pending
+    return pending.player if pending is not None else 0
+
+
+def play_game(
+    entrants: list[Entrant],
+    rule_set: str = "crazier-eights",
+    options: dict | None = None,
+    seed: int = 0,
+    first_player: int | None = None,
+    teams: list | None = None,
+    series: dict | None = None,
+    on_line: Callable[[str], None] | None = None,
+) -> GameRecord:
+    """Play one game, ``entrants[i]`` in seat ``i``; return its :class:`GameRecord`.
+
+    ``options`` are rule-set options (validated; ``engine.OptionsError`` if bad). ``first_player``
+    None means drawn from the seed. ``teams`` is a list of lists of seats or None. ``series`` is
+    context sent to every bot in ``game_start`` (e.g. ``{"game": 2, "of": 3, "scores": [...]}``).
+    ``on_line`` is called with each readable log line as the game goes.
+
+    Entrants that are not started yet are started here; one that cannot start (or restart
+    after an earlier fault) forfeits at once with code ``startup`` or ``version``. Nothing a bot
+    does raises out of here: faults become forfeits, recorded in ``faults``.
+    """
+    started = time.monotonic()
+    players = len(entrants)
+    seen = set()
+    for e in entrants:
+        if isinstance(e, SubprocessEntrant):
+            if id(e) in seen:
+                raise ValueError(f"entrant {e.name!r} is seated twice: open one entrant per seat")
+            seen.add(id(e))
+    full_options = engine.validate_options(rule_set, options, players)
+    game = engine.new_game(
+        rule_set, players=players, seed=seed, options=full_options, first_player=first_player,
+        teams=teams,
+    )
+    first = _first_player(game)
+    log: list[str] = []
+    faults: dict[int, str] = {}
+    details: dict[int, str] = {}
+    shown = 0
+
+    def emit(line: str) -> None:
+        log.append(line)
+        if on_line is not None:
+            on_line(line)
+
+    def flush_events() -> None:
+        nonlocal shown
+        events = game.events
+        while shown < len(events):
+            emit(game.describe(events[shown]))
+            shown += 1
+
+    def fault(seat: int, code: str, message: str) -> None:
+        entrant = entrants[seat]
+        faults[seat] = code
+        entrant.fault(code)
+        status = getattr(entrant, "exit_status", None)
+        if code == "crash" and status is not None:
+            message += f" (exit status {status})"
+        details[seat] = message
+        emit(f"fault: player {seat} ({entrant.name}) {code}: {message}")
+        if game.pending is not None or game.result is None:
+            game.forfeit(seat, code)
+        flush_events()
+
+    names = ", ".join(f"{s}={e.name}" for s, e in enumerate(entrants))
+    emit(f"game: {rule_set} seed={seed} first_player={first} players: {names}")
+    cards = game.card_table()
+    for seat, entrant in enumerate(entrants):
+        msg = protocol.game_start_message(
+            seat=seat, players=players, teams=teams, rule_set=rule_set, options=full_options,
+            first_player=first, series=series, cards=cards,
+        )
+        err = entrant.begin_game(msg)
+        if err is not None:
+            fault(seat, err.code, err.message)
+    flush_events()
+
+    decisions = 0
+    request_id = 0
+    while game.pending is not None:
+        seat = game.pending.player
+        if seat in faults:  # pragma: no cover - the engine never asks a forfeited player
+            raise RuntimeError(f"the engine asked player {seat}, who has forfeited")
+        request_id += 1
+        try:
+            option = entrants[seat].decide(game, seat, request_id)
+        except ProtocolError as exc:
+            fault(seat, exc.code, exc.message)
+            continue
+        game.apply(option)
+        decisions += 1
+        flush_events()
+
+    result = game.result
+    for seat, entrant in enumerate(entrants):
+        if seat not in faults:
+            entrant.end_game(protocol.game_end_message(seat, result, faults, game.view(seat)))
+    stderr = {}
+    for seat, entrant in enumerate(entrants):
+        text = entrant.take_stderr()
+        if text:
+            stderr[seat] = text
+    emit(
+        f"result: winners={result.winners} reason={result.reason} points={result.points}"
+        + (f" faults={faults}" if faults else "")
+    )
+    return GameRecord(
+        rule_set=rule_set,
+        options=full_options,
+        seed=seed,
+        first_player=first,
+        teams=teams,
+        result=result,
+        faults=faults,
+        choices=list(game.choices),
+        log=log,
+        stderr=stderr,
+        decisions=decisions,
+        seconds=time.monotonic() - started,
+        fault_details=details,
+    )
