@@ -1,0 +1,462 @@
+"""Event and entrant configuration: TOML files read with tomllib, written with tomli-w.
+
+A config file defines one event and its entrants (see docs/formats.md for the reference)::
+
+    [event]
+    name = "demo"
+    format = "round-robin"        # single | match | league | round-robin
+    rule_set = "crazier-eights"
+    seed = 2024
+    players = 2                   # per table
+    games = 3                     # best-of N (matches) or games per league table
+    rounds = 1                    # round robin only
+    concurrency = 0               # 0 = number of cores
+
+    [event.options]               # rule-set options
+
+    [limits]                      # default bot limits of every command entrant
+    decision_timeout = 2.0
+
+    [[entrants]]
+    name = "greedy"
+    builtin = "greedy"
+
+    [[entrants]]
+    name = "py-random"
+    command = ["{python}", "examples/bots/random_bot.py"]
+    cwd = ".."                    # relative to the config file's folder (the default)
+
+Every mistake is a :class:`ConfigError` whose text is one line: ``FILE: PLACE: PROBLEM``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+FORMATS = ("single", "match", "league", "round-robin")
+BUILTIN_BOTS = ("random", "greedy")
+UNITS = ("match", "league")
+
+LIMIT_KEYS = {
+    "startup_timeout": float,
+    "decision_timeout": float,
+    "time_bank": float,
+    "max_line_bytes": int,
+    "memory_mb": int,
+    "cpu_seconds": int,
+    "grace": float,
+}
+
+EVENT_KEYS = {
+    "name", "format", "rule_set", "options", "seed", "players", "games", "rounds",
+    "max_games", "concurrency", "entrants", "unit",
+}
+ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits"}
+TOP_KEYS = {"event", "entrants", "limits"}
+
+
+class ConfigError(Exception):
+    """A mistake in a config; ``str()`` is the one-line message shown to the user."""
+
+
+@dataclass
+class EventConfig:
+    """A checked event: ``event`` settings, ``entrants`` (specs as plain dicts, in order)."""
+
+    path: str
+    event: dict
+    entrants: list[dict]
+    concurrency: int = 0
+    base_dir: str = "."
+
+    def canonical(self) -> dict:
+        """What identifies the event in the database (concurrency is not part of it)."""
+        return {"event": dict(self.event), "entrants": [dict(e) for e in self.entrants]}
+
+    def resolved_entrants(self) -> list[dict]:
+        """Entrant specs ready for :func:`entrant_spec`: placeholders and paths resolved."""
+        return [resolve_entrant(e, self.base_dir) for e in self.entrants]
+
+
+def _where(path: str, place: str) -> str:
+    return f"{path}: {place}" if place else path
+
+
+def _fail(path, place, problem):
+    raise ConfigError(f"{_where(path, place)}: {problem}")
+
+
+def _bot_names() -> tuple[str, ...]:
+    try:
+        import engine.bots as bots  # noqa: PLC0415
+
+        names = getattr(bots, "BOTS", None) or getattr(bots, "BOT_NAMES", None)
+        if names:
+            return tuple(names)
+    except Exception:
+        pass
+    return BUILTIN_BOTS
+
+
+def _check_type(path, place, value, kind, what):
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if kind is int and isinstance(value, bool):
+        _fail(path, place, f"expected {what}, got {value!r}")
+    if not isinstance(value, kind):
+        _fail(path, place, f"expected {what}, got {value!r}")
+    return value
+
+
+def check_limits(path: str, place: str, limits) -> dict:
+    if not isinstance(limits, dict):
+        _fail(path, place, "expected a table of limits")
+    out = {}
+    for key, value in limits.items():
+        if key not in LIMIT_KEYS:
+            known = ", ".join(LIMIT_KEYS)
+            _fail(path, f"{place}.{key}", f"unknown limit (known: {known})")
+        kind = LIMIT_KEYS[key]
+        value = _check_type(path, f"{place}.{key}", value, kind,
+                            "a number" if kind is float else "an integer")
+        if value <= 0:
+            _fail(path, f"{place}.{key}", f"must be positive, got {value!r}")
+        out[key] = value
+    return out
+
+
+def substitute(arg: str) -> str:
+    return arg.replace("{python}", sys.executable)
+
+
+def resolve_entrant(spec: dict, base_dir: str) -> dict:
+    """A copy of ``spec`` with ``{python}`` replaced and ``cwd`` made absolute."""
+    out = dict(spec)
+    if spec.get("command"):
+        out["command"] = [substitute(a) for a in spec["command"]]
+        cwd = Path(base_dir, spec.get("cwd") or ".").resolve()
+        out["cwd"] = str(cwd)
+    return out
+
+
+def check_command(path: str, place: str, spec: dict, base_dir: str) -> None:
+    """A command entrant's program (and a Python script argument) must exist."""
+    resolved = resolve_entrant(spec, base_dir)
+    cwd = Path(resolved["cwd"])
+    if not cwd.is_dir():
+        _fail(path, f"{place}.cwd", f"no such directory: {cwd}")
+    argv = resolved["command"]
+    program = argv[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        prog_path = Path(program) if os.path.isabs(program) else cwd / program
+        if not prog_path.exists():
+            _fail(path, f"{place}.command", f"program not found: {spec['command'][0]}")
+    elif shutil.which(program) is None:
+        _fail(path, f"{place}.command", f"program not found on PATH: {program}")
+    if len(argv) > 1 and argv[1].endswith(".py") and "python" in Path(program).name:
+        script = Path(argv[1]) if os.path.isabs(argv[1]) else cwd / argv[1]
+        if not script.exists():
+            _fail(path, f"{place}.command", f"script not found: {script}")
+
+
+def check_entrant(path: str, place: str, raw, default_limits: dict, base_dir: str,
+                  check_commands: bool = True) -> dict:
+    if not isinstance(raw, dict):
+        _fail(path, place, "expected a table with name and builtin or command")
+    for key in raw:
+        if key not in ENTRANT_KEYS:
+            _fail(path, f"{place}.{key}", f"unknown key (known: {', '.join(sorted(ENTRANT_KEYS))})")
+    if "name" not in raw:
+        _fail(path, place, "missing field 'name'")
+    name = raw["name"]
+    if not isinstance(name, str) or not name.strip():
+        _fail(path, f"{place}.name", f"expected a non-empty string, got {name!r}")
+    place = f"{place} ({name})"
+    has_builtin, has_command = "builtin" in raw, "command" in raw
+    if has_builtin == has_command:
+        _fail(path, place, "give exactly one of 'builtin' or 'command'")
+    spec: dict = {"name": name}
+    if has_builtin:
+        bots = _bot_names()
+        if raw["builtin"] not in bots:
+            _fail(path, f"{place}.builtin",
+                  f"unknown built-in bot {raw['builtin']!r} (known: {', '.join(bots)})")
+        for key in ("cwd", "env", "limits"):
+            if key in raw:
+                _fail(path, f"{place}.{key}", "only command entrants take this key")
+        spec["builtin"] = raw["builtin"]
+        return spec
+    command = raw["command"]
+    if (not isinstance(command, list) or not command
+            or not all(isinstance(a, str) and a for a in command)):
+        _fail(path, f"{place}.command", "expected a non-empty list of strings (argv)")
+    spec["command"] = list(command)
+    cwd = raw.get("cwd", ".")
+    if not isinstance(cwd, str):
+        _fail(path, f"{place}.cwd", f"expected a string, got {cwd!r}")
+    spec["cwd"] = cwd
+    env = raw.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        _fail(path, f"{place}.env", "expected a table of strings")
+    spec["env"] = dict(env)
+    limits = dict(default_limits)
+    limits.update(check_limits(path, f"{place}.limits", raw.get("limits", {})))
+    spec["limits"] = limits
+    if check_commands:
+        check_command(path, place, spec, base_dir)
+    return spec
+
+
+def _int(path, place, value, minimum=None, maximum=None):
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(path, place, f"expected an integer, got {value!r}")
+    if minimum is not None and value < minimum:
+        _fail(path, place, f"must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        _fail(path, place, f"must be at most {maximum}, got {value}")
+    return value
+
+
+def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
+    """The normalised ``[event]`` table and the concurrency level."""
+    if not isinstance(raw, dict):
+        _fail(path, "event", "expected a table [event]")
+    for key in raw:
+        if key not in EVENT_KEYS:
+            _fail(path, f"event.{key}", f"unknown key (known: {', '.join(sorted(EVENT_KEYS))})")
+    for key in ("name", "format"):
+        if key not in raw:
+            _fail(path, "event", f"missing field '{key}'")
+    name = raw["name"]
+    if not isinstance(name, str) or not name.strip():
+        _fail(path, "event.name", f"expected a non-empty string, got {name!r}")
+    fmt = raw["format"]
+    if fmt not in FORMATS:
+        _fail(path, "event.format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    rule_set = raw.get("rule_set", "crazier-eights")
+    if not isinstance(rule_set, str):
+        _fail(path, "event.rule_set", f"expected a string, got {rule_set!r}")
+    options = raw.get("options", {})
+    if not isinstance(options, dict):
+        _fail(path, "event.options", "expected a table of rule-set options")
+    seed = _int(path, "event.seed", raw.get("seed", 0), 0)
+    concurrency = _int(path, "event.concurrency", raw.get("concurrency", 0), 0)
+
+    names = raw.get("entrants", entrant_names)
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        _fail(path, "event.entrants", "expected a list of entrant names")
+    for n in names:
+        if n not in entrant_names:
+            _fail(path, "event.entrants", f"unknown entrant {n!r} (define it in [[entrants]])")
+    if len(set(names)) != len(names):
+        _fail(path, "event.entrants", "an entrant is listed twice")
+    n = len(names)
+    if n < 2:
+        _fail(path, "event.entrants", f"an event needs at least 2 entrants, got {n}")
+
+    default_players = 2 if fmt == "round-robin" else n
+    players = _int(path, "event.players", raw.get("players", default_players), 2, 8)
+    if fmt in ("single", "match", "league") and players != n:
+        _fail(path, "event.players",
+              f"a {fmt} seats all its {n} entrants at one table, but players = {players}")
+    if fmt == "round-robin" and players > n:
+        _fail(path, "event.players", f"tables of {players} need at least {players} entrants")
+    if n > 8 and fmt != "round-robin":
+        _fail(path, "event.entrants", f"at most 8 entrants at one table, got {n}")
+
+    unit = raw.get("unit")
+    if fmt == "match":
+        unit = "match"
+    elif fmt == "league":
+        unit = "league"
+    elif fmt == "single":
+        unit = "single"
+    else:
+        unit = unit or ("match" if players == 2 else "league")
+        if unit not in UNITS:
+            _fail(path, "event.unit", f"expected 'match' or 'league', got {unit!r}")
+    if "unit" in raw and fmt != "round-robin":
+        _fail(path, "event.unit", "only a round robin takes 'unit'")
+
+    default_games = {"single": 1, "match": 3, "league": 5}.get(unit, 3)
+    games = _int(path, "event.games", raw.get("games", default_games), 1, 1000)
+    if unit == "single" and games != 1:
+        _fail(path, "event.games", "a single game has games = 1")
+    if unit == "match" and games % 2 == 0:
+        _fail(path, "event.games", f"a match is best of an odd number of games, got {games}")
+    max_games = None
+    if unit == "match":
+        max_games = _int(path, "event.max_games", raw.get("max_games", 2 * games + 1), games,
+                         10000)
+    elif "max_games" in raw:
+        _fail(path, "event.max_games", "only matches take 'max_games'")
+    rounds = _int(path, "event.rounds", raw.get("rounds", 1), 1, 1000)
+    if fmt != "round-robin" and rounds != 1:
+        _fail(path, "event.rounds", "only a round robin takes 'rounds'")
+
+    try:
+        import engine  # noqa: PLC0415
+
+        engine.validate_options(rule_set, options, players)
+    except ImportError as exc:
+        _fail(path, "event.rule_set", f"rule set {rule_set!r} is not available ({exc})")
+    except ValueError as exc:  # engine.OptionsError
+        place = "event.rule_set" if "rule set" in str(exc) else "event.options"
+        _fail(path, place, str(exc))
+    event = {
+        "name": name,
+        "format": fmt,
+        "unit": unit,
+        "rule_set": rule_set,
+        "options": dict(options),
+        "seed": seed,
+        "players": players,
+        "games": games,
+        "max_games": max_games,
+        "rounds": rounds,
+        "entrants": list(names),
+    }
+    return event, concurrency
+
+
+def parse_config(data: dict, path: str = "<config>", base_dir: str = ".",
+                 check_commands: bool = True) -> EventConfig:
+    """Check a parsed config (a dict from TOML) and return the :class:`EventConfig`."""
+    for key in data:
+        if key not in TOP_KEYS:
+            _fail(path, key, f"unknown key (known: {', '.join(sorted(TOP_KEYS))})")
+    if "event" not in data:
+        _fail(path, "", "missing table [event]")
+    if "entrants" not in data:
+        _fail(path, "", "missing [[entrants]] (at least two entrants)")
+    default_limits = check_limits(path, "limits", data.get("limits", {}))
+    raw_entrants = data["entrants"]
+    if not isinstance(raw_entrants, list):
+        _fail(path, "entrants", "expected an array of tables [[entrants]]")
+    specs: list[dict] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(raw_entrants):
+        spec = check_entrant(path, f"entrants[{i}]", raw, default_limits, base_dir, check_commands)
+        if spec["name"] in seen:
+            _fail(path, f"entrants[{i}].name", f"duplicate entrant name {spec['name']!r}")
+        seen.add(spec["name"])
+        specs.append(spec)
+    event, concurrency = check_event(path, data["event"], [s["name"] for s in specs])
+    by_name = {s["name"]: s for s in specs}
+    chosen = [by_name[n] for n in event["entrants"]]
+    return EventConfig(path=path, event=event, entrants=chosen, concurrency=concurrency,
+                       base_dir=base_dir)
+
+
+def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventConfig:
+    """Read and check a config file; every problem is a one-line :class:`ConfigError`."""
+    p = Path(path)
+    try:
+        text = p.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{p}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: TOML syntax error: {exc}") from None
+    return parse_config(data, str(p), str(p.parent), check_commands)
+
+
+def entrant_spec(spec: dict):
+    """A :class:`tourney.entrants.EntrantSpec` from a resolved spec dict."""
+    from tourney.entrants import EntrantSpec, Limits  # noqa: PLC0415
+
+    limit_fields = {f.name for f in dataclasses.fields(Limits)}
+    limits = Limits(**{k: v for k, v in (spec.get("limits") or {}).items() if k in limit_fields})
+    return EntrantSpec(
+        name=spec["name"],
+        builtin=spec.get("builtin"),
+        command=tuple(spec["command"]) if spec.get("command") else None,
+        cwd=spec.get("cwd"),
+        env=dict(spec.get("env") or {}),
+        limits=limits,
+    )
+
+
+def entrant_from_arg(arg: str, taken: set[str], known: dict[str, dict] | None = None) -> dict:
+    """An entrant spec from a command-line word: a name from ``known`` (a config's entrants), a
+    built-in bot name, or the path of a bot program (``.py`` files run with this Python).
+    Names are made unique with ``#2``, ``#3``...; raises :class:`ConfigError`."""
+    known = known or {}
+    if arg in known:
+        spec = dict(known[arg])
+    elif arg in _bot_names():
+        spec = {"name": arg, "builtin": arg}
+    elif Path(arg).exists():
+        p = Path(arg).resolve()
+        command = ["{python}", str(p)] if p.suffix == ".py" else [str(p)]
+        spec = {"name": p.stem, "command": command, "cwd": str(Path.cwd()), "env": {},
+                "limits": {}}
+    else:
+        raise ConfigError(
+            f"entrant {arg!r}: not a built-in bot ({', '.join(_bot_names())}), not an entrant of "
+            "the config and not a file"
+        )
+    base = spec["name"]
+    k = 2
+    while spec["name"] in taken:
+        spec["name"] = f"{base}#{k}"
+        k += 1
+    taken.add(spec["name"])
+    return spec
+
+
+STARTER = {
+    "event": {
+        "name": "my-event",
+        "format": "round-robin",
+        "rule_set": "crazier-eights",
+        "seed": 1,
+        "players": 2,
+        "games": 3,
+        "rounds": 1,
+        "concurrency": 0,
+        "options": {},
+    },
+    "limits": {"decision_timeout": 2.0, "startup_timeout": 10.0},
+    "entrants": [
+        {"name": "greedy", "builtin": "greedy"},
+        {"name": "random", "builtin": "random"},
+        {"name": "my-bot", "command": ["{python}", "examples/bots/random_bot.py"], "cwd": "."},
+    ],
+}
+
+
+def starter_text() -> str:
+    import tomli_w  # noqa: PLC0415
+
+    head = (
+        "# A tourney event. Run it with: tourney run THIS_FILE\n"
+        "# Reference: docs/formats.md. format = single | match | league | round-robin.\n"
+        "# Command entrants: argv list; \"{python}\" is the Python running tourney; cwd is\n"
+        "# relative to this file's folder.\n\n"
+    )
+    return head + tomli_w.dumps(STARTER)
+
+
+__all__ = [
+    "ConfigError",
+    "EventConfig",
+    "FORMATS",
+    "entrant_from_arg",
+    "entrant_spec",
+    "load_config",
+    "parse_config",
+    "resolve_entrant",
+    "starter_text",
+]
