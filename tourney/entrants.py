@@ -219,6 +219,9 @@ class BuiltinEntrant(Entrant):
                 self.start()
             except EntrantError as exc:
                 return exc
+        start = getattr(self._bot, "start", None)
+        if start is not None:
+            start(message["cards"])
         return None
 
     def decide(self, game, seat: int, request_id: int) -> str:
@@ -606,6 +609,7 @@ class SubprocessEntrant(Entrant):
             game.view(seat),
             time_left,
             bank,
+            getattr(decision, "source", None),
         )
         data = protocol.dumps(msg)
         start = time.monotonic()

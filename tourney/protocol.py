@@ -152,8 +152,10 @@ def request_message(
     view: dict,
     time_left: float,
     time_bank: float | None = None,
+    source: str | None = None,
 ) -> dict:
-    """A decision request: ``options`` is a list of (option id, label) pairs."""
+    """A decision request: ``options`` is a list of (option id, label) pairs; ``source`` the
+    name of the card whose effect asks (if any)."""
     msg = {
         "type": "request",
         "id": request_id,
@@ -163,6 +165,8 @@ def request_message(
         "time_left": round(time_left, 3),
         "view": view,
     }
+    if source is not None:
+        msg["source"] = source
     if time_bank is not None:
         msg["time_bank"] = round(time_bank, 3)
     return msg

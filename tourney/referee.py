@@ -68,13 +68,13 @@ class GameRecord:
         }
 
 
-def _first_player(game) -> int:
-    for attr in ("first_player", "first"):
-        value = getattr(game, attr, None)
-        if isinstance(value, int):
-            return value
-    pending = game.pending
-    return pending.player if pending is not None else 0
+def _first_player(game, asked: int | None) -> int:
+    if asked is not None:
+        return asked
+    value = getattr(game, "first_player", None)
+    if isinstance(value, int):
+        return value
+    return game.view(0)["active"]  # before any decision: the player whose turn it is
 
 
 def play_game(
@@ -111,7 +111,7 @@ def play_game(
         rule_set, players=players, seed=seed, options=full_options, first_player=first_player,
         teams=teams,
     )
-    first = _first_player(game)
+    first = _first_player(game, first_player)
     log: list[str] = []
     faults: dict[int, str] = {}
     details: dict[int, str] = {}

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""A Crazier Eights bot that reads its view: stronger than random, still short.
+
+Standard library only. Its idea: whoever empties their hand first wins, so get rid of cards
+every turn, keep eights (wild) for when nothing else fits, name the colour we hold most of,
+and aim hostile effects at the opponent closest to winning.
+
+It keeps the game's card table (from game_start) to know each card's name, rank and suits.
+Run it: tourney check -- python3 examples/bots/smart_bot.py
+"""
+
+import json
+import random
+import sys
+
+NAME = "smart_bot"
+
+# Effects that hurt the player they target (make them draw, skip, look at their hand, ...).
+HOSTILE = {
+    "Angel of Hope", "Pleasant Memories", "Worldly Wisdom", "Forbidden Knowledge",
+    "Visionary Dream", "Sleep", "Trade", "Mirror Universe", "Queen Guinevere", "Tempest",
+    "Hurricane",
+}
+
+
+class Bot:
+    def __init__(self):
+        self.cards = {}  # card id -> {"name", "rank", "suits", "type"}
+        self.rng = random.Random(0)
+
+    def card(self, cid):
+        return self.cards.get(cid, {})
+
+    def suits_in_hand(self, hand):
+        counts = {}
+        for c in hand:
+            for s in self.card(c).get("suits", ()):
+                counts[s] = counts.get(s, 0) + 1
+        return counts
+
+    def choose(self, req):
+        options = [o["id"] for o in req["options"]]
+        if len(options) == 1:
+            return options[0]
+        view = req["view"]
+        handler = getattr(self, "on_" + req["kind"], None)
+        choice = handler(options, view, req) if handler else None
+        return choice if choice in options else options[0]
+
+    # the main phase: discard, then play, then end -------------------------------------------
+    def on_main(self, options, view, req):
+        hand = view["hand"]
+        counts = self.suits_in_hand(hand)
+        discards = [o for o in options if o.startswith("discard:")]
+        if discards:
+            def value(o):
+                info = self.card(int(o.split(":")[1]))
+                eight = info.get("rank") == "8"
+                follow = sum(counts.get(s, 0) for s in info.get("suits", ()))
+                return (not eight, follow)  # keep eights; then keep our colours flowing
+            return max(discards, key=value)
+        plays = [o for o in options if o.startswith("play:")]
+        me = view["player"]
+        mine = len(view.get("in_play", [[]] * (me + 1))[me])
+        good = []
+        for o in plays:
+            info = self.card(int(o.split(":")[1]))
+            if info.get("name") == "Thin Ice" or (info.get("type") == "asset" and mine >= 3):
+                continue  # four cards in play can make us lose
+            good.append((info.get("type") == "event", info.get("name") in HOSTILE, o))
+        if good:
+            return max(good)[2]
+        return "end" if "end" in options else options[-1]
+
+    # answers asked by card effects -----------------------------------------------------------
+    def on_colour(self, options, view, req):
+        counts = self.suits_in_hand(view["hand"])
+        return max(options, key=lambda o: counts.get(o.split(":")[1], 0))
+
+    def on_player(self, options, view, req):
+        me = view["player"]
+        friends = {me}
+        for team in view.get("teams") or []:
+            if me in team:
+                friends = set(team)
+        seats = [int(o.split(":")[1]) for o in options]
+        if req.get("source") in HOSTILE:
+            foes = [p for p in seats if p not in friends] or seats
+            return "player:%d" % min(foes, key=lambda p: view["hand_sizes"][p])
+        return "player:%d" % me if me in seats else options[0]
+
+    def on_destroy(self, options, view, req):
+        mine = set(view["in_play"][view["player"]])
+        theirs = [o for o in options if o.startswith("card:") and int(o[5:]) not in mine]
+        return theirs[0] if theirs else options[-1]
+
+    def on_save(self, options, view, req):
+        mine = set(view["in_play"][view["player"]])
+        own = [o for o in options if o.startswith("card:") and int(o[5:]) in mine]
+        return own[0] if own else ("done" if "done" in options else options[0])
+
+
+def main():
+    bot = Bot()
+    out = sys.stdout
+    for line in sys.stdin:
+        msg = json.loads(line)
+        kind = msg["type"]
+        if kind == "request":
+            answer = {"type": "answer", "id": msg["id"], "option": bot.choose(msg)}
+        elif kind == "game_start":
+            bot.cards = {int(k): v for k, v in msg["cards"].items()}
+            continue
+        elif kind == "hello":
+            bot.rng.seed(msg.get("seed", 0))
+            answer = {"type": "hello", "protocol": "tourney-bot", "version": "1.0", "name": NAME}
+        elif kind == "goodbye":
+            return
+        else:
+            continue  # game_end and anything new: nothing to answer
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
