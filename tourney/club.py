@@ -184,12 +184,16 @@ def m001_club_tables(db: Database) -> None:
     )
 
 
-def open_db(path: str) -> Database:
-    """Open (creating if needed) the database at ``path`` with the club tables in place."""
-    if path != ":memory:":
-        parent = os.path.dirname(os.path.abspath(path))
-        os.makedirs(parent, exist_ok=True)
-    db = Database(path)
+def open_db(path: str | None = None) -> Database:
+    """Open (creating if needed) the tourney database (``tourney.store.open_db``: ``--db``, else
+    ``$TOURNEY_DB``, else ``results/tourney.db``) with the club tables in place. A database problem
+    is raised as :class:`ClubError` (one line)."""
+    from tourney import store
+
+    try:
+        db = store.open_db(path)
+    except store.StoreError as e:
+        raise ClubError(str(e)) from None
     ensure_schema(db)
     return db
 

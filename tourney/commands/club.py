@@ -23,12 +23,10 @@ club_app = typer.Typer(
 )
 app.add_typer(club_app, name="club")
 
-DB_HELP = "SQLite database file (env TOURNEY_DB)."
-DEFAULT_DB = "results/tourney.db"
 
 
 def _db_option():
-    return typer.Option(DEFAULT_DB, "--db", envvar="TOURNEY_DB", help=DB_HELP)
+    return typer.Option(None, "--db", help="SQLite database file (default: $TOURNEY_DB, else results/tourney.db).")
 
 
 def _by_option():
@@ -44,7 +42,7 @@ def err(message: str) -> None:
 
 
 @contextmanager
-def _league(db_path: str, name: str | None = None):
+def _league(db_path: str | None, name: str | None = None):
     from tourney.club import ClubError, League, open_db
 
     try:
@@ -101,7 +99,7 @@ def new(
     eliminated_score: str = typer.Option("snapshot", "--eliminated-score",
                                          help="How an eliminated player scores: snapshot, zero or max_plus_one (rulings.md 13)."),
     by: str = _by_option(),
-    db: str = _db_option(),
+    db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Create a club league with its players."""
@@ -120,7 +118,7 @@ def new(
 
 
 @club_app.command("list")
-def list_(db: str = _db_option(), as_json: bool = _json_option()) -> None:
+def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None:
     """List the club leagues in the database."""
     from tourney.club import list_leagues
 
@@ -143,7 +141,7 @@ def add(
     first: str = typer.Option(None, "--first", help="Who actually went first, if not the player shown by standings."),
     note: str = typer.Option(None, "--note", help="A note kept with the entry."),
     by: str = _by_option(),
-    db: str = _db_option(),
+    db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Enter the result of the next game: every player's cards left in hand (the winner 0)."""
@@ -169,7 +167,7 @@ def correct(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     by: str = _by_option(),
-    db: str = _db_option(),
+    db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Correct a game's result. The correction is a new version; the old one is kept in the history."""
@@ -212,7 +210,7 @@ def _describe_correction(p: dict, dry_run: bool) -> None:
 @club_app.command("history")
 def history(
     name: str = typer.Argument(..., help="Name of the league."),
-    db: str = _db_option(),
+    db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Show who changed what and when: creation, entries, corrections, withdrawals, joins."""
@@ -246,7 +244,7 @@ def history(
 @club_app.command("standings")
 def standings(
     name: str = typer.Argument(..., help="Name of the league."),
-    db: str = _db_option(),
+    db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Show the standings (lowest total first) and who goes first in the next game."""
@@ -264,7 +262,7 @@ def withdraw(
     player: str = typer.Argument(..., help="The player who leaves (kept in the standings, marked)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     by: str = _by_option(),
-    db: str = _db_option(),
+    db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Withdraw a player from the following games; their results stay in the standings."""
@@ -293,7 +291,7 @@ def join(
     start: str = typer.Option("max", "--start",
                               help="Starting points: max (highest total of the active players), average, min, zero, or a number."),
     by: str = _by_option(),
-    db: str = _db_option(),
+    db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Add a new player from the next game on, with a starting score."""

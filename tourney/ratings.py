@@ -1,0 +1,90 @@
+"""Ratings of bot entrants: openskill's Plackett-Luce model, recomputed from stored results.
+
+Ratings are derived data. They are never stored: every call replays the event's finished games
+in game order (``games.id``, the order they were committed) from the ``seats`` table, so a
+corrected or re-run result simply changes them. Each game is a free-for-all with one team per
+seat; ``ranks`` are the seats' placements (1 = best, equal placements tie), or their points when
+no placement is stored. Leaderboards use the conservative ordinal ``mu - 3*sigma``
+(``rating.ordinal()``), never ``mu`` alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from openskill.models import PlackettLuce
+
+#: model defaults (openskill's): mu 25, sigma 25/3
+MU = 25.0
+SIGMA = 25.0 / 3.0
+
+
+@dataclass
+class Rating:
+    entrant: str
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+    #: ordinal after each rated game of this event, as ``(game_number, ordinal)``; game numbers are
+    #: 1-based positions in the event's game order
+    history: list[tuple[int, float]] = field(default_factory=list)
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    def to_dict(self) -> dict:
+        return {"mu": round(self.mu, 4), "sigma": round(self.sigma, 4), "ordinal": round(self.ordinal, 4),
+                "games": self.games}
+
+
+def model() -> PlackettLuce:
+    return PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def rate_games(games: list[list[tuple[str, float]]]) -> dict[str, Rating]:
+    """Ratings after ``games``, each a list of ``(entrant, rank)`` per seat (lower rank is better,
+    equal ranks tie), in game order. Games with fewer than two seats are skipped."""
+    m = model()
+    state: dict[str, object] = {}
+    out: dict[str, Rating] = {}
+    for number, seats in enumerate(games, 1):
+        if len(seats) < 2:
+            continue
+        teams = []
+        for name, _ in seats:
+            if name not in state:
+                state[name] = m.rating(name=name)
+                out[name] = Rating(name)
+            teams.append([state[name]])
+        new = m.rate(teams, ranks=[float(r) for _, r in seats])
+        for (name, _), team in zip(seats, new):
+            state[name] = team[0]
+            r = out[name]
+            r.mu, r.sigma = team[0].mu, team[0].sigma
+            r.games += 1
+            r.history.append((number, r.ordinal))
+    return out
+
+
+def event_games(db, event_id: int) -> list[list[tuple[str, float]]]:
+    """The finished games of an event in game order, as ``rate_games`` input."""
+    games: dict[int, list[tuple[str, float]]] = {}
+    rows = db.query(
+        "SELECT st.game_id, e.name, st.placement, st.points FROM seats st "
+        "JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id "
+        "WHERE g.event_id = ? ORDER BY g.id, st.seat", [event_id])
+    for r in rows:
+        rank = r["placement"] if r["placement"] is not None else (r["points"] or 0)
+        games.setdefault(r["game_id"], []).append((r["name"], rank))
+    return list(games.values())
+
+
+def event_ratings(db, event_id: int) -> dict[str, Rating]:
+    return rate_games(event_games(db, event_id))
+
+
+def rating_ranks(ratings: dict[str, Rating]) -> dict[str, int]:
+    """entrant -> rank by ordinal (higher first; equal ordinals, to 9 decimals, share a rank)."""
+    keyed = {n: round(r.ordinal, 9) for n, r in ratings.items()}
+    return {n: 1 + sum(1 for o in keyed.values() if o > k) for n, k in keyed.items()}

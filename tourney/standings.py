@@ -1,0 +1,261 @@
+"""Standings of bot events, computed from the database only.
+
+The definition lives in SQL views (migration set ``Migrations("standings")``, applied after
+``tourney.store``'s set), so ``tourney standings``, ``tourney report`` and datasette all read the
+same numbers:
+
+``seat_outcomes``     one row per seat of a finished game: event, entrant, ``outcome`` (``win``,
+                      ``draw``: no winner and shared first place, rulings.md item 14; else ``loss``),
+                      points, fault
+``series_outcomes``   one row per entrant per finished series: ``won``/``drawn``/``lost``
+``entrant_faults``    faults by reason code, per event and entrant
+``event_standings``   per event and entrant: games, wins, draws, losses, points, average, faults,
+                      series played/won/drawn/lost, the ranking mode and ``rank``
+
+Ranking (tie-breaks, in order; entrants equal on all of them share a rank):
+
+* ``points`` (events of league series): total points (lower first), wins (more first), average
+  points per game (lower first).
+* ``series`` (events of best-of-N matches): series won, series drawn, games won, games drawn (more
+  first), then points (lower first).
+* ``games`` (events of single games): wins, draws (more first), points (lower first), faults
+  (fewer first).
+
+The rating (openskill Plackett-Luce, see :mod:`tourney.ratings`) is computed in Python from the
+same tables and shown next to the official rank, with its own ``rating.rank`` by conservative
+ordinal. docs/standings.md documents all of it and the JSON shape.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database, Migrations
+
+from tourney import ratings as _ratings
+
+MIGRATIONS = Migrations("standings")
+
+TIE_BREAKS = {
+    "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
+    "series": ["series won (more first)", "series drawn (more first)", "games won (more first)",
+               "games drawn (more first)", "points (lower first)"],
+    "games": ["wins (more first)", "draws (more first)", "points (lower first)", "faults (fewer first)"],
+}
+
+#: version of the JSON shape of ``tourney standings --json`` and ``tourney report --format json``
+JSON_VERSION = 1
+
+
+class StandingsError(ValueError):
+    """A user mistake (unknown event); the message is one clear line."""
+
+
+@MIGRATIONS()
+def m001_standings_views(db: Database) -> None:
+    db.create_view("seat_outcomes", """
+        SELECT g.event_id, g.id AS game_id, g.series_id, g.idx AS game_idx, st.seat, st.entrant_id,
+               e.name AS entrant,
+               CASE WHEN st.winner = 1 THEN 'win'
+                    WHEN g.winners = '[]' AND st.placement = 1 THEN 'draw'
+                    ELSE 'loss' END AS outcome,
+               st.points, st.placement, st.eliminated, st.fault
+        FROM seats st JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id
+    """)
+    db.create_view("series_outcomes", """
+        SELECT s.event_id, s.id AS series_id, s.kind, se.entrant_id,
+               CASE WHEN s.winner_id = se.entrant_id THEN 'won'
+                    WHEN s.outcome = 'draw' AND se.placement = 1 THEN 'drawn'
+                    ELSE 'lost' END AS outcome
+        FROM series s JOIN series_entrants se ON se.series_id = s.id
+        WHERE s.status = 'finished'
+    """)
+    db.create_view("entrant_faults", """
+        SELECT ev.name AS event, so.event_id, so.entrant, so.entrant_id, so.fault, COUNT(*) AS count
+        FROM seat_outcomes so JOIN events ev ON ev.id = so.event_id
+        WHERE so.fault IS NOT NULL
+        GROUP BY so.event_id, so.entrant_id, so.fault
+    """)
+    db.create_view("event_standings", """
+        WITH modes AS (
+            SELECT ev.id AS event_id,
+                   CASE WHEN EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'match')
+                             THEN 'series'
+                        WHEN ev.format = 'league'
+                             OR EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'league')
+                             THEN 'points'
+                        ELSE 'games' END AS ranking
+            FROM events ev
+        ),
+        game_totals AS (
+            SELECT event_id, entrant_id,
+                   COUNT(*) AS games,
+                   SUM(outcome = 'win') AS wins,
+                   SUM(outcome = 'draw') AS draws,
+                   SUM(outcome = 'loss') AS losses,
+                   COALESCE(SUM(points), 0) AS points,
+                   ROUND(1.0 * COALESCE(SUM(points), 0) / COUNT(*), 4) AS average,
+                   SUM(fault IS NOT NULL) AS faults
+            FROM seat_outcomes GROUP BY event_id, entrant_id
+        ),
+        series_totals AS (
+            SELECT event_id, entrant_id, COUNT(*) AS series_played,
+                   SUM(outcome = 'won') AS series_won, SUM(outcome = 'drawn') AS series_drawn,
+                   SUM(outcome = 'lost') AS series_lost
+            FROM series_outcomes GROUP BY event_id, entrant_id
+        ),
+        rows AS (
+            SELECT ee.event_id, ev.name AS event, ev.format, m.ranking, ee.entrant_id, e.name AS entrant,
+                   ee.position,
+                   COALESCE(g.games, 0) AS games, COALESCE(g.wins, 0) AS wins,
+                   COALESCE(g.draws, 0) AS draws, COALESCE(g.losses, 0) AS losses,
+                   COALESCE(g.points, 0) AS points, g.average, COALESCE(g.faults, 0) AS faults,
+                   COALESCE(s.series_played, 0) AS series_played, COALESCE(s.series_won, 0) AS series_won,
+                   COALESCE(s.series_drawn, 0) AS series_drawn, COALESCE(s.series_lost, 0) AS series_lost
+            FROM event_entrants ee
+            JOIN events ev ON ev.id = ee.event_id
+            JOIN entrants e ON e.id = ee.entrant_id
+            JOIN modes m ON m.event_id = ee.event_id
+            LEFT JOIN game_totals g ON g.event_id = ee.event_id AND g.entrant_id = ee.entrant_id
+            LEFT JOIN series_totals s ON s.event_id = ee.event_id AND s.entrant_id = ee.entrant_id
+        )
+        SELECT rows.*,
+               RANK() OVER (PARTITION BY event_id ORDER BY
+                   CASE ranking WHEN 'points' THEN points WHEN 'series' THEN -series_won ELSE -wins END,
+                   CASE ranking WHEN 'points' THEN -wins WHEN 'series' THEN -series_drawn ELSE -draws END,
+                   CASE ranking WHEN 'points' THEN COALESCE(average, 1e18) WHEN 'series' THEN -wins ELSE points END,
+                   CASE ranking WHEN 'points' THEN 0 WHEN 'series' THEN -draws ELSE faults END,
+                   CASE ranking WHEN 'series' THEN points ELSE 0 END
+               ) AS rank
+        FROM rows
+    """)
+
+
+def open_db(path: str | None = None, *, create: bool = True) -> Database:
+    """The tourney database with the store's tables, the standings views and the club tables."""
+    from tourney import club, store
+
+    db = store.open_db(path, create=create)
+    ensure_schema(db)
+    club.ensure_schema(db)
+    return db
+
+
+def ensure_schema(db: Database) -> None:
+    MIGRATIONS.apply(db)
+
+
+def find_event(db: Database, name: str | None) -> dict:
+    """The event named ``name``, or the latest event when ``name`` is None."""
+    if name is None:
+        rows = list(db.query("SELECT * FROM events ORDER BY id DESC LIMIT 1"))
+        if not rows:
+            raise StandingsError("no events in the database yet (run one with: tourney run CONFIG)")
+        return rows[0]
+    rows = list(db["events"].rows_where("name = ?", [name]))
+    if not rows:
+        known = [r["name"] for r in db.query("SELECT name FROM events ORDER BY id")]
+        hint = f" (events: {', '.join(known)})" if known else ""
+        raise StandingsError(f"no event named {name!r}{hint}")
+    return rows[0]
+
+
+def event_standings(db: Database, event: dict) -> dict:
+    """The standings of one event: the ``event_standings`` view's rows plus faults by reason and
+    ratings. Shape documented in docs/standings.md (``version`` 1)."""
+    rows = list(db.query("SELECT * FROM event_standings WHERE event_id = ? ORDER BY rank, position",
+                         [event["id"]]))
+    faults: dict[int, dict[str, int]] = {}
+    for f in db.query("SELECT entrant_id, fault, count FROM entrant_faults WHERE event_id = ? ORDER BY fault",
+                      [event["id"]]):
+        faults.setdefault(f["entrant_id"], {})[f["fault"]] = f["count"]
+    rated = _ratings.event_ratings(db, event["id"])
+    rranks = _ratings.rating_ranks(rated)
+    games_played = db["games"].count_where("event_id = ?", [event["id"]])
+    ranking = rows[0]["ranking"] if rows else "games"
+    out = []
+    for r in rows:
+        rating = rated.get(r["entrant"])
+        out.append({
+            "rank": r["rank"],
+            "entrant": r["entrant"],
+            "games": r["games"],
+            "wins": r["wins"],
+            "draws": r["draws"],
+            "losses": r["losses"],
+            "points": r["points"],
+            "average": r["average"],
+            "faults": faults.get(r["entrant_id"], {}),
+            "fault_count": r["faults"],
+            "series": {"played": r["series_played"], "won": r["series_won"], "drawn": r["series_drawn"],
+                       "lost": r["series_lost"]},
+            "rating": ({**rating.to_dict(), "rank": rranks[r["entrant"]]} if rating else
+                       {"mu": _ratings.MU, "sigma": round(_ratings.SIGMA, 4),
+                        "ordinal": round(_ratings.MU - 3 * _ratings.SIGMA, 4), "games": 0, "rank": None}),
+        })
+    return {
+        "version": JSON_VERSION,
+        "kind": "event",
+        "event": event["name"],
+        "format": event["format"],
+        "rule_set": event["rule_set"],
+        "status": event["status"],
+        "ranking": ranking,
+        "tie_breaks": TIE_BREAKS[ranking],
+        "lower_points_better": True,
+        "games_played": games_played,
+        "standings": out,
+    }
+
+
+def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float]]]:
+    """entrant -> [(game number, ordinal after it)] over the event's games (for charts)."""
+    return {n: r.history for n, r in _ratings.event_ratings(db, event["id"]).items()}
+
+
+def club_standings(db: Database, name: str) -> dict:
+    """A club league's standings in the same envelope (``kind`` = ``club``)."""
+    from tourney.club import League
+
+    league = League(db, name)
+    s = league.summary()
+    rows = [{"rank": r["rank"], "entrant": r["name"], "games": r["games"], "wins": r["wins"],
+             "points": r["total"], "average": r["average"], "start_points": r["start_points"],
+             "withdrawn": r["withdrawn"]} for r in s["standings"]]
+    return {
+        "version": JSON_VERSION,
+        "kind": "club",
+        "event": name,
+        "format": "club-league",
+        "rule_set": s["rule_set"],
+        "status": "finished" if s["finished"] else "running",
+        "ranking": "points",
+        "tie_breaks": TIE_BREAKS["points"],
+        "lower_points_better": True,
+        "games_played": s["games_played"],
+        "target": s["target"],
+        "finished": s["finished"],
+        "next_first": s["next_first"],
+        "standings": rows,
+    }
+
+
+def resolve(db: Database, name: str | None, club: bool = False) -> dict:
+    """Standings of the event ``name`` (latest when None), or of the club league ``name`` when
+    ``club`` is set or no event has that name."""
+    from tourney.club import ClubError
+
+    if club:
+        if name is None:
+            raise StandingsError("give the club league's name")
+        return club_standings(db, name)
+    if name is not None and not db["events"].count_where("name = ?", [name]):
+        try:
+            return club_standings(db, name)
+        except ClubError:
+            pass
+    return event_standings(db, find_event(db, name))
+
+
+def dumps(data) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
