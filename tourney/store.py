@@ -70,8 +70,11 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
 ``replays``
     Everything needed to replay a game exactly: pk ``game_id``; ``rule_set``, ``players``,
     ``seed``, ``options`` (JSON), ``first_player``, ``teams`` (JSON or null), ``choices``
-    (JSON list of option ids, in order). ``engine.replay(start, choices)`` with ``start`` =
-    these columns reproduces the game (see :func:`replay_start`).
+    (JSON list of option ids, in order), ``forfeits`` (JSON list of ``[n, seat, code]``: after
+    ``n`` choices, ``game.forfeit(seat, code)`` was called for a bot's fault; empty for most
+    games; added by migration ``m002_replay_forfeits``). ``engine.replay(start, choices)`` with
+    ``start`` = these columns reproduces a game without faults; :func:`replay_game` also applies
+    the forfeits.
 
 ``game_logs``
     pk ``game_id``; ``log`` (the readable account, one event per line), ``stderr`` (JSON:
@@ -246,6 +249,11 @@ def m001_initial(db: Database) -> None:
         pk="game_id",
         foreign_keys=[("game_id", "games", "id")],
     )
+
+
+@MIGRATIONS()
+def m002_replay_forfeits(db: Database) -> None:
+    db["replays"].add_column("forfeits", str, not_null_default="[]")
 
 
 def db_path(option: str | None = None) -> Path:
@@ -433,6 +441,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "first_player": game["first_player"],
                 "teams": dumps(game["teams"]) if game.get("teams") else None,
                 "choices": dumps(game["choices"]),
+                "forfeits": dumps(game.get("forfeits") or []),
             }
         )
         db["game_logs"].insert(
@@ -491,6 +500,35 @@ def replay_start(row: dict) -> dict:
         "first_player": row["first_player"],
         "teams": json.loads(row["teams"]) if row["teams"] else None,
     }
+
+
+def replay_game(row: dict, on_line=None):
+    """Re-create a stored game from a ``replays`` row (choices and forfeits); ``on_line`` gets
+    each readable log line as it happens. Returns the engine game."""
+    import engine  # noqa: PLC0415
+
+    game = engine.new_game(**replay_start(row))
+    choices = json.loads(row["choices"])
+    forfeits = json.loads(row.get("forfeits") or "[]")
+    shown = 0
+
+    def flush():
+        nonlocal shown
+        while shown < len(game.events):
+            if on_line is not None:
+                on_line(game.describe(game.events[shown]))
+            shown += 1
+
+    flush()
+    for i in range(len(choices) + 1):
+        for n, seat, code in forfeits:
+            if n == i:
+                game.forfeit(seat, code)
+                flush()
+        if i < len(choices):
+            game.apply(choices[i])
+            flush()
+    return game
 
 
 def series_rows(db: Database, event_id: int) -> list[dict]:

@@ -1,0 +1,31 @@
+"""``tourney init``: write a starter config (never overwrites)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from tourney.app import app
+from tourney.commands.run import EXIT_CODES, fail
+
+
+@app.command(epilog="Example: tourney init my-event.toml && tourney run my-event.toml\n\n"
+             + EXIT_CODES)
+def init(
+    path: Path = typer.Argument(Path("tourney.toml"), help="Where to write the config."),
+) -> None:
+    """Write a starter event config (a round robin of built-in bots and one bot program).
+
+    An existing file is never overwritten (exit code 2).
+    """
+    from tourney.config import starter_text  # noqa: PLC0415
+
+    try:
+        with open(path, "x", encoding="utf-8") as fh:
+            fh.write(starter_text())
+    except FileExistsError:
+        fail(f"{path}: already exists; not overwritten")
+    except OSError as exc:
+        fail(f"{path}: cannot write ({exc.strerror})")
+    typer.echo(f"wrote {path}", err=True)

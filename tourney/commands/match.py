@@ -1,0 +1,101 @@
+"""``tourney match A B --best-of N``: a best-of-N series, printed as it goes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from tourney.app import app
+from tourney.commands.run import (
+    DB_HELP, EXIT_CODES, cli_event, execute, open_store, out_json, parse_options,
+)
+
+
+@app.command(
+    epilog="Example: tourney match greedy examples/bots/random_bot.py --best-of 5 --seed 7\n\n"
+    + EXIT_CODES
+)
+def match(
+    entrants: list[str] = typer.Argument(
+        ..., help="The entrants (usually two): built-in bots (random, greedy), bot programs, or "
+        "entrant names of --config."
+    ),
+    best_of: int = typer.Option(3, "--best-of", "-n", min=1, help="Best of N games (N odd)."),
+    max_games: int = typer.Option(
+        None, "--max-games", help="Games after which an undecided match is drawn "
+        "(default 2N+1; games without a winner count for neither)."
+    ),
+    seed: int = typer.Option(1, help="Event seed (game seeds derive from it)."),
+    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
+    option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
+    config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
+    name: str = typer.Option(None, "--name", help="Event name to store the match under."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every game's log too."),
+    db: str = typer.Option(None, "--db", help=DB_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print the series as JSON."),
+) -> None:
+    """Play a best-of-N match: the first to win a majority of the N games wins.
+
+    Game 1's first player is drawn from the seed; then the loser of the previous game goes
+    first. A game without a winner counts for neither and another game is played; after
+    --max-games games the match is drawn.
+    """
+    cfg = cli_event("match", entrants, seed=seed, rule_set=rule_set,
+                    options=parse_options(option), games=best_of, max_games=max_games,
+                    config=config, name=name)
+    database = open_store(db)
+    names = list(cfg.event["entrants"])
+    wins = [0] * len(names)
+
+    def on_game(s, game):
+        for w in game["winners"]:
+            wins[w] += 1
+        if json_out:
+            return
+        who = ", ".join(names[w] for w in game["winners"]) or "no winner"
+        typer.echo(
+            f"game {game['idx'] + 1}: first {names[game['first_player']]}; {who} "
+            f"({game['reason']}); score " + " - ".join(f"{n} {w}" for n, w in zip(names, wins))
+        )
+
+    def on_line(line):
+        if verbose and not json_out:
+            typer.echo(f"  {line}")
+
+    summary = execute(database, cfg, "command line", concurrency=1, json_out=True, quiet=True,
+                      on_line=on_line, on_game=on_game)
+    series = summary["series"][0]
+    if json_out:
+        out_json(match_json(database, summary))
+        return
+    result = f"{series['winner']} wins" if series["winner"] else "drawn"
+    typer.echo(
+        f"match: {result}, " + " - ".join(f"{e['entrant']} {e['wins']}"
+                                          for e in series["entrants"])
+        + f" in {series['games']} games"
+    )
+
+
+def match_json(db, summary: dict) -> dict:
+    """The ``tourney match --json`` document."""
+    from tourney import store  # noqa: PLC0415
+
+    series = summary["series"][0]
+    ev = store.find_event(db, summary["event"])
+    games = store.list_games(db, event=summary["event"])
+    return {
+        "event": summary["event"],
+        "seed": ev["seed"],
+        "best_of": ev["games"],
+        "outcome": series["outcome"],
+        "winner": series["winner"],
+        "entrants": [{"entrant": e["entrant"], "seat": e["seat"], "wins": e["wins"]}
+                     for e in series["entrants"]],
+        "games": [
+            {"game_id": g["id"], "game": g["game"], "seed": g["seed"],
+             "first_player": g["first_player"],
+             "winners": [g["seats"][w]["entrant"] for w in g["winners"]], "reason": g["reason"]}
+            for g in games
+        ],
+    }
