@@ -12,9 +12,3 @@ from tourney.commands import play  # noqa: F401
 from tourney.commands import match  # noqa: F401
 from tourney.commands import games  # noqa: F401
 from tourney.commands import replay  # noqa: F401
-from tourney.commands import init  # noqa: F401
-from tourney.commands import run  # noqa: F401
-from tourney.commands import play  # noqa: F401
-from tourney.commands import match  # noqa: F401
-from tourney.commands import games  # noqa: F401
-from tourney.commands import replay  # noqa: F401
