@@ -475,9 +475,9 @@ class Game:
             more = less = 0
         if self.options["minions_as_trigger"] and more:
             # Minions as a separate instance: its cards are drawn after, and get their own reductions.
-            extra = max(0, more - less - 2 * everyone)
-            return max(0, n - less - 2 * everyone), extra
-        return max(0, n + more - less - 2 * everyone), 0
+            extra = max(0, more - less - everyone)
+            return max(0, n - less - everyone), extra
+        return max(0, n + more - less - everyone), 0
 
     def _draw_cards(self, p: int, n: int) -> list[int]:
         got = []
@@ -874,12 +874,13 @@ def _name_position_to_ids(d: dict) -> dict:
         for name in cards:
             if not isinstance(name, str):
                 raise PositionError("a position without a \"deck\" must name its cards")
-            if name not in BY_NAME:
+            if name not in BY_NAME and name not in promos:
                 raise PositionError(f"unknown card {name!r}")
-            deck.append(name)
+            deck.append(name if name in BY_NAME else dict(promos[name]))
             out.append(len(deck) - 1)
         return out
 
+    promos = {spec["name"]: spec for spec in d.get("options", {}).get("promo_cards", [])}
     d = dict(d)
     d["hands"] = [ids(h) for h in d["hands"]]
     d["in_play"] = [ids(c) for c in d.get("in_play", [[] for _ in d["hands"]])]

@@ -32,7 +32,7 @@ class Effect:
     opponents_discard_cap: int | None = None  # Oberon
     draw_more_to_opponents: int = 0  # Malevolent Minions
     draw_less_from_opponents: int = 0  # Castle
-    draw_less_all: int = 0  # Guardian Angel (counted twice: "two fewer")
+    draw_less_all: int = 0  # Guardian Angel: 2 fewer cards per copy, for everyone
     saves: int = 0  # Guardian Valkyrie 1, Lancelot 3
 
 
