@@ -393,6 +393,7 @@ class EightsGame:
                 if not (self.reshuffle and len(self.discard) > 1):
                     break
                 self._rebuild_stock()
+                pile = self.draw_pile
             cards.append(pile.pop())
         self._record_draw(h, cards, why)
         return cards
