@@ -79,15 +79,9 @@ def test_minions_as_trigger_option_draws_a_separate_instance():
 
 
 def test_two_stream_of_life_allow_three_discards():
-    game = position([["Castle", "Trade", "Sleep", "Timeshift"], ["Death"]], discard=["Tempest"],
-                    in_play=[["Stream of Life"], ["Stream of Life"]])
-    do(game, "discard", "Castle")   # moon 5 on ankh 5
-    do(game, "discard", "Trade")    # moon 4 on moon 5
-    assert game.view(0)["this_turn"]["discards_allowed"] == 3
-    do(game, "discard", "Sleep") if any(o.startswith("discard:") for o in game.pending.options) else None
-    assert game.discards_made == 2 or game.discards_made == 3
     game2 = position([["Castle", "Trade", "Angel of Hope", "Timeshift"], ["Death"]], discard=["Tempest"],
                      in_play=[["Stream of Life"], ["Stream of Life"]])
+    assert game2.view(0)["this_turn"]["discards_allowed"] == 3
     for name in ("Castle", "Trade", "Angel of Hope"):
         do(game2, "discard", name)
     assert game2.pending.options == [f"play:{cid(game2, 'Timeshift')}", "end"]

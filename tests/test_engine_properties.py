@@ -1,0 +1,113 @@
+"""Invariants of Crazier Eights over many random games, with every card effect live.
+
+- the number of cards across all zones never changes;
+- no view ever holds a card its player may not see;
+- every game ends;
+- save -> load -> continue gives the identical game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import engine
+
+MAX_DECISIONS = 20_000
+
+
+def total_cards(game) -> int:
+    return (sum(map(len, game.hands)) + len(game.draw_pile) + len(game.discard)
+            + sum(map(len, game.in_play)) + len(game.limbo))
+
+
+def check_view(game, p: int) -> None:
+    view = game.view(p)
+    json.dumps(view)
+    assert sorted(view["hand"]) == sorted(game.hands[p])
+    hidden = set(game.draw_pile) | {c for q in range(game.players) if q != p for c in game.hands[q]}
+    public = set(view["discard_pile"]) | {c for cards in view["in_play"] for c in cards} | set(view["limbo"])
+    assert public == set(game.discard) | {c for cards in game.in_play for c in cards} | set(game.limbo)
+    assert not public & hidden
+    assert view["hand_sizes"] == [len(h) for h in game.hands]
+    known = {int(k) for k in view["known_draw_pile"]}
+    assert known <= set(game.draw_pile)
+    for c, depth in view["known_draw_pile"].items():
+        assert game.draw_pile[-1 - depth] == int(c)
+    look = view.get("looking_at")
+    if look:
+        assert set(look.get("cards", ())) <= hidden | public | set(game.hands[p])
+    for event in view["events"]:
+        assert event.get("only", p) == p
+
+
+def play_random(seed: int, players: int, check_views: bool = True, teams=None):
+    game = engine.new_game("crazier-eights", players=players, seed=seed, teams=teams)
+    rng = random.Random(seed)
+    total = total_cards(game)
+    decisions = 0
+    while game.pending is not None:
+        assert decisions < MAX_DECISIONS, "game did not end"
+        decision = game.pending
+        assert decision.options and len(set(decision.options)) == len(decision.options)
+        assert game.alive[decision.player]
+        if check_views:
+            check_view(game, decision.player)
+        game.apply(rng.choice(decision.options))
+        decisions += 1
+        assert total_cards(game) == total
+    assert game.result is not None
+    assert len(game.result.points) == players and len(game.result.placements) == players
+    return game, decisions
+
+
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 8))
+def test_random_games_keep_every_card_and_end(seed, players):
+    play_random(seed, players)
+
+
+@given(seed=st.integers(0, 2**32), team_size=st.sampled_from([(4, 2), (6, 2), (6, 3), (8, 2)]))
+def test_random_team_games_keep_every_card_and_end(seed, team_size):
+    players, size = team_size
+    teams = [list(range(i, players, players // size)) for i in range(players // size)]
+    game, _ = play_random(seed, players, teams=teams)
+    team_of = {s: i for i, t in enumerate(teams) for s in t}
+    if game.result.winners:
+        assert len({team_of[w] for w in game.result.winners}) >= 1
+        for w in game.result.winners:
+            assert set(teams[team_of[w]]) <= set(game.result.winners)
+
+
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5), cut=st.integers(0, 400))
+def test_save_load_continue_is_identical(seed, players, cut):
+    game = engine.new_game("crazier-eights", players=players, seed=seed)
+    rng = random.Random(seed ^ 0x5EED)
+    for _ in range(cut):
+        if game.pending is None:
+            break
+        game.apply(rng.choice(game.pending.options))
+    copy = engine.load_game(json.loads(json.dumps(game.to_dict())))
+    assert copy.pending == game.pending
+    while game.pending is not None:
+        option = rng.choice(game.pending.options)
+        game.apply(option)
+        copy.apply(option)
+    assert copy.to_dict() == game.to_dict()
+    assert engine.replay({"rule_set": "crazier-eights", "players": players, "seed": seed},
+                         game.choices).to_dict() == game.to_dict()
+
+
+def test_a_thousand_seeded_games_over_100k_decisions_break_no_invariant():
+    decisions = 0
+    games = 0
+    seed = 0
+    while games < 1000 or decisions < 100_000:
+        players = 2 + seed % 7
+        _, n = play_random(seed, players, check_views=seed % 4 == 0)
+        decisions += n
+        games += 1
+        seed += 1
+    assert decisions >= 100_000
