@@ -27,7 +27,23 @@ from tourney import protocol
 from tourney.entrants import Entrant, SubprocessEntrant
 from tourney.protocol import FAULT_CODES, ProtocolError
 
-__all__ = ["FAULT_CODES", "GameRecord", "play_game"]
+__all__ = ["FAULT_CODES", "FORFEIT", "GameRecord", "play_game", "replay"]
+
+#: the verb of the replay marker of a fault: ``"forfeit:<seat>:<code>"``
+FORFEIT = "forfeit"
+
+
+def replay(start: dict, choices: list[str]):
+    """Re-create a game from ``GameRecord.start()`` and ``GameRecord.choices`` (forfeit markers
+    included): ``engine.replay`` that also applies the referee's forfeits."""
+    game = engine.new_game(**start)
+    for choice in choices:
+        if choice.startswith(FORFEIT + ":"):
+            _, seat, code = choice.split(":", 2)
+            game.forfeit(int(seat), code)
+        else:
+            game.apply(choice)
+    return game
 
 
 @dataclass
@@ -36,8 +52,9 @@ class GameRecord:
 
     ``options`` are the rule set's options completed with defaults; ``first_player`` is the seat
     that actually began. ``faults`` maps a seat to its fault code. ``choices`` are the option ids
-    applied in order (``game.choices``): with the start (rule set, players, seed, options,
-    first player, teams) a replay. ``log`` holds readable lines (each event's
+    applied in order (``game.choices``), with a marker ``"forfeit:<seat>:<code>"`` where a bot
+    faulted: with :meth:`start` a replay (:func:`replay` understands the markers; a game without
+    faults also replays with ``engine.replay``). ``log`` holds readable lines (each event's
     ``game.describe``, and one line per fault). ``stderr`` holds each seat's captured stderr
     during this game (capped; seats with none are left out). ``seconds`` is wall-clock time.
     """
@@ -113,6 +130,8 @@ def play_game(
     )
     first = _first_player(game, first_player)
     log: list[str] = []
+    choices: list[str] = []  # game.choices with forfeit markers
+    markers: list[int] = []
     faults: dict[int, str] = {}
     details: dict[int, str] = {}
     shown = 0
@@ -138,7 +157,10 @@ def play_game(
             message += f" (exit status {status})"
         details[seat] = message
         emit(f"fault: player {seat} ({entrant.name}) {code}: {message}")
-        if game.pending is not None or game.result is None:
+        if game.result is None:
+            choices.extend(game.choices[len(choices) - len(markers):])
+            markers.append(seat)
+            choices.append(f"{FORFEIT}:{seat}:{code}")
             game.forfeit(seat, code)
         flush_events()
 
@@ -192,7 +214,7 @@ def play_game(
         teams=teams,
         result=result,
         faults=faults,
-        choices=list(game.choices),
+        choices=choices + list(game.choices[len(choices) - len(markers):]),
         log=log,
         stderr=stderr,
         decisions=decisions,

@@ -1,0 +1,320 @@
+"""The referee with subprocess bots: faults, restarts, stderr, clean-up (issue 4, points 5-9, 12).
+
+Every test that starts processes checks afterwards, through /proc, that no process of any bot's
+process group is left and that no child of ours is a zombie.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from tourney.entrants import (
+    STDERR_CAP_BYTES,
+    EntrantError,
+    EntrantSpec,
+    Limits,
+    SubprocessEntrant,
+    open_entrant,
+)
+from tourney.protocol import FAULT_CODES
+from tourney.referee import GameRecord, play_game, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+FAULT_BOT = str(ROOT / "tests" / "bots" / "fault_bot.py")
+RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
+FAST = Limits(startup_timeout=2.0, decision_timeout=0.5, grace=0.3)
+
+
+def fault_spec(mode, at=2, limits=FAST, name=None):
+    return EntrantSpec(name or mode, command=("{python}", FAULT_BOT, mode, str(at)), limits=limits)
+
+
+def random_spec(limits=FAST):
+    return EntrantSpec("random_bot", command=("{python}", RANDOM_BOT), limits=limits)
+
+
+def leftovers(pgids):
+    """Processes still in any of the process groups ``pgids``, and zombie children of ours."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        state, ppid, pgrp = fields[0], int(fields[1]), int(fields[2])
+        if pgrp in pgids or (ppid == os.getpid() and state == "Z"):
+            found.append((int(entry), state, ppid, pgrp))
+    return found
+
+
+def all_pids(*entrants):
+    return {pid for e in entrants if isinstance(e, SubprocessEntrant) for pid in e.pids}
+
+
+def play_series(spec_a, spec_b, games=2, **kw):
+    """Play ``games`` games between two entrants; return records and both entrants (closed)."""
+    with open_entrant(spec_a, seed=1) as a, open_entrant(spec_b, seed=2) as b:
+        records = [play_game([a, b], seed=10 + g, first_player=0, **kw) for g in range(games)]
+    return records, a, b
+
+
+# --- fault bots: each fault gives the recorded reason, the other bot wins, nothing is left ------
+
+FAULTS = [
+    ("crash", "crash"),
+    ("hang", "timeout"),
+    ("garbage", "malformed"),
+    ("not_object", "malformed"),
+    ("illegal", "illegal"),
+    ("wrong_id", "wrong_id"),
+    ("giant_line", "oversize"),
+    ("exit_after_hello", "crash"),
+]
+
+
+@pytest.mark.parametrize("mode,code", FAULTS)
+def test_fault_loses_the_game_and_bot_is_restarted(mode, code):
+    records, bad, good = play_series(fault_spec(mode), random_spec(), games=2)
+    for record in records:
+        assert record.faults == {0: code}
+        assert record.result.winners == [1]
+        assert 0 not in record.result.winners
+        assert 0 in record.result.eliminated  # it left like a player who loses the game
+        assert any(line.startswith(f"fault: player 0 ({mode}) {code}") for line in record.log)
+    # one process per game: the faulty bot was restarted for the second game
+    assert len(bad.pids) == 2
+    assert len(good.pids) == 1
+    assert leftovers(all_pids(bad, good)) == []
+
+
+@pytest.mark.parametrize("mode,code", [("slow_start", "startup"), ("bad_version", "version"),
+                                       ("no_hello", "startup")])
+def test_startup_fault_forfeits_every_game(mode, code):
+    limits = Limits(startup_timeout=0.5, decision_timeout=0.5, grace=0.3)
+    records, bad, good = play_series(fault_spec(mode, limits=limits), random_spec(), games=3)
+    for record in records:
+        assert record.faults == {0: code}
+        assert record.result.winners == [1]
+        assert record.decisions == 0  # forfeited at once: no decision was asked
+    assert len(bad.pids) == 1  # started once; not restarted after failing to start
+    assert bad.failed is not None and bad.failed.code == code
+    assert leftovers(all_pids(bad, good)) == []
+
+
+def test_version_refusal_says_why():
+    with open_entrant(fault_spec("bad_version")) as bot:
+        with pytest.raises(EntrantError) as info:
+            bot.start()
+    assert info.value.code == "version"
+    assert "2.0" in info.value.message and "1.0" in info.value.message
+    assert leftovers(all_pids(bot)) == []
+
+
+def test_restart_that_fails_forfeits_the_rest(tmp_path):
+    # a bot that works once, then cannot start again (its script removes itself)
+    script = tmp_path / "once.py"
+    script.write_text(
+        "import os, sys, runpy\n"
+        f"os.remove(sys.argv[0])\n"
+        f"sys.argv = [{FAULT_BOT!r}, 'crash', '2']\n"
+        f"runpy.run_path({FAULT_BOT!r}, run_name='__main__')\n"
+    )
+    spec = EntrantSpec("once", command=("{python}", str(script)), limits=FAST)
+    records, bad, good = play_series(spec, random_spec(), games=3)
+    assert [r.faults for r in records] == [{0: "crash"}, {0: "startup"}, {0: "startup"}]
+    assert records[1].decisions == 0 and records[2].decisions == 0
+    assert len(bad.pids) == 2  # the first run, and one failed restart; no third attempt
+    assert leftovers(all_pids(bad, good)) == []
+
+
+def test_crash_keeps_stderr_and_exit_status():
+    records, bad, good = play_series(fault_spec("crash"), random_spec(), games=1)
+    record = records[0]
+    assert "crashing on purpose" in record.stderr[0]
+    assert "exit status 3" in record.fault_details[0]
+
+
+def test_stderr_flood_does_not_block_and_is_capped():
+    # 2 MiB of stderr per decision, while playing legally: no fault, stderr kept but capped
+    records, flood, good = play_series(fault_spec("stderr_flood", at=10**6), random_spec(), games=2)
+    for record in records:
+        assert record.faults == {}
+        assert record.decisions > 0
+        text = record.stderr[0]
+        assert len(text) <= STDERR_CAP_BYTES + 200
+        assert "bytes of stderr dropped" in text
+        assert text.startswith("xxx")
+    assert leftovers(all_pids(flood, good)) == []
+
+
+def test_goodbye_ignored_then_terminated_then_killed():
+    # the bot ignores goodbye, stdin EOF and SIGTERM: close() must still end it
+    records, stubborn, good = play_series(fault_spec("ignore_goodbye", at=10**6), random_spec(), 1)
+    assert records[0].faults == {}
+    assert stubborn.exit_how == "killed"
+    assert good.exit_how == "exited"  # the well-behaved bot left on its own after goodbye
+    assert leftovers(all_pids(stubborn, good)) == []
+
+
+def test_children_of_a_bot_are_killed_with_it():
+    records, parent, good = play_series(fault_spec("spawn_child", at=10**6), random_spec(), 1)
+    assert records[0].faults == {}
+    assert leftovers(all_pids(parent, good)) == []
+
+
+def test_hang_with_child_process_leaves_nothing():
+    # a hanging bot whose process group also holds a sleeping child
+    script_limits = Limits(startup_timeout=2.0, decision_timeout=0.3, grace=0.2)
+    spec = EntrantSpec(
+        "hang_child",
+        command=("{python}", "-c",
+                 "import subprocess, sys, runpy;"
+                 "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(1000)']);"
+                 f"sys.argv = [{FAULT_BOT!r}, 'hang', '1'];"
+                 f"runpy.run_path({FAULT_BOT!r}, run_name='__main__')"),
+        limits=script_limits,
+    )
+    records, bad, good = play_series(spec, random_spec(), games=2)
+    assert [r.faults for r in records] == [{0: "timeout"}, {0: "timeout"}]
+    assert leftovers(all_pids(bad, good)) == []
+
+
+def test_process_per_series_not_per_game():
+    records, a, b = play_series(random_spec(), random_spec(), games=4)
+    assert all(r.faults == {} for r in records)
+    assert len(a.pids) == 1 and len(b.pids) == 1
+    assert a.exit_how == "exited" and b.exit_how == "exited"
+    assert leftovers(all_pids(a, b)) == []
+
+
+def test_both_bots_fault_the_game_still_ends():
+    records, a, b = play_series(fault_spec("garbage", at=1), fault_spec("illegal", at=1), games=1)
+    record = records[0]
+    assert set(record.faults.values()) <= {"malformed", "illegal"}
+    assert 0 in record.faults  # seat 0 begins and faults at its first request
+    assert record.result is not None
+    assert leftovers(all_pids(a, b)) == []
+
+
+def test_command_not_found_is_startup():
+    spec = EntrantSpec("nothing", command=("/nonexistent/bot",), limits=FAST)
+    with open_entrant(spec) as bot, open_entrant(EntrantSpec("g", builtin="greedy")) as g:
+        record = play_game([bot, g], seed=1)
+    assert record.faults == {0: "startup"}
+    assert "cannot start" in record.fault_details[0]
+
+
+def test_time_bank_is_reported_and_used():
+    limits = Limits(decision_timeout=0.5, time_bank=3.0, grace=0.3)
+    with open_entrant(random_spec(limits)) as a, open_entrant(EntrantSpec("g", builtin="random")) as b:
+        a.wire_log = []
+        record = play_game([a, b], seed=4)
+    assert record.faults == {}
+    requests = [line for d, line in a.wire_log if d == "out" and b'"type":"request"' in line]
+    assert requests
+    assert all(b'"time_bank":' in r for r in requests)
+    assert b'"time_left":3.5' in requests[0]
+
+
+def test_hang_uses_the_time_bank_then_times_out():
+    limits = Limits(decision_timeout=0.2, time_bank=0.3, grace=0.2)
+    records, bad, good = play_series(fault_spec("hang", at=1, limits=limits), random_spec(), 1)
+    assert records[0].faults == {0: "timeout"}
+    assert "no answer" in records[0].fault_details[0]
+
+
+def test_cpu_and_memory_limits_apply():
+    # a bot that burns CPU before its hello is killed by RLIMIT_CPU (a startup fault)
+    limits = Limits(startup_timeout=10.0, cpu_seconds=1, memory_mb=2048)
+    spec = EntrantSpec("burner", command=("{python}", "-c", "while True: pass"), limits=limits)
+    with open_entrant(spec) as bot:
+        with pytest.raises(EntrantError) as info:
+            bot.start()
+    assert info.value.code == "startup"
+    assert "exited before its hello" in info.value.message
+    assert leftovers(all_pids(bot)) == []
+
+
+def test_minimal_environment_and_cwd(tmp_path):
+    os.environ["TOURNEY_SECRET_FOR_TEST"] = "leak"
+    code = (
+        "import os, json, sys\n"
+        "sys.stderr.write(json.dumps({'cwd': os.getcwd(), 'env': sorted(os.environ)}))\n"
+        "sys.stderr.flush()\n"
+        f"exec(open({RANDOM_BOT!r}).read())\n"
+    )
+    spec = EntrantSpec("env", command=("{python}", "-c", code), cwd=str(tmp_path),
+                       env={"MY_BOT_LEVEL": "3"}, limits=FAST)
+    try:
+        with open_entrant(spec) as a, open_entrant(EntrantSpec("g", builtin="greedy")) as g:
+            record = play_game([a, g], seed=2)
+    finally:
+        del os.environ["TOURNEY_SECRET_FOR_TEST"]
+    import json
+
+    seen = json.loads(record.stderr[0].splitlines()[0])
+    assert seen["cwd"] == str(tmp_path)
+    assert "MY_BOT_LEVEL" in seen["env"] and "PYTHONUNBUFFERED" in seen["env"]
+    assert "TOURNEY_SECRET_FOR_TEST" not in seen["env"]
+
+
+# --- the referee's bookkeeping ------------------------------------------------------------------
+
+
+def test_record_replays_with_and_without_faults():
+    records, _, _ = play_series(fault_spec("illegal", at=3), random_spec(), games=1)
+    records += play_series(random_spec(), random_spec(), games=1)[0]
+    for record in records:
+        assert isinstance(record, GameRecord)
+        game = replay(record.start(), record.choices)
+        assert game.result == record.result
+    assert any(c.startswith("forfeit:0:illegal") for c in records[0].choices)
+    assert engine.replay(records[1].start(), records[1].choices).result == records[1].result
+
+
+def test_builtin_entrants_and_on_line():
+    lines = []
+    with open_entrant(EntrantSpec("r", builtin="random"), 3) as a, \
+            open_entrant(EntrantSpec("g", builtin="greedy"), 4) as b:
+        record = play_game([a, b], seed=9, series={"game": 1, "of": 1}, on_line=lines.append)
+    assert record.faults == {} and record.decisions > 0
+    assert lines == record.log
+    assert lines[0].startswith("game: crazier-eights seed=9")
+    assert lines[-1].startswith("result:")
+    assert record.stderr == {}
+
+
+def test_unknown_builtin_forfeits():
+    with open_entrant(EntrantSpec("x", builtin="nobody")) as a, \
+            open_entrant(EntrantSpec("g", builtin="greedy")) as b:
+        record = play_game([a, b], seed=1)
+    assert record.faults == {0: "startup"}
+
+
+def test_same_subprocess_entrant_twice_is_refused():
+    with open_entrant(random_spec()) as a:
+        with pytest.raises(ValueError):
+            play_game([a, a], seed=1)
+
+
+def test_spec_needs_exactly_one_of_builtin_and_command():
+    with pytest.raises(ValueError):
+        open_entrant(EntrantSpec("both", builtin="random", command=("x",)))
+    with pytest.raises(ValueError):
+        open_entrant(EntrantSpec("none"))
+
+
+def test_fault_codes_are_the_fixed_set():
+    assert FAULT_CODES == ("crash", "timeout", "malformed", "illegal", "wrong_id", "oversize",
+                           "startup", "version")
+
+
+def test_python_placeholder_is_the_running_interpreter():
+    bot = open_entrant(random_spec())
+    assert bot.argv[0] == sys.executable
