@@ -12,3 +12,4 @@ from tourney.commands import play  # noqa: F401
 from tourney.commands import match  # noqa: F401
 from tourney.commands import games  # noqa: F401
 from tourney.commands import replay  # noqa: F401
+from tourney.commands import report  # noqa: F401

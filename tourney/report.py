@@ -1,0 +1,256 @@
+"""Reports of standings: table, csv, json, markdown and a self-contained html page.
+
+Every report is built from :func:`tourney.standings.resolve` (so from the database and its SQL
+views, never from memory) plus a *progress* series for the chart:
+
+* club leagues and bot events ranked by points: each entrant's cumulative points after each game;
+* other bot events: each entrant's rating ordinal (openskill, ``mu - 3*sigma``) after each game.
+
+The html page draws that series with matplotlib as an inline SVG (no script, no network, no
+external file); every name is escaped. The JSON shape (``version`` 1) is documented in
+docs/standings.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+
+from sqlite_utils import Database
+
+from tourney import standings as _standings
+
+FORMATS = ("table", "csv", "json", "markdown", "html")
+
+CSV_COLUMNS = ["rank", "entrant", "games", "wins", "draws", "losses", "points", "average", "faults",
+               "series_played", "series_won", "series_drawn", "series_lost",
+               "rating_mu", "rating_sigma", "rating_ordinal", "rating_rank", "withdrawn"]
+
+
+def progress(db: Database, data: dict) -> dict:
+    """``{"metric": "points"|"ordinal", "games": [0, 1, ..., n], "series": {entrant: [value or None]}}``;
+    index 0 is before the first game."""
+    if data["kind"] == "club":
+        from tourney.club import League
+
+        cum = League(db, data["event"]).cumulative()
+        n = data["games_played"]
+        return {"metric": "points", "games": list(range(n + 1)), "series": cum}
+    event = _standings.find_event(db, data["event"])
+    if data["ranking"] == "points":
+        totals: dict[str, list] = {r["entrant"]: [0] for r in data["standings"]}
+        game_ids = [r["id"] for r in db.query("SELECT id FROM games WHERE event_id = ? ORDER BY id", [event["id"]])]
+        per_game: dict[int, dict[str, int]] = {}
+        for r in db.query("SELECT st.game_id, e.name, st.points FROM seats st JOIN games g ON g.id = st.game_id "
+                          "JOIN entrants e ON e.id = st.entrant_id WHERE g.event_id = ?", [event["id"]]):
+            per_game.setdefault(r["game_id"], {})[r["name"]] = r["points"] or 0
+        for gid in game_ids:
+            for name, series in totals.items():
+                series.append(series[-1] + per_game.get(gid, {}).get(name, 0))
+        return {"metric": "points", "games": list(range(len(game_ids) + 1)), "series": totals}
+    hist = _standings.rating_history(db, event)
+    n = data["games_played"]
+    start = round(_standings._ratings.MU - 3 * _standings._ratings.SIGMA, 4)
+    series = {}
+    for r in data["standings"]:
+        values = [start]
+        last = start
+        points = dict(hist.get(r["entrant"], []))
+        for k in range(1, n + 1):
+            if k in points:
+                last = round(points[k], 4)
+            values.append(last)
+        series[r["entrant"]] = values
+    return {"metric": "ordinal", "games": list(range(n + 1)), "series": series}
+
+
+def build(db: Database, name: str | None, club: bool = False) -> dict:
+    data = _standings.resolve(db, name, club=club)
+    data["progress"] = progress(db, data)
+    return data
+
+
+# --------------------------------------------------------------------------- renderers
+
+
+def flat_rows(data: dict) -> list[dict]:
+    out = []
+    for r in data["standings"]:
+        rating = r.get("rating") or {}
+        series = r.get("series") or {}
+        out.append({
+            "rank": r["rank"], "entrant": r["entrant"], "games": r["games"], "wins": r["wins"],
+            "draws": r.get("draws", ""), "losses": r.get("losses", ""), "points": r["points"],
+            "average": "" if r["average"] is None else r["average"],
+            "faults": ";".join(f"{k}:{v}" for k, v in sorted((r.get("faults") or {}).items())),
+            "series_played": series.get("played", ""), "series_won": series.get("won", ""),
+            "series_drawn": series.get("drawn", ""), "series_lost": series.get("lost", ""),
+            "rating_mu": rating.get("mu", ""), "rating_sigma": rating.get("sigma", ""),
+            "rating_ordinal": rating.get("ordinal", ""), "rating_rank": rating.get("rank", "") or "",
+            "withdrawn": ("yes" if r.get("withdrawn") else "no") if data["kind"] == "club" else "",
+        })
+    return out
+
+
+def render_csv(data: dict) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(flat_rows(data))
+    return buf.getvalue()
+
+
+def render_json(data: dict) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_table(data: dict) -> str:
+    from tabulate import tabulate
+
+    from tourney.commands.standings import table_rows, title
+
+    headers, rows = table_rows(data)
+    return title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True) + "\n"
+
+
+def _md(text) -> str:
+    """Escape a cell for a markdown table: no raw html, no pipes, no emphasis surprises."""
+    s = html.escape(str(text), quote=False)
+    for ch in "\\|*_`[]":
+        s = s.replace(ch, "\\" + ch)
+    return s.replace("\n", " ")
+
+
+def render_markdown(data: dict) -> str:
+    from tourney.commands.standings import table_rows
+
+    headers, rows = table_rows(data)
+    lines = [f"## {_md(data['event'])}", ""]
+    lines.append(_md(_subtitle(data)))
+    lines.append("")
+    lines.append("| " + " | ".join(_md(h) for h in headers) + " |")
+    lines.append("|" + "|".join(" ---: " if h in ("rank", "games", "wins", "draws", "losses", "points", "avg", "ordinal")
+                                else " --- " for h in headers) + "|")
+    for row in rows:
+        lines.append("| " + " | ".join(_md(c) for c in row) + " |")
+    extra = _footer(data)
+    if extra:
+        lines += ["", _md(extra)]
+    return "\n".join(lines) + "\n"
+
+
+def _subtitle(data: dict) -> str:
+    if data["kind"] == "club":
+        target = f", play to {data['target']}" if data.get("target") else ""
+        head = f"Club league, {data['rule_set']}{target}; lowest total wins; {data['games_played']} games."
+    else:
+        head = (f"{data['format']} event, {data['rule_set']}, {data['status']}; {data['games_played']} games; "
+                f"lower points are better.")
+    return head + " Ranked by " + ", then ".join(data["tie_breaks"]) + "; entrants equal on all of them share a rank."
+
+
+def _footer(data: dict) -> str:
+    if data["kind"] != "club":
+        return "Rating: openskill Plackett-Luce, mu ± sigma; ordinal = mu - 3 sigma."
+    if data.get("finished"):
+        f = data["finished"]
+        return f"Finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}."
+    nf = data.get("next_first")
+    if nf:
+        how = (f"tie on {nf['points']} between {', '.join(nf['tied'])}, settled at random from the league's seed"
+               if nf["random"] else f"most points: {nf['points']}")
+        return f"First in game {nf['game']}: {nf['name']} ({how})."
+    return ""
+
+
+def chart_svg(prog: dict) -> str:
+    """The progress chart as an inline ``<svg>`` element (matplotlib, no pyplot state)."""
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "tourney"}):
+        fig = Figure(figsize=(8, 4.5))
+        ax = fig.add_subplot()
+        handles, labels = [], []
+        for name, values in prog["series"].items():
+            xs = [g for g, v in zip(prog["games"], values) if v is not None]
+            ys = [v for v in values if v is not None]
+            (line,) = ax.plot(xs, ys, marker="o", markersize=3)
+            handles.append(line)
+            # matplotlib reads $...$ as maths: show names literally
+            labels.append(name.replace("$", r"\$"))
+        ax.set_xlabel("game")
+        ax.set_ylabel("cumulative points (lower is better)" if prog["metric"] == "points"
+                      else "rating ordinal (mu - 3 sigma)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(True, alpha=0.3)
+        if prog["games"]:
+            ax.set_xlim(0, max(prog["games"]) or 1)
+        if handles:
+            ax.legend(handles, labels, loc="best", fontsize="small")
+        fig.tight_layout()
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": "tourney"})
+    svg = buf.getvalue()
+    return svg[svg.index("<svg"):]
+
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #ccc; padding: .3em .6em; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f3f3f3; }
+figure { margin: 1em 0; }
+svg { max-width: 100%; height: auto; }
+.muted { color: #666; font-size: .9em; }
+"""
+
+
+def render_html(data: dict) -> str:
+    from tourney.commands.standings import table_rows
+
+    headers, rows = table_rows(data)
+    e = html.escape
+    numeric = {"rank", "games", "wins", "draws", "losses", "points", "avg", "ordinal"}
+    body = ["<table>", "<thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr></thead>", "<tbody>"]
+    for row in rows:
+        body.append("<tr>" + "".join(
+            f'<td class="num">{e(str(c))}</td>' if h in numeric else f"<td>{e(str(c))}</td>"
+            for h, c in zip(headers, row)) + "</tr>")
+    body.append("</tbody></table>")
+    prog = data["progress"]
+    caption = ("Cumulative points after each game" if prog["metric"] == "points"
+               else "Rating (conservative ordinal) after each game")
+    footer = _footer(data)
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(data['event'])} standings</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{e(data['event'])}</h1>",
+        f'<p class="muted">{e(_subtitle(data))}</p>',
+        *body,
+        f"<p>{e(footer)}</p>" if footer else "",
+        f"<figure>{chart_svg(prog)}<figcaption>{e(caption)}</figcaption></figure>",
+        f'<p class="muted">Made by tourney from the results database (report format version {data["version"]}).</p>',
+        "</body>",
+        "</html>",
+        "",
+    ])
+
+
+RENDERERS = {"table": render_table, "csv": render_csv, "json": render_json, "markdown": render_markdown,
+             "html": render_html}
+
+
+def render(data: dict, fmt: str) -> str:
+    return RENDERERS[fmt](data)
