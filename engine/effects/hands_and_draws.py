@@ -1,0 +1,315 @@
+"""Cards that move cards between hands, piles and the table without destroying them: draws
+(with and without a put-back), extra discards, Trade, Tempest, Hurricane, Revolution, and the
+alternate win and loss conditions (Strength in Numbers, King Arthur, Alexander, Crystal Palace).
+
+Orders chosen one card at a time (all documented in docs of the tests as well):
+
+- put on top of the draw pile (Study, Research): each chosen card goes on top at once, so the
+  first card chosen ends deepest and the last one chosen is the new top card;
+- put on the bottom of the draw pile (Sagacious Sorceress, Crystal Ball, Merlin) or of the discard
+  pile (Hidden Gold, Treasure): each chosen card goes under at once, so the last card chosen ends
+  at the very bottom.
+"""
+
+from __future__ import annotations
+
+from engine.common import Decision
+from engine.effects import register
+from engine.effects.helpers import any_card_in_play, arg, choose_card, choose_player, own_turn
+
+
+# ----------------------------------------------------------------- plain draws
+def _draw_for_chosen(n: int):
+    """"A player of your choice draws n cards" (Forbidden Knowledge, Visionary Dream)."""
+
+    def resolve(game, f):
+        ask = choose_player(game, f, f"{f['name']}: choose a player who draws {n} cards")
+        if ask:
+            return ask
+        game.stack.pop()
+        game.draw(arg(f["answer"]), n, cause=f["p"], source=f["name"])
+        return None
+
+    return resolve
+
+
+def _draw_for_up_to_two(n: int):
+    """"Choose up to two players. Those players draw n cards" (Pleasant Memories, Worldly Wisdom):
+    the players are chosen one at a time (then "done"); each draws as a separate instance, in
+    turn order from the active player (rulings item 8)."""
+
+    def resolve(game, f):
+        chosen = f.get("chosen", [])
+        answer = f.pop("answer", None)
+        if answer is not None:
+            if answer == "done":
+                f["closed"] = True
+            else:
+                f["chosen"] = chosen + [arg(answer)]
+            return None
+        if len(chosen) < 2 and not f.get("closed"):
+            options = [f"player:{q}" for q in game._order_from(game.turn) if q not in chosen] + ["done"]
+            return Decision(
+                f["p"], "players", options,
+                f"{f['name']}: choose up to {2 - len(chosen)} more player(s) who draw {n} cards (done: no more)",
+                f["name"],
+            )
+        game.stack.pop()
+        for q in game._order_from(game.turn):
+            if q in chosen:
+                game.draw(q, n, cause=f["p"], source=f["name"])
+        return None
+
+    return resolve
+
+
+# ----------------------------------------------------------------- draw, then put back
+def _draw_then_put_back(n: int, where: str):
+    """"Draw n cards, then put n cards from your hand on <where>" (rulings item 9: only the draw
+    is adjusted, the put-back stays as printed unless ``put_back_capped_by_drawn``; never more than
+    the hand holds). The cards go one at a time (see the module docstring for the order)."""
+    places = {
+        "discard_bottom": "the bottom of the discard pile",
+        "draw_top": "the top of the draw pile",
+        "draw_bottom": "the bottom of the draw pile",
+    }
+
+    def resolve(game, f):
+        p = f["p"]
+        if f["step"] == 0:
+            got = game.draw(p, n, cause=p, source=f["name"])
+            left = n
+            if game.options["put_back_capped_by_drawn"]:
+                left = min(left, len(got))
+            f["left"] = left
+            f["step"] = 1
+            return None
+        hand = game.hands[p]
+        if f["left"] <= 0 or not hand or not game.alive[p]:
+            game.stack.pop()
+            return None
+        if len(hand) == 1:
+            cid = hand[0]
+        else:
+            ask = choose_card(
+                game, f, hand,
+                f"{f['name']}: choose a card from your hand to put on {places[where]} ({f['left']} to go)",
+                kind="put_back",
+            )
+            if ask:
+                return ask
+            cid = arg(f.pop("answer"))
+        hand.remove(cid)
+        if where == "discard_bottom":
+            game.put_on_bottom(cid)
+        else:
+            if where == "draw_top":
+                game.draw_pile.append(cid)
+            else:
+                game.draw_pile.insert(0, cid)
+            if cid not in game.known[p]:
+                game.known[p].append(cid)
+            game._log({"type": "effect", "card": f["name"], "player": p,
+                       "text": f"player {p} puts a card on {places[where]}"})
+        f["left"] -= 1
+        if f["left"] <= 0:
+            game.stack.pop()
+        return None
+
+    return resolve
+
+
+# ----------------------------------------------------------------- extra discards
+def _potion_of_vitality(game, f):
+    game.stack.pop()
+    game.bonus_discards += 2
+    return None
+
+
+def _holy_grail(game, f):
+    """At the beginning of your turn, draw a card. Then you may discard an additional two cards
+    this turn: the two discards are part of the triggered ability, so they come only from a
+    Grail in play when the turn began, and stay even if the Grail leaves play later that turn."""
+    game.stack.pop()
+    game.draw(f["p"], 1, cause=f["p"], source="Holy Grail")
+    game.bonus_discards += 2
+    return None
+
+
+# ----------------------------------------------------------------- cards changing hands
+def _others(game, p):
+    return [q for q in game._order_from(p) if q != p]
+
+
+def _trade(game, f):
+    """Choose another player, look at their hand, exchange one of your cards with one of theirs
+    (rulings item 27: the player of Trade picks both cards; the exchange is mandatory)."""
+    p = f["p"]
+    step = f["step"]
+    if step == 0:
+        ask = choose_player(game, f, "Trade: choose another player whose hand you look at", _others(game, p))
+        if ask:
+            return ask
+        q = arg(f.pop("answer"))
+        f["q"] = q
+        f["look"] = {"to": p, "hand_of": q, "cards": list(game.hands[q])}
+        f["step"] = 1
+        return None
+    q = f["q"]
+    if not game.hands[q] or not game.hands[p] or not game.alive[q]:
+        game.stack.pop()
+        return None
+    if step == 1:
+        ask = choose_card(game, f, game.hands[q], f"Trade: choose the card you take from player {q}'s hand",
+                          kind="trade_take")
+        if ask:
+            return ask
+        f["take"] = arg(f.pop("answer"))
+        f["step"] = 2
+        return None
+    ask = choose_card(game, f, game.hands[p], f"Trade: choose the card you give to player {q}", kind="trade_give")
+    if ask:
+        return ask
+    give = arg(f.pop("answer"))
+    take = f["take"]
+    game.stack.pop()
+    game.hands[q].remove(take)
+    game.hands[p].remove(give)
+    game.hands[p].append(take)
+    game.hands[q].append(give)
+    game._log({"type": "effect", "card": "Trade", "player": p, "text": f"player {p} exchanges a card with player {q}"})
+    game._log({"type": "traded", "player": p, "with": q, "gave": give, "took": take, "only": p})
+    game._log({"type": "traded", "player": q, "with": p, "gave": take, "took": give, "only": q})
+    return None
+
+
+def _to_hand(game, cards, q, source):
+    for c in cards:
+        owner = game.controller(c)
+        if owner is not None:
+            game.in_play[owner].remove(c)
+            game.hands[q].append(c)
+    game._log({"type": "effect", "card": source, "player": q,
+               "text": f"{', '.join(game.card_text(c) for c in cards)} into the hand of player {q}"})
+
+
+def _tempest(game, f):
+    """Choose a card in play, then a player: the card goes into that player's hand."""
+    if f["step"] == 0:
+        ask = choose_card(game, f, game.all_in_play(), "Tempest: choose a card in play to put into a hand")
+        if ask:
+            return ask
+        f["card"] = arg(f.pop("answer"))
+        f["step"] = 1
+        return None
+    ask = choose_player(game, f, "Tempest: choose the player whose hand it goes into")
+    if ask:
+        return ask
+    game.stack.pop()
+    _to_hand(game, [f["card"]], arg(f["answer"]), "Tempest")
+    return None
+
+
+def _hurricane(game, f):
+    """Choose up to two cards in play (one at a time, then "done") and a player: those cards go
+    into that player's hand. With no card chosen nothing happens (no player is asked)."""
+    chosen = f.get("chosen", [])
+    if f["step"] == 0:
+        left = [c for c in game.all_in_play() if c not in chosen]
+        if len(chosen) < 2 and left:
+            ask = choose_card(game, f, left, "Hurricane: choose a card in play to put into a hand (done: no more)",
+                              optional=True)
+            if ask:
+                return ask
+            answer = f.pop("answer")
+            if answer != "done":
+                f["chosen"] = chosen + [arg(answer)]
+                return None
+        f["step"] = 1
+        if not chosen:
+            game.stack.pop()
+        return None
+    ask = choose_player(game, f, "Hurricane: choose the player whose hand those cards go into")
+    if ask:
+        return ask
+    game.stack.pop()
+    _to_hand(game, chosen, arg(f["answer"]), "Hurricane")
+    return None
+
+
+def _revolution(game, f):
+    """Rulings item 24: every hand of a player still in the game is set aside, shuffled with
+    game.rng and dealt one card at a time clockwise starting with the player of Revolution."""
+    game.stack.pop()
+    order = game._order_from(f["p"])
+    cards = []
+    for q in range(game.players):
+        if game.alive[q]:
+            cards.extend(game.hands[q])
+            game.hands[q].clear()
+    game.rng.shuffle(cards)
+    for i, c in enumerate(cards):
+        game.hands[order[i % len(order)]].append(c)
+    game._log({"type": "effect", "card": "Revolution", "player": f["p"],
+               "text": f"{len(cards)} cards dealt again starting with player {f['p']}"})
+    for q in order:
+        game._log({"type": "dealt", "player": q, "cards": list(game.hands[q]), "only": q})
+    return None
+
+
+# ----------------------------------------------------------------- alternate win and loss
+def _four_in_play_active(game, controller, active):
+    return len(game.in_play[active]) >= 4
+
+
+def _four_in_play_own(game, controller, active):
+    return controller == active and len(game.in_play[active]) >= 4
+
+
+def _four_in_play_opponent(game, controller, active):
+    return game.is_opponent(controller, active) and len(game.in_play[active]) >= 4
+
+
+def _nine_in_hand_opponent(game, controller, active):
+    return game.is_opponent(controller, active) and len(game.hands[active]) >= 9
+
+
+def _active_wins(game, f):
+    game.stack.pop()
+    game.win([f["active"]], f["name"])
+    return None
+
+
+def _active_loses(game, f):
+    game.stack.pop()
+    game.lose([f["active"]], f["name"])
+    return None
+
+
+def _someone_else(game, player) -> bool:
+    return len(_others(game, player)) > 0
+
+
+register("Forbidden Knowledge", resolve=_draw_for_chosen(3))
+register("Visionary Dream", resolve=_draw_for_chosen(2))
+register("Pleasant Memories", resolve=_draw_for_up_to_two(2))
+register("Worldly Wisdom", resolve=_draw_for_up_to_two(3))
+register("Hidden Gold", resolve=_draw_then_put_back(3, "discard_bottom"))
+register("Treasure", resolve=_draw_then_put_back(5, "discard_bottom"))
+register("Study", resolve=_draw_then_put_back(2, "draw_top"))
+register("Research", resolve=_draw_then_put_back(3, "draw_top"))
+register("Sagacious Sorceress", at_begin=own_turn, resolve=_draw_then_put_back(1, "draw_bottom"))
+register("Crystal Ball", at_begin=own_turn, resolve=_draw_then_put_back(3, "draw_bottom"))
+register("Merlin", at_begin=own_turn, resolve=_draw_then_put_back(2, "draw_bottom"))
+register("Holy Grail", at_begin=own_turn, resolve=_holy_grail)
+register("Fountain of Youth", extra_discards_own=1)
+register("Potion of Vitality", resolve=_potion_of_vitality)
+register("Oberon", opponents_discard_cap=1)
+register("Trade", playable=_someone_else, resolve=_trade)
+register("Tempest", playable=any_card_in_play, resolve=_tempest)
+register("Hurricane", resolve=_hurricane)
+register("Revolution", resolve=_revolution)
+register("Strength in Numbers", at_begin=_four_in_play_active, resolve=_active_wins)
+register("King Arthur", at_begin=_four_in_play_own, resolve=_active_wins)
+register("Alexander the Great", at_end=_four_in_play_opponent, resolve=_active_loses)
+register("Crystal Palace", at_end=_nine_in_hand_opponent, resolve=_active_loses)
