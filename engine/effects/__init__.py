@@ -47,6 +47,5 @@ def register(name: str, **fields) -> Effect:
 
 # Importing the card modules fills EFFECTS.
 from engine.effects import core  # noqa: E402,F401
-from engine.effects import table_and_piles  # noqa: E402,F401
 from engine.effects import hands_and_draws  # noqa: E402,F401
 from engine.effects import table_and_piles  # noqa: E402,F401
