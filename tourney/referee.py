@@ -51,7 +51,8 @@ class GameRecord:
     """One finished game.
 
     ``options`` are the rule set's options completed with defaults; ``first_player`` is the seat
-    that actually began. ``faults`` maps a seat to its fault code. ``choices`` are the option ids
+    that actually began (``first_player_drawn``: it was drawn from the seed; see :meth:`start`
+    for replays). ``fault_details`` maps a seat to a readable reason. ``faults`` maps a seat to its fault code. ``choices`` are the option ids
     applied in order (``game.choices``), with a marker ``"forfeit:<seat>:<code>"`` where a bot
     faulted: with :meth:`start` a replay (:func:`replay` understands the markers; a game without
     faults also replays with ``engine.replay``). ``log`` holds readable lines (each event's
@@ -72,15 +73,20 @@ class GameRecord:
     decisions: int
     seconds: float
     fault_details: dict[int, str] = field(default_factory=dict)
+    first_player_drawn: bool = False
 
     def start(self) -> dict:
-        """The ``engine.replay`` start of this game."""
+        """The ``engine.replay`` start of this game.
+
+        Its ``first_player`` is None when the first player was drawn from the seed: drawing
+        uses the game's RNG, so a replay given the actual seat instead would deal differently.
+        """
         return {
             "rule_set": self.rule_set,
             "players": len(self.result.points),
             "seed": self.seed,
             "options": self.options,
-            "first_player": self.first_player,
+            "first_player": None if self.first_player_drawn else self.first_player,
             "teams": self.teams,
         }
 
@@ -220,4 +226,5 @@ def play_game(
         decisions=decisions,
         seconds=time.monotonic() - started,
         fault_details=details,
+        first_player_drawn=first_player is None,
     )
