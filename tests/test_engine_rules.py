@@ -295,3 +295,14 @@ def test_bad_positions_are_clear_errors():
         position([["Joker"], ["Death"]])
     with pytest.raises(engine.PositionError, match="phase"):
         position([["Castle"], ["Death"]], phase="lunch")
+
+
+def test_look_effects_top_up_the_draw_pile_from_under_it():
+    # CR §12.5: a short draw pile gets the discard pile (but its top card) shuffled in *under* it
+    game = position([["Castle"], ["Death"]], draw=["Study"], discard=["Tempest", "Merlin", "Sleep"])
+    game.top_up(2)
+    assert draw_top_first(game)[0] == "Study"
+    assert sorted(draw_top_first(game)[1:]) == ["Merlin", "Sleep"]
+    assert discard_top_first(game) == ["Tempest"]
+    game.top_up(5)  # nothing left to add: the effect uses what exists
+    assert len(game.draw_pile) == 3
