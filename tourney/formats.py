@@ -327,6 +327,7 @@ def run_series(task: SeriesTask, emit, on_line=None) -> None:
             )
             for seat, spec in enumerate(task.entrants)
         ]
+        _OPEN[:] = entrants
         for gi, stored in enumerate(task.done):  # bring the bots to where they were
             fp = stored["first_player"]
             record = play_game(
@@ -354,19 +355,41 @@ def run_series(task: SeriesTask, emit, on_line=None) -> None:
 # --- worker processes -------------------------------------------------------------------------
 
 _QUEUE = None
+#: entrants open in this worker process (closed if the main process dies or terminates us)
+_OPEN: list = []
 
 
-def _worker_init(q) -> None:
+def _abandon(code: int) -> None:
+    """Close this worker's bots (their process groups are killed) and exit at once."""
+    for entrant in list(_OPEN):
+        try:
+            entrant.close()
+        except Exception:
+            pass
+    os._exit(code)
+
+
+def _watch_main(main_pid: int) -> None:
+    import time  # noqa: PLC0415
+
+    while True:
+        time.sleep(0.2)
+        try:
+            os.kill(main_pid, 0)
+        except ProcessLookupError:
+            _abandon(137)
+        except PermissionError:  # pragma: no cover - pid reused by another user
+            _abandon(137)
+
+
+def _worker_init(q, main_pid: int) -> None:
+    import threading  # noqa: PLC0415
+
     global _QUEUE
     _QUEUE = q
-    try:  # die with the main process (kill -9 of tourney): Linux only
-        import ctypes  # noqa: PLC0415
-
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except Exception:
-        pass
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # close the bots on the way out
+    # the main process may be killed (kill -9): do not play on, do not leave bots behind
+    threading.Thread(target=_watch_main, args=(main_pid,), daemon=True).start()
+    signal.signal(signal.SIGTERM, lambda *_: _abandon(143))
 
 
 def _worker_run(task: SeriesTask) -> int:
@@ -506,7 +529,7 @@ class Runner:
         q = ctx.Queue()
         expected = len(self.tasks)
         pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
-                                   initargs=(q,))
+                                   initargs=(q, os.getpid()))
         try:
             futures = [pool.submit(_worker_run, t) for t in self.tasks]
             target = self.finished + expected
@@ -525,8 +548,9 @@ class Runner:
                     continue
                 self.handle(msg)
         except BaseException:
+            procs = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
-            for p in list(getattr(pool, "_processes", {}).values()):
+            for p in procs:
                 try:
                     p.terminate()
                 except Exception:
