@@ -226,7 +226,7 @@ def test_hang_uses_the_time_bank_then_times_out():
     limits = Limits(decision_timeout=0.2, time_bank=0.3, grace=0.2)
     records, bad, good = play_series(fault_spec("hang", at=1, limits=limits), random_spec(), 1)
     assert records[0].faults == {0: "timeout"}
-    assert "no answer" in records[0].fault_details[0]
+    assert "no answer to request 1 within 0.5 s" in records[0].fault_details[0]
 
 
 def test_cpu_and_memory_limits_apply():

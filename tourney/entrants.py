@@ -614,8 +614,15 @@ class SubprocessEntrant(Entrant):
         data = protocol.dumps(msg)
         start = time.monotonic()
         deadline = start + time_left + TIME_MARGIN
-        self._send(data, deadline)
-        line = self._read_line(deadline)
+        try:
+            self._send(data, deadline)
+            line = self._read_line(deadline)
+        except ProtocolError as exc:
+            if exc.code == "timeout":
+                raise ProtocolError(
+                    "timeout", f"no answer to request {request_id} within {time_left:g} s"
+                ) from None
+            raise
         used = time.monotonic() - start
         if bank is not None and used > lim.decision_timeout:
             self._bank = max(0.0, bank - (used - lim.decision_timeout))

@@ -13,3 +13,4 @@ from tourney.commands import match  # noqa: F401
 from tourney.commands import games  # noqa: F401
 from tourney.commands import replay  # noqa: F401
 from tourney.commands import report  # noqa: F401
+from tourney.commands import check  # noqa: F401

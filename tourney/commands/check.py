@@ -1,0 +1,130 @@
+"""``tourney check``: start one bot, do the handshake, play seeded games, say plainly what is wrong."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import typer
+
+from tourney.app import app
+
+ADVICE = {
+    "crash": "Your bot exited (or closed stdout) during a game. Look at its stderr below for a "
+             "traceback; a bot must keep reading stdin until it gets goodbye or end of file.",
+    "timeout": "Your bot did not answer in time. Did you flush stdout after writing the answer? "
+               "(Python: print(..., flush=True) or sys.stdout.flush(); C: fflush(stdout).)",
+    "malformed": "Your bot printed a line that is not a valid message. Print only protocol JSON "
+                 "lines on stdout, one object per line; send logs and debug output to stderr.",
+    "illegal": "Your bot answered with an option id that was not offered. Answer with the \"id\" "
+               "of one of the request's \"options\", exactly as sent.",
+    "wrong_id": "Your bot answered with another request's id. Copy the request's \"id\" into the "
+                "answer, and write exactly one answer per request (no answers to game_start or "
+                "game_end).",
+    "oversize": "Your bot printed a line longer than the line limit. Messages are one short line.",
+    "startup": "Your bot did not complete the handshake: read the referee's hello line, then "
+               "print {\"type\":\"hello\",\"protocol\":\"tourney-bot\",\"version\":\"1.0\","
+               "\"name\":\"...\"} on one line and flush.",
+    "version": "Your bot speaks another protocol or major version; this referee speaks "
+               "tourney-bot 1.0.",
+}
+
+
+def _tail(text: str, lines: int = 15) -> str:
+    return "\n".join("    " + line for line in text.rstrip().splitlines()[-lines:])
+
+
+@app.command(epilog="Example: tourney check -- python3 examples/bots/random_bot.py")
+def check(
+    command: list[str] = typer.Argument(
+        None, metavar="COMMAND...",
+        help="The bot's command line (after --). {python} means the interpreter running tourney."),
+    cwd: str = typer.Option(None, help="Working directory of the bot."),
+    seed: int = typer.Option(1, help="Seed of the first game."),
+    games: int = typer.Option(2, min=1, help="Games to play against a built-in bot."),
+    opponent: str = typer.Option("random", help="Built-in opponent: random or greedy."),
+    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
+    startup_timeout: float = typer.Option(10.0, min=0.01, help="Seconds allowed for the handshake."),
+    decision_timeout: float = typer.Option(5.0, min=0.01, help="Seconds allowed per decision."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every game's log."),
+) -> None:
+    """Check a bot: start it, do the handshake, play seeded games against a built-in bot, and
+    tell you plainly what is wrong, if anything.
+
+    Exit status: 0 the bot behaved, 1 it faulted, 2 bad usage.
+    """
+    from engine import OptionsError, validate_options
+    from tourney.entrants import EntrantError, EntrantSpec, Limits, open_entrant
+    from tourney.protocol import FAULT_MEANINGS
+    from tourney.referee import play_game
+
+    def fail_usage(message: str) -> None:
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(2)
+
+    if not command:
+        fail_usage("give the bot's command after --, e.g. tourney check -- python3 my_bot.py")
+    if cwd is not None and not os.path.isdir(cwd):
+        fail_usage(f"--cwd {cwd!r} is not a directory")
+    exe = command[0]
+    if exe != "{python}" and shutil.which(exe, path=os.environ.get("PATH")) is None and not (
+        os.path.isfile(os.path.join(cwd or ".", exe)) and os.sep in exe
+    ):
+        fail_usage(f"cannot find the program {exe!r}")
+    if opponent not in ("random", "greedy"):
+        fail_usage(f"--opponent must be random or greedy, not {opponent!r}")
+    try:
+        validate_options(rule_set, {}, 2)
+    except OptionsError as exc:
+        fail_usage(str(exc))
+
+    limits = Limits(startup_timeout=startup_timeout, decision_timeout=decision_timeout)
+    spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits)
+    problems = 0
+    with open_entrant(spec, seed=seed) as bot, \
+            open_entrant(EntrantSpec(opponent, builtin=opponent), seed=seed + 1) as other:
+        try:
+            bot.start()
+        except EntrantError as exc:
+            typer.echo(f"FAIL handshake: {exc.code}: {exc.message}")
+            typer.echo(f"  {ADVICE[exc.code]}")
+            text = bot.take_stderr()
+            if text.strip():
+                typer.echo("  the bot's stderr ends with:\n" + _tail(text))
+            raise typer.Exit(1)
+        typer.echo(f"ok   handshake: the bot calls itself {bot.bot_name!r}, "
+                   f"protocol version {bot.bot_version}")
+        for g in range(games):
+            seats = [bot, other] if g % 2 == 0 else [other, bot]
+            me = seats.index(bot)
+            record = play_game(seats, rule_set=rule_set, seed=seed + g,
+                               series={"game": g + 1, "of": games})
+            if verbose:
+                for line in record.log:
+                    typer.echo(f"     {line}")
+            code = record.faults.get(me)
+            if code is None:
+                won = "won" if me in record.result.winners else "lost"
+                typer.echo(f"ok   game {g + 1} (seed {seed + g}, seat {me}): played to the end, "
+                           f"{won}, {record.result.points[me]} points")
+            else:
+                problems += 1
+                typer.echo(f"FAIL game {g + 1} (seed {seed + g}, seat {me}): {code}: "
+                           f"{record.fault_details.get(me, FAULT_MEANINGS[code])}")
+                typer.echo(f"  {ADVICE[code]}")
+            text = record.stderr.get(me, "")
+            if code is not None and text.strip():
+                typer.echo("  the bot's stderr ends with:\n" + _tail(text))
+    running_at_end = code is None
+    if not running_at_end:
+        typer.echo("--   goodbye: not checked (the bot had faulted in the last game)")
+    elif bot.exit_how == "exited":
+        typer.echo("ok   goodbye: the bot exited on its own")
+    else:
+        problems += 1
+        typer.echo(f"FAIL goodbye: the bot did not exit within {limits.grace:g} s of goodbye and "
+                   f"was {bot.exit_how}. Exit when you read goodbye or reach end of stdin.")
+    if problems:
+        typer.echo(f"{problems} problem(s) found")
+        raise typer.Exit(1)
+    typer.echo("the bot follows the protocol")
