@@ -164,7 +164,7 @@ def new_game(players: int = 2, seed: int = 0, options: dict | None = None, first
     game.dealer = dealer
     size = _hand_size(opts, players)
     deal_cards(game, size, (dealer + 1) % players)
-    game._event({"type": "deal", "cards": size, "dealer": dealer})
+    game._event({"type": "deal", "hand_size": size, "dealer": dealer})
     pile = game.draw_pile
     starter = pile.pop()
     while RANK[starter] == 8:

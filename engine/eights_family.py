@@ -636,7 +636,7 @@ class EightsGame:
         if t == "bury":
             return f"starter {NAME[event['card']]} is buried in the draw pile"
         if t == "deal":
-            return f"deal {event.get('deal', 1)}: {event['cards']} cards each"
+            return f"deal {event.get('deal', 1)}: {event['hand_size']} cards each"
         if t == "forfeit":
             return f"{who} forfeits ({event.get('reason') or 'no reason'})"
         if t == "count":

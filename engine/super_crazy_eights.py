@@ -248,7 +248,7 @@ def new_game(players: int = 2, seed: int = 0, options: dict | None = None, first
     game.dealer = hand
     size = _hand_size(opts)
     deal_cards(game, size, (hand + 1) % len(controller))
-    game._event({"type": "deal", "deal": opts["deal"], "cards": size, "dealer": dealer})
+    game._event({"type": "deal", "deal": opts["deal"], "hand_size": size, "dealer": dealer})
     starter = game.draw_pile.pop()
     game.discard.append(starter)
     game._event({"type": "starter", "card": starter, "dealer": dealer})
