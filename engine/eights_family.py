@@ -67,6 +67,10 @@ _NONE = frozenset()
 
 POSITIONS = ("south", "west", "north", "east")
 
+_TURN_PROMPT = "play a card, or draw (pass when nothing can be drawn)"
+_SUIT_PROMPT = "name the suit the next card must follow"
+_CALL_PROMPT = 'one card left: call "last card" now, or stay silent'
+
 
 def parse_card(text) -> tuple[int, int]:
     """(suit index, rank) of a card written as ``"8H"``, ``"10d"``, ``"TD"``, ``"QS"``, ``"AC"``.
@@ -366,7 +370,7 @@ class EightsGame:
                 else:
                     self._pass(h)
                 continue
-            self.pending = Decision(self.controller[h], "turn", options)
+            self.pending = Decision(self.controller[h], "turn", options, _TURN_PROMPT)
             return
 
     def _advance(self, steps: int) -> None:
@@ -498,7 +502,7 @@ class EightsGame:
         if rank == 8:
             self.phase = "suit"
             self.phase_hand = h
-            self.pending = Decision(self.controller[h], "suit", list(SUIT_IDS))
+            self.pending = Decision(self.controller[h], "suit", list(SUIT_IDS), _SUIT_PROMPT)
             return
         self._after_suit(h)
 
@@ -506,7 +510,7 @@ class EightsGame:
         if self.last_card and len(self.hands[h]) == 1 and not self.dummy[h]:
             self.phase = "call"
             self.phase_hand = h
-            self.pending = Decision(self.controller[h], "last_card", ["last_card", "silent"])
+            self.pending = Decision(self.controller[h], "last_card", ["last_card", "silent"], _CALL_PROMPT)
             return
         self._effects(h, self.discard[-1])
         self._decide()
@@ -689,9 +693,9 @@ class EightsGame:
             self.phase = "over"
             self.pending = None
         elif phase == "suit":
-            self.pending = Decision(self.controller[h], "suit", list(SUIT_IDS))
+            self.pending = Decision(self.controller[h], "suit", list(SUIT_IDS), _SUIT_PROMPT)
         elif phase == "call":
-            self.pending = Decision(self.controller[h], "last_card", ["last_card", "silent"])
+            self.pending = Decision(self.controller[h], "last_card", ["last_card", "silent"], _CALL_PROMPT)
         elif phase == "count":
             self._count_decision()
         else:
