@@ -157,7 +157,7 @@ def new_game(players: int = 2, seed: int = 0, options: dict | None = None, first
     game._configure()
     if first_player is None:
         dealer = game.rng.randrange(players)
-    elif isinstance(first_player, int) and 0 <= first_player < players:
+    elif isinstance(first_player, int) and not isinstance(first_player, bool) and 0 <= first_player < players:
         dealer = (first_player - 1) % players
     else:
         raise OptionsError(f"first_player must be a seat 0-{players - 1}, not {first_player!r}")
