@@ -536,3 +536,32 @@ def test_looks_survive_save_and_load():
     again = engine.load_game(game.to_dict())
     assert again.view(0)["looking_at"] == game.view(0)["looking_at"]
     assert again.pending.options == game.pending.options
+
+
+def test_guardian_valkyrie_saved_from_armageddon_cannot_save_again_the_same_turn():
+    # No card can destroy twice in one main phase, so the second destruction event is started
+    # directly through the machine's destroy(): the window of item 19 is already used up.
+    game = position([["Armageddon", "Sleep"], ["Death"]], draw=FILLER, discard=["Tempest"],
+                    in_play=[["Castle"], ["Guardian Valkyrie"]])
+    do(game, "play", "Armageddon")
+    do(game, "card", "Guardian Valkyrie")
+    assert table(game, 1) == ["Guardian Valkyrie"] and game.pending.kind == "main"
+    game.destroy([cid(game, "Guardian Valkyrie")])
+    game._advance()
+    assert game.pending.kind == "main"  # no save offered
+    assert table(game, 1) == [] and discard_top_first(game)[-1] == "Guardian Valkyrie"
+
+
+def test_a_player_leaving_during_elven_ritual_sends_the_revealed_cards_to_the_bottom():
+    game = position([["Elven Ritual", "Sleep"], ["Merlin"], ["Study"]],
+                    draw=["Castle", "Death", "Oberon", "Trade", "Timeshift", "Research"], discard=["Tempest"])
+    total = sum(map(len, game.hands)) + len(game.draw_pile) + len(game.discard) + len(game.limbo)
+    do(game, "play", "Elven Ritual")
+    assert game.pending.source == "Elven Ritual" and len(game.limbo) == 6  # the event and five revealed
+    game.forfeit(0, "timeout")
+    assert game.limbo == [] and game.alive == [False, True, True]
+    assert game.turn == 1 and hand(game, 1) == ["Merlin", "Research"]  # the next turn has begun
+    assert sorted(discard_top_first(game)) == sorted(
+        ["Tempest", "Castle", "Death", "Oberon", "Trade", "Timeshift", "Elven Ritual", "Sleep"])
+    assert sum(map(len, game.hands)) + len(game.draw_pile) + len(game.discard) + len(game.limbo) + \
+        sum(map(len, game.in_play)) == total
