@@ -303,6 +303,7 @@ def test_study_puts_two_on_top_of_the_draw_pile_and_the_player_knows_them():
     known = g.view(0)["known_draw_pile"]
     assert known == {str(cid(g, "Sleep", g.draw_pile)): 0, str(cid(g, "Castle", g.draw_pile)): 1}
     assert g.view(1)["known_draw_pile"] == {}
+    assert not _ids_in_view(g.view(1)) & {cid(g, "Castle", g.draw_pile), cid(g, "Sleep", g.draw_pile)}
 
 
 def test_research_puts_three_back_in_the_chosen_order():
@@ -383,6 +384,8 @@ def test_trade_looks_at_the_hand_and_exchanges_the_two_chosen_cards_privately():
         assert "looking_at" not in g.view(p)
     assert not _ids_in_view(g.view(2)) & (secret_0 | secret_1)
     assert not _ids_in_view(g.view(1)) & secret_0
+    saved = engine.load_game(json.loads(json.dumps(g.to_dict())))  # the look survives save and load
+    assert saved.view(0)["looking_at"] == g.view(0)["looking_at"] and "looking_at" not in saved.view(2)
     do(g, "card", "Merlin")
     assert g.pending.kind == "trade_give" and "looking_at" in g.view(0)
     do(g, "card", "Death")
