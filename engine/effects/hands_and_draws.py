@@ -2,7 +2,7 @@
 (with and without a put-back), extra discards, Trade, Tempest, Hurricane, Revolution, and the
 alternate win and loss conditions (Strength in Numbers, King Arthur, Alexander, Crystal Palace).
 
-Orders chosen one card at a time (all documented in docs of the tests as well):
+Orders chosen one card at a time (the tests check them):
 
 - put on top of the draw pile (Study, Research): each chosen card goes on top at once, so the
   first card chosen ends deepest and the last one chosen is the new top card;
