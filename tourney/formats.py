@@ -221,7 +221,6 @@ def game_payload(record, idx: int, players: int) -> dict:
         "decisions": record.decisions,
         "seconds": round(record.seconds, 4),
         "choices": list(record.choices),
-        "forfeits": forfeit_points(record),
         "log": list(record.log or []),
         "stderr": {int(k): v for k, v in (record.stderr or {}).items()},
         "faults": {int(k): v for k, v in (getattr(record, "fault_details", None) or faults).items()},
@@ -231,54 +230,6 @@ def game_payload(record, idx: int, players: int) -> dict:
             for s in range(players)
         ],
     }
-
-
-def forfeit_points(record) -> list[list]:
-    """Where the referee forfeited a seat, as ``[n_choices_before, seat, code]`` items.
-
-    The engine's choices do not include forfeits (a bot's fault), so a replay needs them. They
-    are found by re-playing the choices and following the referee's log, in which a line
-    ``fault: player S ...`` comes right where the forfeit happened.
-    """
-    if not record.faults:
-        return []
-    import engine  # noqa: PLC0415
-
-    game = engine.new_game(**record.start())
-    log = list(record.log)
-    pos = 0
-    shown = 0
-    out = []
-    pending_faults = {int(k): v for k, v in record.faults.items()}
-
-    def flush():
-        nonlocal pos, shown
-        while shown < len(game.events):
-            line = game.describe(game.events[shown])
-            shown += 1
-            if pos < len(log) and log[pos] == line:
-                pos += 1
-
-    flush()
-    i = 0
-    while True:
-        if pos < len(log) and log[pos].startswith("fault: player "):
-            seat = int(log[pos].split()[2])
-            pos += 1
-            if seat in pending_faults:
-                code = pending_faults.pop(seat)
-                out.append([i, seat, code])
-                game.forfeit(seat, code)
-                flush()
-                continue
-        if i >= len(record.choices):
-            break
-        game.apply(record.choices[i])
-        i += 1
-        flush()
-    for seat, code in pending_faults.items():  # not found in the log: at the end
-        out.append([len(record.choices), seat, code])
-    return out
 
 
 def _fault_code(value):

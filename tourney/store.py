@@ -70,11 +70,12 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
 ``replays``
     Everything needed to replay a game exactly: pk ``game_id``; ``rule_set``, ``players``,
     ``seed``, ``options`` (JSON), ``first_player``, ``teams`` (JSON or null), ``choices``
-    (JSON list of option ids, in order), ``forfeits`` (JSON list of ``[n, seat, code]``: after
-    ``n`` choices, ``game.forfeit(seat, code)`` was called for a bot's fault; empty for most
-    games; added by migration ``m002_replay_forfeits``). ``engine.replay(start, choices)`` with
-    ``start`` = these columns reproduces a game without faults; :func:`replay_game` also applies
-    the forfeits.
+    (JSON list of option ids, in order; a bot's fault appears as the referee's marker
+    ``"forfeit:<seat>:<code>"`` where ``game.forfeit(seat, code)`` was called), ``forfeits``
+    (JSON list of ``[n, seat, code]``: forfeits after ``n`` choices, for records whose choices
+    lack the markers; normally ``[]``; added by migration ``m002_replay_forfeits``).
+    ``tourney.referee.replay(start, choices)`` (or :func:`replay_game`) with ``start`` = these
+    columns reproduces the game; ``engine.replay`` does when no bot faulted.
 
 ``game_logs``
     pk ``game_id``; ``log`` (the readable account, one event per line), ``stderr`` (JSON:
@@ -526,7 +527,11 @@ def replay_game(row: dict, on_line=None):
                 game.forfeit(seat, code)
                 flush()
         if i < len(choices):
-            game.apply(choices[i])
+            if choices[i].startswith("forfeit:"):
+                _, seat, code = choices[i].split(":", 2)
+                game.forfeit(int(seat), code)
+            else:
+                game.apply(choices[i])
             flush()
     return game
 

@@ -1,0 +1,136 @@
+"""The event commands through CliRunner, asserting on --json output."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tourney.commands  # noqa: F401
+from tourney.app import app
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
+COMMANDS = ["init", "run", "play", "match", "games", "replay"]
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    path = tmp_path / "t.db"
+    monkeypatch.setenv("TOURNEY_DB", str(path))
+    return path
+
+
+def invoke(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(command):
+    result = invoke(command, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.stdout
+    assert "Exit codes" in result.stdout
+
+
+def test_play_json_and_log(db):
+    result = invoke("play", "greedy", RANDOM_BOT, "random", "--seed", "4", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [s["entrant"] for s in data["seats"]] == ["greedy", "random_bot", "random"]
+    assert data["winners"] and data["reason"]
+    text = invoke("play", "greedy", "random", "--seed", "4")
+    assert text.exit_code == 0
+    assert "game over" in text.stdout or "result:" in text.stdout
+    assert len(text.stdout.splitlines()) > 5  # the log, as it goes
+
+
+def test_play_unknown_entrant_is_exit_2(db):
+    result = invoke("play", "greedy", "no-such-bot")
+    assert result.exit_code == 2
+    assert "no-such-bot" in result.stderr and "Traceback" not in result.output
+
+
+def test_match_json_series(db):
+    result = invoke("match", "greedy", "random", "--best-of", "5", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    wins = {e["entrant"]: e["wins"] for e in data["entrants"]}
+    assert data["best_of"] == 5
+    if data["outcome"] == "win":
+        assert wins[data["winner"]] == 3
+    assert sum(1 for g in data["games"] if g["winners"]) == sum(wins.values())
+    # after game 1 the loser of the previous game goes first
+    seat = {e["entrant"]: e["seat"] for e in data["entrants"]}
+    for prev, cur in zip(data["games"], data["games"][1:]):
+        if prev["winners"]:
+            assert cur["first_player"] != seat[prev["winners"][0]]
+
+
+def test_match_even_best_of_is_refused(db):
+    result = invoke("match", "greedy", "random", "--best-of", "4")
+    assert result.exit_code == 2 and "odd" in result.stderr
+
+
+def test_run_games_replay(db, tmp_path):
+    cfg = tmp_path / "e.toml"
+    cfg.write_text(f"""
+[event]
+name = "cli"
+format = "round-robin"
+seed = 8
+games = 1
+
+[[entrants]]
+name = "g"
+builtin = "greedy"
+
+[[entrants]]
+name = "r"
+builtin = "random"
+
+[[entrants]]
+name = "py"
+command = ["{{python}}", "{RANDOM_BOT}"]
+""")
+    result = invoke("run", str(cfg), "--json", "-j", "1")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] == "finished" and len(data["series"]) == 3
+    assert sorted(s["entrant"] for s in data["standings"]) == ["g", "py", "r"]
+    assert {"rank", "series_won", "games_won", "points"} <= set(data["standings"][0])
+
+    games = json.loads(invoke("games", "--event", "cli", "--json").stdout)["games"]
+    assert len(games) == data["games"]
+    only_py = json.loads(invoke("games", "--entrant", "py", "--json").stdout)["games"]
+    assert only_py and all(any(s["entrant"] == "py" for s in g["seats"]) for g in only_py)
+    assert json.loads(invoke("games", "--event", "nope", "--json").stdout) == {"games": []}
+
+    for g in games:
+        rep = invoke("replay", str(g["id"]), "--json")
+        assert rep.exit_code == 0, rep.output
+        r = json.loads(rep.stdout)
+        assert r["matches_stored"] is True
+        assert [r["seats"][w] for w in r["result"]["winners"]] == g["winners"]
+    text = invoke("replay", str(games[0]["id"]))
+    assert text.exit_code == 0 and len(text.stdout.splitlines()) > 3
+    assert invoke("replay", "99999").exit_code == 2
+
+
+def test_changed_config_is_refused_unless_restart(db, tmp_path):
+    cfg = tmp_path / "e.toml"
+    body = ('[event]\nname = "c"\nformat = "match"\nseed = {}\ngames = 1\n'
+            '[[entrants]]\nname = "g"\nbuiltin = "greedy"\n'
+            '[[entrants]]\nname = "r"\nbuiltin = "random"\n')
+    cfg.write_text(body.format(1))
+    assert invoke("run", str(cfg), "--json", "-q").exit_code == 0
+    cfg.write_text(body.format(2))
+    refused = invoke("run", str(cfg), "--json", "-q")
+    assert refused.exit_code == 2 and "different config" in refused.stderr
+    again = invoke("run", str(cfg), "--json", "-q", "--restart")
+    assert again.exit_code == 0 and json.loads(again.stdout)["seed"] == 2
+
+
+def test_games_without_database_is_exit_2(tmp_path):
+    result = invoke("games", "--db", str(tmp_path / "none.db"))
+    assert result.exit_code == 2 and "no such database" in result.stderr

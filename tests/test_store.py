@@ -1,0 +1,79 @@
+"""The results database: migrations, foreign keys, one transaction per game."""
+
+import pytest
+
+from tourney import store
+
+
+def make(db):
+    event_id = store.create_event(
+        db, {"name": "e", "format": "match", "rule_set": "crazier-eights", "seed": 1,
+             "players": 2, "games": 3},
+        [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "greedy"}],
+        [{"idx": 0, "kind": "match", "seed": 5, "games_target": 3, "entrants": ["a", "b"]}],
+        {"x": 1}, "test")
+    return event_id, store.series_rows(db, event_id)[0]
+
+
+def game(idx=0, **kw):
+    data = dict(idx=idx, rule_set="crazier-eights", options={}, seed=3, players=2,
+                first_player=1, turn_order=[1, 0], teams=None, winners=[0], reason="empty_hand",
+                choices=["end"], log=["x"],
+                seats=[dict(seat=0, entrant_id=1, points=0, placement=1),
+                       dict(seat=1, entrant_id=2, points=4, placement=2, fault="timeout")])
+    data.update(kw)
+    return data
+
+
+def test_migrations_create_schema_once(tmp_path):
+    path = tmp_path / "t.db"
+    db = store.open_db(path)
+    names = set(db.table_names())
+    assert {"entrants", "events", "event_entrants", "series", "series_entrants", "games",
+            "seats", "replays", "game_logs"} <= names
+    applied = [m.name for m in store.MIGRATIONS.applied(db)]
+    assert applied == ["m001_initial", "m002_replay_forfeits"]
+    db2 = store.open_db(path)  # re-opening applies nothing twice
+    assert [m.name for m in store.MIGRATIONS.applied(db2)] == applied
+    assert db2.execute("pragma foreign_keys").fetchone()[0] == 1
+
+
+def test_db_path_precedence(monkeypatch):
+    monkeypatch.setenv("TOURNEY_DB", "/tmp/x.db")
+    assert str(store.db_path()) == "/tmp/x.db"
+    assert str(store.db_path("y.db")) == "y.db"
+    monkeypatch.delenv("TOURNEY_DB")
+    assert str(store.db_path()) == "results/tourney.db"
+
+
+def test_record_game_is_one_transaction():
+    db = store.open_db(":memory:")
+    event_id, series = make(db)
+    bad = game(seats=[dict(seat=0, entrant_id=1, points=0, placement=1),
+                      dict(seat=1, entrant_id=999, points=4, placement=2)])  # no such entrant
+    with pytest.raises(Exception):
+        store.record_game(db, event_id, series["id"], bad)
+    assert db["games"].count == 0 and db["seats"].count == 0 and db["replays"].count == 0
+    result = {"outcome": "win", "winner_id": 1, "games_played": 1,
+              "entrants": {1: dict(wins=1, points=0, placement=1),
+                           2: dict(wins=0, points=4, placement=2)}}
+    gid = store.record_game(db, event_id, series["id"], game(), result)
+    assert db["seats"].count == 2 and db["replays"].get(gid)["choices"] == '["end"]'
+    s = store.series_rows(db, event_id)[0]
+    assert s["status"] == "finished" and s["winner_id"] == 1
+    assert [e["wins"] for e in s["entrants"]] == [1, 0]
+    with pytest.raises(Exception):  # the same game twice is refused
+        store.record_game(db, event_id, series["id"], game())
+    assert db["games"].count == 1
+
+
+def test_list_games_filters():
+    db = store.open_db(":memory:")
+    event_id, series = make(db)
+    store.record_game(db, event_id, series["id"], game())
+    assert len(store.list_games(db, event="e")) == 1
+    assert store.list_games(db, event="other") == []
+    assert len(store.list_games(db, entrant="b")) == 1
+    assert store.list_games(db, entrant="zed") == []
+    row = store.list_games(db)[0]
+    assert row["seats"][1]["fault"] == "timeout"
