@@ -85,6 +85,11 @@ class GreedyBot:
         mine = len(view.get("in_play", [[]] * (me + 1))[me])
         if info.get("name") == "Thin Ice" or info.get("type") == "asset" and mine >= 3:
             return (0, 0)
+        sizes = view["hand_sizes"]
+        if info.get("name") == "Revolution" and sizes[me] - 1 <= min(sizes):
+            return (0, 1)  # sharing out the hands only helps a player holding more than the others
+        if info.get("name") == "Armageddon" and mine > sum(map(len, view["in_play"])) - mine:
+            return (0, 1)
         return (1, info.get("type") == "event")
 
     def _player(self, decision, view):
@@ -98,6 +103,31 @@ class GreedyBot:
             foes = [p for p in players if p not in friends] or players
             return f"player:{min(foes, key=lambda p: view['hand_sizes'][p])}"
         return f"player:{me}" if me in players else decision.options[0]
+
+    def _players(self, decision, view):
+        """"Up to two players" draw: pick opponents (fewest cards first), then stop."""
+        me = view["player"]
+        teams = view.get("teams")
+        friends = set(next(t for t in teams if me in t)) if teams else {me}
+        foes = [int(o[7:]) for o in decision.options if o.startswith("player:") and int(o[7:]) not in friends]
+        if foes:
+            return f"player:{min(foes, key=lambda p: view['hand_sizes'][p])}"
+        return "done" if "done" in decision.options else decision.options[0]
+
+    def _put_back(self, decision, view):
+        """Put back the cards least likely to be discarded soon: eights are kept."""
+        cards = [o for o in decision.options if o.startswith("card:")]
+        return min(cards, key=lambda o: self._discard_value(view, int(o[5:]), view["hand"])) if cards else decision.options[0]
+
+    def _trade_take(self, decision, view):
+        cards = [o for o in decision.options if o.startswith("card:")]
+        return max(cards, key=lambda o: self._info(int(o[5:])).get("rank") == "8")
+
+    def _trade_give(self, decision, view):
+        return self._put_back(decision, view)
+
+    def _yes_no(self, decision, view):
+        return "yes" if "yes" in decision.options else decision.options[0]
 
     def _destroy(self, decision, view):
         me = view["player"]
