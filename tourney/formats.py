@@ -476,7 +476,13 @@ class Runner:
         import multiprocessing as mp  # noqa: PLC0415
         from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
-        ctx = mp.get_context("forkserver" if sys.platform.startswith("linux") else "spawn")
+        if sys.platform.startswith("linux"):
+            ctx = mp.get_context("forkserver")
+            # workers fork from a server that has imported the engine and the referee already
+            ctx.set_forkserver_preload(["tourney.formats", "tourney.referee", "tourney.entrants",
+                                        "tourney.config", "engine.crazier", "engine.bots"])
+        else:  # pragma: no cover
+            ctx = mp.get_context("spawn")
         q = ctx.Queue()
         expected = len(self.tasks)
         pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
