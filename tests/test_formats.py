@@ -167,3 +167,32 @@ def test_stored_games_replay_exactly_even_with_faults():
         assert game.result is not None
         assert list(game.result.winners) == json.loads(row["winners"])
         assert game.result.reason == row["reason"]
+
+
+def test_rule_set_series_as_league_unit():
+    raw = {"event": {"name": "s", "format": "league", "rule_set": "super-crazy-eights",
+                     "seed": 1, "games": 0},
+           "entrants": entrants("a", "b", "c")}
+    db, event_id = run_event(raw, 1)
+    rows = list(db.query("select options, first_player from games order by idx"))
+    assert len(rows) == 15  # fifteen deals
+    assert [json.loads(r["options"])["deal"] for r in rows] == list(range(1, 16))
+    firsts = [r["first_player"] for r in rows]
+    assert all((b - a) % 3 == 1 for a, b in zip(firsts, firsts[1:]))  # the deal passes left
+    series = store.series_rows(db, event_id)[0]
+    assert series["status"] == "finished" and series["games_played"] == 15
+
+
+def test_crazy_eights_to_target():
+    raw = {"event": {"name": "c", "format": "league", "rule_set": "crazy-eights", "seed": 2,
+                     "options": {"series": "target", "target": 100}},
+           "entrants": entrants("a", "b")}
+    db, event_id = run_event(raw, 1)
+    series = store.series_rows(db, event_id)[0]
+    assert max(e["points"] for e in series["entrants"]) >= 100
+    totals_before_last = [0, 0]
+    games = list(db.query("select id from games order by idx"))
+    for gm in games[:-1]:
+        for st in db.query("select * from seats where game_id = ?", [gm["id"]]):
+            totals_before_last[st["seat"]] += st["points"]
+    assert max(totals_before_last) < 100

@@ -223,6 +223,15 @@ def _int(path, place, value, minimum=None, maximum=None):
     return value
 
 
+def _has_series_rules(rule_set: str) -> bool:
+    try:
+        import engine  # noqa: PLC0415
+
+        return hasattr(engine.rule_set_module(rule_set), "series_over")
+    except Exception:
+        return False
+
+
 def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     """The normalised ``[event]`` table and the concurrency level."""
     if not isinstance(raw, dict):
@@ -284,8 +293,12 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     if "unit" in raw and fmt != "round-robin":
         _fail(path, "event.unit", "only a round robin takes 'unit'")
 
-    default_games = {"single": 1, "match": 3, "league": 5}.get(unit, 3)
-    games = _int(path, "event.games", raw.get("games", default_games), 1, 1000)
+    deals = _has_series_rules(rule_set)
+    default_games = {"single": 1, "match": 3, "league": 0 if deals else 5}.get(unit, 3)
+    games = _int(path, "event.games", raw.get("games", default_games), 0, 1000)
+    if games == 0 and not (deals and unit == "league"):
+        _fail(path, "event.games", "games = 0 (the rule set's own series: deals until "
+              "series_over) needs a league of a rule set with series rules, e.g. crazy-eights")
     if unit == "single" and games != 1:
         _fail(path, "event.games", "a single game has games = 1")
     if unit == "match" and games % 2 == 0:

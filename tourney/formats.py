@@ -104,6 +104,8 @@ class SeriesState:
     seed: int
     games_target: int
     max_games: int | None = None
+    rule_set: str | None = None
+    options: dict | None = None
     wins: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
     games: list[dict] = field(default_factory=list)
@@ -114,12 +116,34 @@ class SeriesState:
         self.points = [0] * self.players
         if self.kind == "match" and self.max_games is None:
             self.max_games = 2 * self.games_target + 1
+        # a league with games_target 0 follows the rule set's own series rules (deals until
+        # series_over: crazy-eights to 100 points, super-crazy-eights fifteen deals)
+        self.module = None
+        self.first_dealer = None
+        if self.kind == "league" and self.games_target == 0 and self.rule_set:
+            import engine  # noqa: PLC0415
+
+            module = engine.rule_set_module(self.rule_set)
+            if hasattr(module, "series_over"):
+                self.module = module
+
+    def game_options(self) -> dict:
+        """The options of the next game (a deal-dependent rule set changes them per deal)."""
+        base = dict(self.options or {})
+        if self.module is not None and hasattr(self.module, "options_for_deal"):
+            return self.module.options_for_deal(base, len(self.games) + 1)
+        return base
 
     def _draw(self, seats: list[int]) -> int:
         return seats[0] if len(seats) == 1 else seats[self.rng.randrange(len(seats))]
 
     def next_first_player(self) -> int:
         """Who plays first in the next game (uses the series RNG only when there is a tie)."""
+        if self.module is not None and hasattr(self.module, "first_player_for_deal"):
+            if self.first_dealer is None:
+                self.first_dealer = self._draw(list(range(self.players)))
+            return self.module.first_player_for_deal(len(self.games) + 1, self.first_dealer,
+                                                     self.players)
         if not self.games or self.kind == "single":
             return self._draw(list(range(self.players)))
         if self.kind == "league":
@@ -139,14 +163,23 @@ class SeriesState:
         played = len(self.games)
         if self.kind == "match":
             return max(self.wins) >= self.needed() or played >= self.max_games
+        if self.module is not None:
+            return played >= 1000 or (played > 0 and self.module.series_over(
+                list(self.points), self.options or {}, played))
         return played >= self.games_target
 
     def add(self, game: dict) -> None:
         """Count a finished game: ``{"winners": [seats], "points": [...], "placements": [...]}``."""
         for s in game["winners"]:
             self.wins[s] += 1
+        scores = list(game["points"])
+        if self.module is not None and hasattr(self.module, "deal_scores"):
+            scores = self.module.deal_scores(
+                {"winners": list(game["winners"]), "reason": game.get("reason", ""),
+                 "points": list(game["points"]), "placements": list(game["placements"]),
+                 "eliminated": [], "detail": ""}, self.options or {})
         for s in range(self.players):
-            self.points[s] += game["points"][s]
+            self.points[s] += scores[s]
         self.games.append(game)
 
     def info(self) -> dict:
@@ -165,6 +198,8 @@ class SeriesState:
         n = self.players
         if self.kind == "league":
             key = [self.points[s] for s in range(n)]  # lower is better
+            if self.module is not None and (self.options or {}).get("scoring") == "high":
+                key = [-k for k in key]
         else:
             key = [-self.wins[s] for s in range(n)]
         placements = [1 + sum(1 for o in key if o < key[s]) for s in range(n)]
@@ -262,14 +297,16 @@ def run_series(task: SeriesTask, emit, on_line=None) -> None:
     from tourney.referee import play_game  # noqa: PLC0415
 
     n = len(task.entrants)
-    state = SeriesState(task.kind, n, task.seed, task.games_target, task.max_games)
+    state = SeriesState(task.kind, n, task.seed, task.games_target, task.max_games,
+                        task.rule_set, task.options)
     plan = []
     for g in task.done:  # recompute the RNG draws of the stored games
         plan.append(state.next_first_player())
         state.add(g)
     if state.over():
         return
-    replay_state = SeriesState(task.kind, n, task.seed, task.games_target, task.max_games)
+    replay_state = SeriesState(task.kind, n, task.seed, task.games_target, task.max_games,
+                               task.rule_set, task.options)
     with ExitStack() as stack:
         entrants = [
             stack.enter_context(
@@ -282,7 +319,7 @@ def run_series(task: SeriesTask, emit, on_line=None) -> None:
         for gi, stored in enumerate(task.done):  # bring the bots to where they were
             fp = stored["first_player"]
             record = play_game(
-                entrants, rule_set=task.rule_set, options=task.options,
+                entrants, rule_set=task.rule_set, options=replay_state.game_options(),
                 seed=seeding.game_seed(task.event_seed, task.idx, gi), first_player=fp,
                 series=replay_state.info(),
             )
@@ -294,7 +331,7 @@ def run_series(task: SeriesTask, emit, on_line=None) -> None:
             gi = len(state.games)
             fp = state.next_first_player()
             record = play_game(
-                entrants, rule_set=task.rule_set, options=task.options,
+                entrants, rule_set=task.rule_set, options=state.game_options(),
                 seed=seeding.game_seed(task.event_seed, task.idx, gi), first_player=fp,
                 series=state.info(), on_line=on_line,
             )
@@ -399,6 +436,7 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
                 "winners": g["winners"],
                 "points": [st["points"] for st in g["seats"]],
                 "placements": [st["placement"] for st in g["seats"]],
+                "reason": g["reason"],
             })
         tasks.append(SeriesTask(
             idx=s["idx"], kind=s["kind"], rule_set=ev["rule_set"], options=ev["options"],
