@@ -80,7 +80,10 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     elif expect_resume and not quiet:
         err(f"nothing to resume: event {cfg.event['name']!r} starts now")
 
+    printed: set[int] = set()
+
     def on_series(s, result):
+        printed.add(s["idx"])
         if not json_out and not quiet:
             typer.echo(formats.series_line(s, result))
 
@@ -123,7 +126,25 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
         err(f"interrupted: finished games are stored; resume with: tourney run {source} --resume")
         raise typer.Exit(130) from None
     store.finish_event(db, event_id)
-    return formats.event_summary(db, event_id)
+    summary = formats.event_summary(db, event_id)
+    if not json_out and not quiet:  # series finished by an earlier run
+        for item in summary["series"]:
+            if item["series"] not in printed and item["status"] == "finished":
+                typer.echo(stored_series_line(item))
+    return summary
+
+
+def stored_series_line(item: dict) -> str:
+    """The line of a series from the summary (same wording as ``formats.series_line``)."""
+    from tourney.formats import series_line  # noqa: PLC0415
+
+    row = {"idx": item["series"], "kind": item["kind"],
+           "entrants": [{"name": e["entrant"]} for e in item["entrants"]]}
+    winner = next((e["seat"] for e in item["entrants"] if e["entrant"] == item["winner"]), None)
+    result = {"winner": winner, "games_played": item["games"],
+              "seats": [{"seat": e["seat"], "wins": e["wins"], "points": e["points"],
+                         "placement": e["placement"]} for e in item["entrants"]]}
+    return series_line(row, result)
 
 
 @app.command(epilog="Example: tourney run configs/demo.toml --concurrency 2\n\n" + EXIT_CODES)
