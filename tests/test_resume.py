@@ -145,6 +145,25 @@ def test_kill_and_resume_equals_uninterrupted(tmp_path):
     assert json.loads(result.stdout)["games"] == total
     assert snapshot(db) == reference
 
+    # Ctrl-C (SIGINT to the whole process group, as a terminal sends it): exit 130, then resume
+    db = tmp_path / "interrupted.db"
+    proc = subprocess.Popen(
+        tourney("run", str(cfg), "--db", str(db), "-q"), env=env(), start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    while proc.poll() is None and count_games(db) < total // 3:
+        time.sleep(0.005)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate()
+        assert proc.returncode == 130, err
+        assert b"Traceback" not in err and b"--resume" in err
+    else:
+        proc.communicate()
+    result = CliRunner().invoke(app, ["run", str(cfg), "--db", str(db), "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    assert snapshot(db) == reference
+
 
 def test_rerun_of_finished_event_plays_nothing(tmp_path):
     cfg = tmp_path / "event.toml"

@@ -95,7 +95,8 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
 
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[games]} games"),
-                            console=Console(stderr=True), transient=True)
+                            console=Console(stderr=True), transient=True,
+                            auto_refresh=False)  # no thread: worker processes are forked
         task_id = progress.add_task(cfg.event["name"], total=total,
                                     completed=total - len(tasks), games=0)
     games_seen = 0
@@ -104,13 +105,14 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
         nonlocal games_seen
         games_seen += 1
         if progress is not None:
-            progress.update(task_id, games=games_seen)
+            progress.update(task_id, games=games_seen, refresh=True)
         if on_game is not None:
             on_game(s, payload)
 
     def on_series_cb(s, result):
         if progress is not None:
             progress.advance(task_id)
+            progress.refresh()
         on_series(s, result)
 
     runner = formats.Runner(db, event_id, tasks, concurrency or cfg.concurrency,
