@@ -14,47 +14,13 @@ from engine.common import rng_from_json, rng_to_json
 
 
 # ----------------------------------------------------------------- helpers
+from enginekit import cid, hand, names, position, table  # noqa: E402,F401
+from enginekit import discard_top_first as discard_pile  # noqa: E402
+from enginekit import draw_top_first as draw_pile  # noqa: E402
+
+
 def pos(hands, draw=(), discard=("Sleep",), in_play=None, turn=0, phase="main", **extra):
-    data = {
-        "rule_set": "crazier-eights",
-        "players": len(hands),
-        "seed": extra.pop("seed", 5),
-        "hands": [list(h) for h in hands],
-        "draw_pile": list(draw),
-        "discard_pile": list(discard),
-        "in_play": [list(c) for c in (in_play or [[] for _ in hands])],
-        "turn": turn,
-        "phase": phase,
-    }
-    data.update(extra)
-    return engine.load_game(data)
-
-
-def names(g, cards):
-    return [g.card_name(c) for c in cards]
-
-
-def hand(g, p):
-    return names(g, g.hands[p])
-
-
-def table(g, p):
-    return names(g, g.in_play[p])
-
-
-def draw_pile(g):
-    return names(g, g.draw_pile[::-1])  # top first
-
-
-def discard_pile(g):
-    return names(g, g.discard[::-1])  # top first
-
-
-def cid(g, name, zone=None):
-    for c in (zone if zone is not None else range(len(g.deck))):
-        if g.card_name(c) == name:
-            return c
-    raise AssertionError(f"{name} not found")
+    return position(hands, draw, discard, in_play, turn, phase, seed=extra.pop("seed", 5), **extra)
 
 
 def opt(g, verb, name):

@@ -311,8 +311,10 @@ def _titania(game, f):
         _say(game, f, f"player {p} puts {game.card_text(cid)} into play")
 
 
-def _elven_princess(game, f):
-    p = f["p"]
+def _look_at_top(game, f, p):
+    """Step 0 of a private look at the top card (Elven Princess, Lighthouse): top up, look, and
+    remember the card; later steps get the card back, or None when the effect is over (the frame
+    is then popped, or the look step itself was this call)."""
     if f["step"] == 0:
         game.top_up(1)
         if not game.draw_pile or not game.alive[p]:
@@ -328,6 +330,14 @@ def _elven_princess(game, f):
     cid = f["card"]
     if not game.draw_pile or game.draw_pile[-1] != cid:
         game.stack.pop()
+        return None
+    return cid
+
+
+def _elven_princess(game, f):
+    p = f["p"]
+    cid = _look_at_top(game, f, p)
+    if cid is None:
         return None
     if "answer" not in f:
         return Decision(
@@ -386,21 +396,8 @@ def _wood_elf(game, f):
 
 def _lighthouse(game, f):
     p = f["p"]
-    if f["step"] == 0:
-        game.top_up(1)
-        if not game.draw_pile or not game.alive[p]:
-            game.stack.pop()
-            return None
-        cid = game.draw_pile[-1]
-        f["card"] = cid
-        f["step"] = 1
-        _look(game, p, [cid])
-        _say(game, f, f"player {p} looks at the top card of the draw pile")
-        _say(game, f, f"you see {game.card_text(cid)}", only=p, cards=[cid])
-        return None
-    cid = f["card"]
-    if not game.draw_pile or game.draw_pile[-1] != cid:
-        game.stack.pop()
+    cid = _look_at_top(game, f, p)
+    if cid is None:
         return None
     if "answer" not in f:
         return Decision(
