@@ -196,3 +196,157 @@ def test_crazy_eights_to_target():
         for st in db.query("select * from seats where game_id = ?", [gm["id"]]):
             totals_before_last[st["seat"]] += st["points"]
     assert max(totals_before_last) < 100
+
+
+# --- legs: a rule set's own series as the game of a match -----------------------------------------
+
+TARGET = {"series": "target", "target": 100}
+
+
+def deal(points, winner):
+    return {"winners": [winner], "placements": [1 if s == winner else 2 for s in range(2)],
+            "points": points, "reason": "out"}
+
+
+def test_match_counts_legs_to_100_and_the_leg_loser_deals_next():
+    st = formats.SeriesState("match", 2, seed=3, games_target=3, rule_set="crazy-eights",
+                             options=TARGET)
+    first = st.next_first_player()
+    assert st.info() == {"kind": "match", "game": 1, "scores": [0, 0], "wins": [0, 0],
+                         "best_of": 3, "leg": 1, "deal": 1, "leg_scores": [0, 0]}
+    st.add(deal([0, 60], 0))
+    assert st.next_first_player() == 1 - first  # the deal passes to the left within a leg
+    st.add(deal([0, 50], 0))  # 110: the leg is over, seat 0 has the lowest total
+    assert st.wins == [1, 0] and len(st.legs) == 1 and not st.over()
+    assert st.info()["leg"] == 2 and st.info()["deal"] == 1 and st.info()["leg_scores"] == [0, 0]
+    assert st.next_first_player() == 1  # the loser of the leg plays first
+    st.add(deal([70, 0], 1))
+    st.next_first_player()
+    st.add(deal([40, 0], 1))
+    assert st.wins == [1, 1]
+    st.next_first_player()
+    st.add(deal([50, 50], 0))
+    st.next_first_player()
+    st.add(deal([60, 60], 1))  # 110 each: a shared lowest total, the leg counts for neither
+    assert st.wins == [1, 1] and len(st.legs) == 3 and not st.over()
+    assert st.legs[-1]["winners"] == [] and st.legs[-1]["deals"] == 2
+    st.next_first_player()
+    st.add(deal([100, 0], 1))
+    assert st.over()
+    r = st.result()
+    assert (r["winner"], r["games_played"], r["legs_played"]) == (1, 7, 4)
+    assert [s["wins"] for s in r["seats"]] == [1, 2] and [s["placement"] for s in r["seats"]] == [2, 1]
+    assert [s["points"] for s in r["seats"]] == [320, 220]  # every deal's points, all legs
+
+
+def test_match_cap_counts_legs():
+    st = formats.SeriesState("match", 2, seed=3, games_target=1, max_games=2,
+                             rule_set="crazy-eights", options=TARGET)
+    for _ in range(2):
+        st.next_first_player()
+        st.add(deal([100, 100], 0))  # a tied leg in one deal
+    assert st.over() and len(st.games) == 2
+    assert st.result()["outcome"] == "draw" and st.result()["legs_played"] == 2
+
+
+def test_single_game_of_a_series_rule_set_is_one_leg():
+    st = formats.SeriesState("single", 2, seed=1, games_target=1, rule_set="crazy-eights",
+                             options={**TARGET, "scoring": "high"})
+    st.next_first_player()
+    st.add(deal([0, 40], 0))  # high scoring: the player who went out collects 40
+    assert not st.over()
+    st.next_first_player()
+    st.add(deal([70, 0], 1))
+    st.next_first_player()
+    st.add(deal([0, 65], 0))  # 105 against 70
+    assert st.over()
+    r = st.result()
+    assert r["winner"] == 0 and [s["placement"] for s in r["seats"]] == [1, 2]
+    assert [s["points"] for s in r["seats"]] == [105, 70]
+
+
+def test_a_league_of_deals_is_not_played_in_legs():
+    st = formats.SeriesState("league", 2, seed=1, games_target=3, rule_set="super-crazy-eights")
+    assert st.module is None and "leg" not in st.info() and st.info()["of"] == 3
+
+
+def test_crazy_eights_match_to_100_end_to_end():
+    raw = {"event": {"name": "m", "format": "match", "rule_set": "crazy-eights", "seed": 4,
+                     "games": 3, "options": TARGET},
+           "entrants": entrants("a", "b")}
+    db, event_id = run_event(raw, 1)
+    series = store.series_rows(db, event_id)[0]
+    legs: dict[int, list] = {}
+    for gm in store.series_games(db, series["id"]):
+        legs.setdefault(gm["leg"], []).append([st["points"] for st in gm["seats"]])
+    assert sorted(legs) == list(range(len(legs))) and len(legs) >= 2
+    wins = [0, 0]
+    for deals in legs.values():
+        totals = [sum(d[s] for d in deals) for s in range(2)]
+        before = [sum(d[s] for d in deals[:-1]) for s in range(2)]
+        assert max(totals) >= 100 > max(before)  # each leg ends when a total reaches 100
+        if totals[0] != totals[1]:
+            wins[totals.index(min(totals))] += 1
+    assert [e["wins"] for e in series["entrants"]] == wins
+    assert max(wins) == 2 and series["status"] == "finished"
+    assert series["winner_id"] == series["entrants"][wins.index(2)]["entrant_id"]
+    summary = formats.event_summary(db, event_id)
+    assert summary["series"][0]["legs"] == len(legs)
+
+
+def test_super_crazy_eights_match_leg_is_fifteen_deals():
+    raw = {"event": {"name": "s", "format": "match", "rule_set": "super-crazy-eights", "seed": 7,
+                     "games": 1},
+           "entrants": entrants("a", "b", "c")}
+    db, event_id = run_event(raw, 1)
+    rows = list(db.query("select leg, options from games order by idx"))
+    deals = [json.loads(r["options"])["deal"] for r in rows]
+    assert deals[:15] == list(range(1, 16)) and {r["leg"] for r in rows[:15]} == {0}
+    assert len(rows) % 15 == 0  # only whole legs (a tied leg is played again)
+    series = store.series_rows(db, event_id)[0]
+    assert series["status"] == "finished"
+
+
+def test_bots_are_told_the_leg_and_deal(monkeypatch):
+    from tourney import referee
+
+    seen = []
+    real = referee.play_game
+
+    def spy(entrants, **kw):
+        seen.append(kw["series"])
+        return real(entrants, **kw)
+
+    monkeypatch.setattr(referee, "play_game", spy)
+    task = formats.SeriesTask(idx=0, kind="match", rule_set="crazy-eights", options=TARGET,
+                              event_seed=4, seed=seeding.series_seed(4, 0), games_target=3,
+                              max_games=None, entrants=entrants("a", "b"))
+    games = []
+    formats.run_series(task, lambda msg: games.append(msg[2]))
+    assert [s["game"] for s in seen] == list(range(1, len(games) + 1))
+    assert [s["leg"] - 1 for s in seen] == [g["leg"] for g in games]
+    for s, g in zip(seen, games):
+        deals_before = [h for h in games if h["leg"] == g["leg"] and h["idx"] < g["idx"]]
+        assert s["deal"] == len(deals_before) + 1
+        assert s["leg_scores"] == [sum(h["points"][p] for h in deals_before) for p in range(2)]
+        assert s["best_of"] == 3 and s["kind"] == "match"
+
+
+def test_a_series_resumed_in_the_middle_of_a_leg_continues_exactly():
+    def task(done=()):
+        return formats.SeriesTask(idx=0, kind="match", rule_set="crazy-eights", options=TARGET,
+                                  event_seed=8, seed=seeding.series_seed(8, 0), games_target=3,
+                                  max_games=None, entrants=entrants("a", "b"), done=list(done))
+
+    def key(g):
+        return (g["idx"], g["leg"], g["first_player"], g["seed"], g["winners"], g["points"])
+
+    whole = []
+    formats.run_series(task(), lambda msg: whole.append(msg))
+    games = [m[2] for m in whole]
+    legs = [g["leg"] for g in games]
+    cut = next(i for i in range(1, len(games)) if legs[i] == legs[i - 1] and legs[i] > 0)
+    rest = []
+    formats.run_series(task(games[:cut]), lambda msg: rest.append(msg))
+    assert [key(m[2]) for m in rest] == [key(g) for g in games[cut:]]
+    assert rest[-1][3] == whole[-1][3]  # the same series result

@@ -32,10 +32,28 @@ def test_migrations_create_schema_once(tmp_path):
     assert {"entrants", "events", "event_entrants", "series", "series_entrants", "games",
             "seats", "replays", "game_logs"} <= names
     applied = [m.name for m in store.MIGRATIONS.applied(db)]
-    assert applied == ["m001_initial", "m002_replay_forfeits"]
+    assert applied == ["m001_initial", "m002_replay_forfeits", "m003_game_legs"]
     db2 = store.open_db(path)  # re-opening applies nothing twice
     assert [m.name for m in store.MIGRATIONS.applied(db2)] == applied
     assert db2.execute("pragma foreign_keys").fetchone()[0] == 1
+
+
+def test_legs_migration_gives_older_games_their_own_leg(tmp_path):
+    from sqlite_utils import Database
+
+    path = tmp_path / "old.db"
+    old = Database(path)
+    store.MIGRATIONS.apply(old, stop_before="m003_game_legs")
+    event_id, series = make(old)
+    for idx in (0, 1):  # rows as the schema before m003 held them
+        old["games"].insert({"event_id": event_id, "series_id": series["id"], "idx": idx,
+                             "rule_set": "crazier-eights", "options": "{}", "seed": idx,
+                             "players": 2, "first_player": 0, "turn_order": "[0, 1]",
+                             "winners": "[0]", "reason": "empty_hand"})
+    old.conn.close()
+    db = store.open_db(path)
+    assert [r["leg"] for r in db.query("select leg from games order by idx")] == [0, 1]
+    assert [g["leg"] for g in store.list_games(db)] == [0, 1]
 
 
 def test_db_path_precedence(monkeypatch):

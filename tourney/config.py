@@ -8,7 +8,7 @@ A config file defines one event and its entrants (see docs/formats.md for the re
     rule_set = "crazier-eights"
     seed = 2024
     players = 2                   # per table
-    games = 3                     # best-of N (matches) or games per league table
+    games = 3                     # best-of N legs (matches) or games per league table
     rounds = 1                    # round robin only
     concurrency = 0               # 0 = number of cores
 

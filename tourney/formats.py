@@ -92,11 +92,22 @@ def schedule(event: dict) -> list[dict]:
 # ---------------------------------------------------------------------------------------------
 
 
+#: a leg that never reaches its end (crazy-eights' high scoring with blocked deals scores nothing)
+#: is stopped after this many deals and decided on its totals
+MAX_DEALS_PER_LEG = 1000
+
+
 @dataclass
 class SeriesState:
     """The running state of one series: whose turn to start, when it is over, its result.
 
     Deterministic from ``seed`` and the games added, so a resumed series continues exactly.
+
+    A **leg** is one game of the rule set as its rules define a game: a single deal, or for a
+    rule set with series rules (``series_over``: crazy-eights to 100 points, super-crazy-eights
+    fifteen deals) a run of deals until the rule set says it is over. Matches and single games
+    count legs; a league counts deals (``games_target`` of them), or plays one leg when
+    ``games_target`` is 0. Every deal is one stored game.
     """
 
     kind: str
@@ -116,110 +127,178 @@ class SeriesState:
         self.points = [0] * self.players
         if self.kind == "match" and self.max_games is None:
             self.max_games = 2 * self.games_target + 1
-        # a league with games_target 0 follows the rule set's own series rules (deals until
-        # series_over: crazy-eights to 100 points, super-crazy-eights fifteen deals)
+        #: the rule set's module when legs are runs of deals, else None (a leg is one deal)
         self.module = None
-        self.first_dealer = None
-        if self.kind == "league" and self.games_target == 0 and self.rule_set:
+        if self.rule_set and not (self.kind == "league" and self.games_target > 0):
             import engine  # noqa: PLC0415
 
             module = engine.rule_set_module(self.rule_set)
             if hasattr(module, "series_over"):
                 self.module = module
+        self.legs: list[dict] = []  # finished legs: {"winners", "placements", "points", "deals"}
+        self.leg_points = [0] * self.players
+        self.leg_deals = 0
+        self.dealer = None  # who dealt the first deal of the current leg
+
+    # -- the next game ----------------------------------------------------------------------
 
     def game_options(self) -> dict:
         """The options of the next game (a deal-dependent rule set changes them per deal)."""
         base = dict(self.options or {})
         if self.module is not None and hasattr(self.module, "options_for_deal"):
-            return self.module.options_for_deal(base, len(self.games) + 1)
+            return self.module.options_for_deal(base, self.leg_deals + 1)
         return base
 
     def _draw(self, seats: list[int]) -> int:
         return seats[0] if len(seats) == 1 else seats[self.rng.randrange(len(seats))]
 
+    def _losers(self, last: dict) -> list[int]:
+        """Who goes first after ``last`` (a game or a leg): the worst placed, or everyone when
+        nobody won."""
+        if not last["winners"]:
+            return list(range(self.players))
+        worst = max(last["placements"])
+        return [s for s in range(self.players) if last["placements"][s] == worst]
+
     def next_first_player(self) -> int:
         """Who plays first in the next game (uses the series RNG only when there is a tie)."""
-        if self.module is not None and hasattr(self.module, "first_player_for_deal"):
-            if self.first_dealer is None:
-                self.first_dealer = self._draw(list(range(self.players)))
-            return self.module.first_player_for_deal(len(self.games) + 1, self.first_dealer,
-                                                     self.players)
+        if self.module is not None:
+            return self._next_first_player_in_leg()
         if not self.games or self.kind == "single":
             return self._draw(list(range(self.players)))
         if self.kind == "league":
             top = max(self.points)
             return self._draw([s for s in range(self.players) if self.points[s] == top])
-        last = self.games[-1]
-        worst = max(last["placements"])
-        losers = [s for s in range(self.players) if last["placements"][s] == worst]
-        if not last["winners"]:
-            losers = list(range(self.players))
-        return self._draw(losers)
+        return self._draw(self._losers(self.games[-1]))
+
+    def _next_first_player_in_leg(self) -> int:
+        module, n = self.module, self.players
+        if self.leg_deals == 0:  # a new leg: choose its first dealer
+            if not self.legs:
+                self.dealer = self._draw(list(range(n)))
+            else:  # the loser of the previous leg plays first, as after a game of a match
+                first = self._draw(self._losers(self.legs[-1]))
+                self.dealer = next(d for d in range(n)
+                                   if module.first_player_for_deal(1, d, n) == first)
+        return module.first_player_for_deal(self.leg_deals + 1, self.dealer, n)
+
+    def leg_index(self) -> int:
+        """The 0-based leg the next game belongs to."""
+        return len(self.legs) if self.module is not None else len(self.games)
+
+    # -- counting -----------------------------------------------------------------------------
 
     def needed(self) -> int:
         return self.games_target // 2 + 1
 
     def over(self) -> bool:
-        played = len(self.games)
         if self.kind == "match":
+            played = len(self.legs) if self.module is not None else len(self.games)
             return max(self.wins) >= self.needed() or played >= self.max_games
         if self.module is not None:
-            return played >= 1000 or (played > 0 and self.module.series_over(
-                list(self.points), self.options or {}, played))
-        return played >= self.games_target
+            return len(self.legs) >= 1
+        return len(self.games) >= self.games_target
+
+    def _placements(self, totals: list[int]) -> list[int]:
+        """Places by totals: lower first, or higher first with the rule set's high scoring."""
+        key = list(totals)
+        if self.module is not None and (self.options or {}).get("scoring") == "high":
+            key = [-k for k in key]
+        return [1 + sum(1 for o in key if o < k) for k in key]
 
     def add(self, game: dict) -> None:
         """Count a finished game: ``{"winners": [seats], "points": [...], "placements": [...]}``."""
-        for s in game["winners"]:
-            self.wins[s] += 1
+        self.games.append(game)
+        if self.module is None:
+            for s in game["winners"]:
+                self.wins[s] += 1
+            for s in range(self.players):
+                self.points[s] += game["points"][s]
+            return
         scores = list(game["points"])
-        if self.module is not None and hasattr(self.module, "deal_scores"):
+        if hasattr(self.module, "deal_scores"):
             scores = self.module.deal_scores(
                 {"winners": list(game["winners"]), "reason": game.get("reason", ""),
                  "points": list(game["points"]), "placements": list(game["placements"]),
                  "eliminated": [], "detail": ""}, self.options or {})
         for s in range(self.players):
             self.points[s] += scores[s]
-        self.games.append(game)
+            self.leg_points[s] += scores[s]
+        self.leg_deals += 1
+        if self.kind == "league":  # a league's wins are deals won
+            for s in game["winners"]:
+                self.wins[s] += 1
+        if (self.module.series_over(list(self.leg_points), self.options or {}, self.leg_deals)
+                or self.leg_deals >= MAX_DEALS_PER_LEG):
+            self._end_leg()
+
+    def _end_leg(self) -> None:
+        best = self.module.series_winner(list(self.leg_points), self.options or {})
+        winners = best if len(best) == 1 else []  # a shared best total: the leg is drawn
+        if self.kind != "league":
+            for s in winners:
+                self.wins[s] += 1
+        self.legs.append({"winners": winners, "placements": self._placements(self.leg_points),
+                          "points": list(self.leg_points), "deals": self.leg_deals})
+        self.leg_points = [0] * self.players
+        self.leg_deals = 0
+
+    # -- reporting ------------------------------------------------------------------------------
 
     def info(self) -> dict:
-        """The series part of a bot's game_start message."""
-        return {
-            "kind": self.kind,
-            "game": len(self.games),
-            "games": self.games_target,
-            "wins": list(self.wins),
-            "points": list(self.points),
-        }
+        """The ``series`` object of a bot's game_start message (docs/protocol.md 3.3)."""
+        info = {"kind": self.kind, "game": len(self.games) + 1, "scores": list(self.points),
+                "wins": list(self.wins)}
+        if self.kind == "single" and self.module is None:
+            info["of"] = 1
+        elif self.kind == "league" and self.games_target:
+            info["of"] = self.games_target
+        elif self.kind == "match":
+            info["best_of"] = self.games_target
+        if self.module is not None:
+            info.update(leg=len(self.legs) + 1, deal=self.leg_deals + 1,
+                        leg_scores=list(self.leg_points))
+        return info
+
+    def tally(self) -> dict:
+        """Where the series stands after the last game added, for progress lines: ``wins``,
+        ``points``; with legs also ``leg`` (1-based leg of that game), ``leg_scores`` (that
+        leg's totals), ``leg_over`` and ``leg_winners`` (empty while running or when drawn)."""
+        t = {"wins": list(self.wins), "points": list(self.points)}
+        if self.module is not None:
+            ended = self.leg_deals == 0 and bool(self.legs)
+            last = self.legs[-1] if ended else None
+            t.update(leg=len(self.legs) + (0 if ended else 1),
+                     leg_scores=list(last["points"] if last else self.leg_points),
+                     leg_over=ended, leg_winners=list(last["winners"]) if last else [])
+        return t
 
     def result(self) -> dict:
-        """``{"outcome": "win"|"draw", "winner": seat|None, "games_played", "seats": [{"seat",
-        "wins", "points", "placement"}]}``."""
+        """``{"outcome": "win"|"draw", "winner": seat|None, "games_played", "legs_played",
+        "seats": [{"seat", "wins", "points", "placement"}]}``."""
         n = self.players
-        if self.kind == "league":
-            key = [self.points[s] for s in range(n)]  # lower is better
-            if self.module is not None and (self.options or {}).get("scoring") == "high":
-                key = [-k for k in key]
-        else:
-            key = [-self.wins[s] for s in range(n)]
-        placements = [1 + sum(1 for o in key if o < key[s]) for s in range(n)]
-        best = [s for s in range(n) if placements[s] == 1]
         winner = None
-        if self.kind == "match":
+        if self.kind == "league":
+            placements = self._placements(self.points)
+            best = [s for s in range(n) if placements[s] == 1]
+            winner = best[0] if len(best) == 1 else None
+        elif self.kind == "match":
             reached = [s for s in range(n) if self.wins[s] >= self.needed()]
             winner = reached[0] if reached else None
-        elif len(best) == 1 and (self.kind != "single" or self.games[-1]["winners"]):
-            winner = best[0]
-        if self.kind == "single":
-            w = self.games[-1]["winners"] if self.games else []
+            placements = [1 + sum(1 for o in self.wins if o > w) for w in self.wins]
+            if winner is None:
+                placements = [1] * n  # a drawn match: shared first place
+        else:  # single: the one game, or the one leg
+            last = (self.legs or [None])[-1] if self.module is not None else (
+                self.games[-1] if self.games else None)
+            w = last["winners"] if last else []
             winner = w[0] if len(w) == 1 else None
-            placements = list(self.games[-1]["placements"]) if self.games else placements
-        if self.kind == "match" and winner is None:
-            placements = [1] * n  # a drawn match: shared first place
+            placements = list(last["placements"]) if last else [1] * n
         return {
             "outcome": "win" if winner is not None else "draw",
             "winner": winner,
             "games_played": len(self.games),
+            "legs_played": len(self.legs) if self.module is not None else len(self.games),
             "seats": [
                 {"seat": s, "wins": self.wins[s], "points": self.points[s],
                  "placement": placements[s]}
@@ -233,14 +312,16 @@ class SeriesState:
 # ---------------------------------------------------------------------------------------------
 
 
-def game_payload(record, idx: int, players: int) -> dict:
-    """The JSON-ready data of a finished game, for the main process to store."""
+def game_payload(record, idx: int, players: int, leg: int | None = None) -> dict:
+    """The JSON-ready data of a finished game, for the main process to store; ``leg`` is the
+    0-based leg the game belongs to (its own ``idx`` when a leg is one deal)."""
     result = record.result
     fp = record.first_player
     faults = {int(k): v for k, v in (record.faults or {}).items()}
     eliminated = set(result.eliminated or [])
     return {
         "idx": idx,
+        "leg": idx if leg is None else leg,
         "rule_set": record.rule_set,
         "options": record.options or {},
         "seed": record.seed,
@@ -335,8 +416,9 @@ def run_series(task: SeriesTask, emit, on_line=None) -> None:
                 seed=seeding.game_seed(task.event_seed, task.idx, gi), first_player=fp,
                 series=state.info(), on_line=on_line,
             )
-            payload = game_payload(record, gi, n)
+            payload = game_payload(record, gi, n, leg=state.leg_index())
             state.add(payload)
+            payload["tally"] = state.tally()  # not stored: for progress lines
             emit(("game", task.idx, payload, state.result() if state.over() else None))
 
 
@@ -578,6 +660,9 @@ def event_summary(db, event_id: int) -> dict:
         per[row["name"]] = {"entrant": row["name"], "series_played": 0, "series_won": 0,
                             "series_drawn": 0, "series_lost": 0, "games_played": 0,
                             "games_won": 0, "points": 0, "faults": 0}
+    legs = {r["series_id"]: r["legs"] for r in db.query(
+        "select series_id, count(distinct leg) as legs from games where event_id = ? "
+        "group by series_id", [event_id])}
     for s in store.series_rows(db, event_id):
         winner = None
         for e in s["entrants"]:
@@ -591,6 +676,7 @@ def event_summary(db, event_id: int) -> dict:
             "outcome": s["outcome"],
             "winner": winner,
             "games": s["games_played"],
+            "legs": legs.get(s["id"], 0),
             "entrants": [
                 {"entrant": e["name"], "seat": e["seat"], "wins": e["wins"],
                  "points": e["points"], "placement": e["placement"]}
@@ -662,4 +748,8 @@ def series_line(s: dict, result: dict) -> str:
         tail = "drawn"
     else:
         tail = f"winner {names[result['winner']]}"
-    return f"series {s['idx']}: {body} ({result['games_played']} games): {tail}"
+    played = f"{result['games_played']} games"
+    legs = result.get("legs_played", result["games_played"])
+    if legs != result["games_played"]:
+        played = f"{legs} leg{'s' if legs != 1 else ''}, {result['games_played']} deals"
+    return f"series {s['idx']}: {body} ({played}): {tail}"

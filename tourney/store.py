@@ -38,14 +38,16 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     (a series of one). ``id`` (pk), ``event_id`` (fk events), ``idx`` (0-based place in the
     event's schedule; unique with ``event_id``), ``round`` (round-robin round, else 0),
     ``kind`` (``"single"``, ``"match"``, ``"league"``), ``seed`` (the series seed, see
-    docs/formats.md), ``games_target`` (best-of N or number of games), ``status``
+    docs/formats.md), ``games_target`` (best-of N legs, or number of league games; 0 = one
+    leg of the rule set's own series), ``status``
     (``"pending"``, ``"finished"``), ``outcome`` (``"win"``, ``"draw"`` or null while
-    pending), ``winner_id`` (fk entrants, null for a draw or while pending), ``games_played``,
-    ``finished_at``. All series rows of an event are created before its first game.
+    pending), ``winner_id`` (fk entrants, null for a draw or while pending), ``games_played``
+    (stored games, i.e. deals), ``finished_at``. All series rows of an event are created before its first game.
 
 ``series_entrants``
     The table of a series. pk (``series_id``, ``entrant_id``); ``seat`` (the seat this entrant
-    takes in every game of the series), ``wins`` (games won), ``points`` (league points summed
+    takes in every game of the series), ``wins`` (legs won in a match or single game, games won
+    in a league; see docs/formats.md for legs), ``points`` (league points summed
     over the series' games), ``placement`` (1 = best, shared numbers for ties; null while the
     series is pending). Matches rank by wins (more is better), leagues by points (fewer is
     better).
@@ -54,7 +56,9 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     One row per finished game (one deal, shuffle to result). Written together with its
     ``seats``, ``replays`` and ``game_logs`` rows (and, for the last game of a series, the
     series' result) in one transaction. ``id`` (pk), ``event_id`` (fk), ``series_id`` (fk),
-    ``idx`` (0-based game number in the series; unique with ``series_id``), ``rule_set``,
+    ``idx`` (0-based game number in the series; unique with ``series_id``), ``leg`` (0-based
+    leg of the series this deal belongs to: equal to ``idx`` unless the rule set plays a leg as
+    a run of deals; added by migration ``m003_game_legs``), ``rule_set``,
     ``options`` (JSON, completed with defaults), ``seed`` (the game seed), ``players``,
     ``first_player`` (seat), ``turn_order`` (JSON list of seats in the order they played,
     clockwise from the first player), ``teams`` (JSON or null), ``winners`` (JSON list of
@@ -257,6 +261,13 @@ def m002_replay_forfeits(db: Database) -> None:
     db["replays"].add_column("forfeits", str, not_null_default="[]")
 
 
+@MIGRATIONS()
+def m003_game_legs(db: Database) -> None:
+    # games stored before legs existed were each a leg of their own
+    db["games"].add_column("leg", int)
+    db.execute("update games set leg = idx")
+
+
 def db_path(option: str | None = None) -> Path:
     """The database file: ``--db`` if given, else ``$TOURNEY_DB``, else ``results/tourney.db``."""
     return Path(option or os.environ.get("TOURNEY_DB") or DEFAULT_DB)
@@ -405,6 +416,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "event_id": event_id,
                 "series_id": series_id,
                 "idx": game["idx"],
+                "leg": game.get("leg", game["idx"]),
                 "rule_set": game["rule_set"],
                 "options": dumps(game["options"]),
                 "seed": game["seed"],
@@ -587,7 +599,7 @@ def list_games(db: Database, event: str | None = None, entrant: str | None = Non
         )
         params.append(entrant)
     sql = (
-        "select g.id, ev.name as event, s.idx as series, g.idx as game, g.rule_set, g.seed, "
+        "select g.id, ev.name as event, s.idx as series, g.leg, g.idx as game, g.rule_set, g.seed, "
         "g.first_player, g.winners, g.reason, g.decisions, g.finished_at "
         "from games g join events ev on ev.id = g.event_id join series s on s.id = g.series_id"
     )

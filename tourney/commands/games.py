@@ -19,9 +19,9 @@ def games(
 ) -> None:
     """List stored games (oldest first) with their seats, winners and points.
 
-    JSON shape: {"games": [{"id", "event", "series", "game", "rule_set", "seed", "first_player",
-    "winners": [entrant names], "reason", "decisions", "finished_at", "seats": [{"seat",
-    "entrant", "points", "placement", "fault"}]}]}.
+    JSON shape: {"games": [{"id", "event", "series", "leg", "game", "rule_set", "seed",
+    "first_player", "winners": [entrant names], "reason", "decisions", "finished_at", "seats":
+    [{"seat", "entrant", "points", "placement", "fault"}]}]}.
     """
     from tabulate import tabulate  # noqa: PLC0415
 
@@ -34,12 +34,14 @@ def games(
     if json_out:
         out_json({"games": rows})
         return
+    legs = any(g["leg"] != g["game"] for g in rows)  # a leg column only where legs are runs of deals
     table = [
-        [g["id"], g["event"], g["series"], g["game"],
+        [g["id"], g["event"], g["series"], *([g["leg"]] if legs else []), g["game"],
          " ".join(f"{s['entrant']}:{s['points']}" + (f"!{s['fault']}" if s["fault"] else "")
                   for s in g["seats"]),
          ", ".join(g["winners"]) or "-", g["reason"]]
         for g in rows
     ]
-    typer.echo(tabulate(table, headers=["id", "event", "series", "game", "seats:points",
-                                        "winners", "reason"], tablefmt="simple"))
+    headers = ["id", "event", "series", *(["leg"] if legs else []), "game", "seats:points",
+               "winners", "reason"]
+    typer.echo(tabulate(table, headers=headers, tablefmt="simple"))

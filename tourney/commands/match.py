@@ -39,25 +39,32 @@ def match(
 
     Game 1's first player is drawn from the seed; then the loser of the previous game goes
     first. A game without a winner counts for neither and another game is played; after
-    --max-games games the match is drawn.
+    --max-games games the match is drawn. With a rule set that plays a game as a series of
+    deals (crazy-eights with -o series=target, super-crazy-eights) every game of the match is
+    such a leg: to the target score, or fifteen deals.
     """
     cfg = cli_event("match", entrants, seed=seed, rule_set=rule_set,
                     options=parse_options(option), games=best_of, max_games=max_games,
                     config=config, name=name)
     database = open_store(db)
     names = list(cfg.event["entrants"])
-    wins = [0] * len(names)
+
+    def score(counts):
+        return " - ".join(f"{n} {c}" for n, c in zip(names, counts))
 
     def on_game(s, game):
-        for w in game["winners"]:
-            wins[w] += 1
         if json_out:
             return
+        tally = game["tally"]
         who = ", ".join(names[w] for w in game["winners"]) or "no winner"
-        typer.echo(
-            f"game {game['idx'] + 1}: first {names[game['first_player']]}; {who} "
-            f"({game['reason']}); score " + " - ".join(f"{n} {w}" for n, w in zip(names, wins))
-        )
+        head = f"game {game['idx'] + 1}: first {names[game['first_player']]}; {who} ({game['reason']})"
+        if "leg" not in tally:
+            typer.echo(f"{head}; score {score(tally['wins'])}")
+            return
+        typer.echo(f"leg {tally['leg']}, {head}; leg points {score(tally['leg_scores'])}")
+        if tally["leg_over"]:
+            leg_winner = ", ".join(names[w] for w in tally["leg_winners"]) or "nobody (drawn)"
+            typer.echo(f"leg {tally['leg']} won by {leg_winner}; score {score(tally['wins'])}")
 
     def on_line(line):
         if verbose and not json_out:
@@ -73,7 +80,9 @@ def match(
     typer.echo(
         f"match: {result}, " + " - ".join(f"{e['entrant']} {e['wins']}"
                                           for e in series["entrants"])
-        + f" in {series['games']} games"
+        + (f" in {series['games']} games" if series["legs"] == series["games"]
+           else f" in {series['legs']} leg{'s' if series['legs'] != 1 else ''} "
+                f"({series['games']} deals)")
     )
 
 
@@ -88,12 +97,13 @@ def match_json(db, summary: dict) -> dict:
         "event": summary["event"],
         "seed": ev["seed"],
         "best_of": ev["games"],
+        "legs": series["legs"],
         "outcome": series["outcome"],
         "winner": series["winner"],
         "entrants": [{"entrant": e["entrant"], "seat": e["seat"], "wins": e["wins"]}
                      for e in series["entrants"]],
         "games": [
-            {"game_id": g["id"], "game": g["game"], "seed": g["seed"],
+            {"game_id": g["id"], "game": g["game"], "leg": g["leg"], "seed": g["seed"],
              "first_player": g["first_player"],
              "winners": [g["seats"][w]["entrant"] for w in g["winners"]], "reason": g["reason"]}
             for g in games

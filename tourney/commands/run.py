@@ -143,7 +143,7 @@ def stored_series_line(item: dict) -> str:
     row = {"idx": item["series"], "kind": item["kind"],
            "entrants": [{"name": e["entrant"]} for e in item["entrants"]]}
     winner = next((e["seat"] for e in item["entrants"] if e["entrant"] == item["winner"]), None)
-    result = {"winner": winner, "games_played": item["games"],
+    result = {"winner": winner, "games_played": item["games"], "legs_played": item["legs"],
               "seats": [{"seat": e["seat"], "wins": e["wins"], "points": e["points"],
                          "placement": e["placement"]} for e in item["entrants"]]}
     return series_line(row, result)
