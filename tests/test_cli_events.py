@@ -67,6 +67,23 @@ def test_match_json_series(db):
             assert cur["first_player"] != seat[prev["winners"][0]]
 
 
+def test_match_of_legs_to_100(db):
+    args = ("match", "greedy", "random", "--rule-set", "crazy-eights", "-o", "series=target",
+            "--seed", "3")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("leg 1, game 1: first ")
+    assert "leg 1 won by " in result.stdout
+    data = json.loads(invoke(*args, "--json", "--name", "again").stdout)
+    legs = sorted({g["leg"] for g in data["games"]})
+    assert data["legs"] == len(legs) and legs == list(range(len(legs)))
+    assert len(data["games"]) > data["legs"]  # a leg to 100 takes several deals
+    assert lines[-1] == (f"match: {data['winner']} wins, " + " - ".join(
+        f"{e['entrant']} {e['wins']}" for e in data["entrants"])
+        + f" in {data['legs']} legs ({len(data['games'])} deals)")
+
+
 def test_match_even_best_of_is_refused(db):
     result = invoke("match", "greedy", "random", "--best-of", "4")
     assert result.exit_code == 2 and "odd" in result.stderr
