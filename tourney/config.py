@@ -51,6 +51,7 @@ LIMIT_KEYS = {
     "memory_mb": int,
     "cpu_seconds": int,
     "grace": float,
+    "max_stderr_bytes": int,
 }
 
 EVENT_KEYS = {

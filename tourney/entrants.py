@@ -52,7 +52,7 @@ __all__ = [
     "open_entrant",
 ]
 
-#: the most stderr kept per bot per game (the first quarter and the last three quarters)
+#: the default of ``Limits.max_stderr_bytes``: the most stderr kept per bot per game
 STDERR_CAP_BYTES = 64 * 1024
 #: slack added by the referee to every deadline, for the pipe and the scheduler (seconds)
 TIME_MARGIN = 0.05
@@ -73,6 +73,9 @@ class Limits:
       reserve much virtual memory up front (Node.js, the JVM) need a generous value.
     - ``cpu_seconds``: CPU-time limit (RLIMIT_CPU) of the bot process over its life, or None.
     - ``grace``: after ``goodbye``, how long the bot may take to exit before it is terminated.
+    - ``max_stderr_bytes``: the most of a bot's stderr kept per game (the first quarter and the
+      last three quarters; the middle is dropped with a note). A bot may write more: it is read
+      and discarded, so it never blocks on a full pipe.
     """
 
     startup_timeout: float = 10.0
@@ -82,6 +85,7 @@ class Limits:
     memory_mb: int | None = None
     cpu_seconds: int | None = None
     grace: float = 1.0
+    max_stderr_bytes: int = STDERR_CAP_BYTES
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -337,7 +341,7 @@ class SubprocessEntrant(Entrant):
                      for a in spec.command]
         self._proc: subprocess.Popen | None = None
         self._pump: _StderrPump | None = None
-        self._stderr = _CappedText()
+        self._stderr = _CappedText(spec.limits.max_stderr_bytes)
         self._buf = bytearray()
         self._scan = 0
         self._bank: float | None = None

@@ -19,6 +19,7 @@ then misbehaves according to MODE:
   no_hello         answers the hello with an answer message
   spawn_child      starts a child process that sleeps, then plays legally
   ignore_goodbye   plays legally but ignores goodbye, stdin EOF and SIGTERM
+  hog              allocates and touches 512 MiB, then plays legally (the memory limit's test)
   legal            plays legally (the control)
 """
 
@@ -74,6 +75,10 @@ def main():
                     os._exit(3)
                 if MODE == "hang":
                     sleep_forever()
+                if MODE == "hog" and requests == AT:
+                    hog = bytearray(512 << 20)  # zero-filled: the pages are really touched
+                    sys.stderr.write(f"fault_bot: holding {len(hog) >> 20} MiB\n")
+                    sys.stderr.flush()
                 if MODE == "garbage":
                     sys.stdout.write("this is not json\n")
                     sys.stdout.flush()
