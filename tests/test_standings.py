@@ -146,11 +146,33 @@ def test_series_ranking_for_matches(db):
     data = event_standings(db, ev)
     assert data["ranking"] == "series"
     r = rows(data)
-    assert r["A"]["series"] == {"played": 2, "won": 1, "drawn": 1, "lost": 0}
-    assert r["B"]["series"] == {"played": 2, "won": 1, "drawn": 0, "lost": 1}
-    assert r["C"]["series"] == {"played": 2, "won": 0, "drawn": 1, "lost": 1}
+    assert r["A"]["series"] == {"played": 2, "won": 1, "drawn": 1, "lost": 0, "legs_won": 3}
+    assert r["B"]["series"] == {"played": 2, "won": 1, "drawn": 0, "lost": 1, "legs_won": 2}
+    assert r["C"]["series"] == {"played": 2, "won": 0, "drawn": 1, "lost": 1, "legs_won": 2}
     assert (r["A"]["rank"], r["B"]["rank"], r["C"]["rank"]) == (1, 2, 3)
     assert r["A"]["draws"] == 1 and r["C"]["draws"] == 1
+
+
+def test_legs_won_break_ties_before_deals_won(db):
+    # a cycle of matches: A beats B, B beats C, C beats A, every entrant wins one series. Deals won:
+    # A 4, B 3, C 2; legs won (as a match of legs to 100 stores them): A 2, B 3, C 4
+    ev = build_event(db, "legs", "round-robin", ["A", "B", "C"], [
+        ("match", ["A", "B"], [g([0], [0, 9], [1, 2])] * 3, ("win", "A")),
+        ("match", ["B", "C"], [g([0], [0, 9], [1, 2])] * 3, ("win", "B")),
+        ("match", ["C", "A"], [g([0], [0, 9], [1, 2])] * 2 + [g([1], [9, 0], [2, 1])], ("win", "C")),
+    ])
+    legs = {("A", "B"): (2, 0), ("B", "C"): (3, 1), ("C", "A"): (3, 0)}
+    for s, (pair, won) in zip(store.series_rows(db, ev["id"]), legs.items()):
+        assert tuple(e["name"] for e in s["entrants"]) == pair
+        for e, w in zip(s["entrants"], won):
+            db.execute("update series_entrants set wins = ? where series_id = ? and entrant_id = ?",
+                       [w, s["id"], e["entrant_id"]])
+    data = event_standings(db, ev)
+    r = rows(data)
+    assert [r[n]["wins"] for n in "ABC"] == [3 + 1, 3, 2]  # deals won
+    assert [r[n]["series"]["legs_won"] for n in "ABC"] == [2, 3, 4]
+    assert [x["entrant"] for x in data["standings"]] == ["C", "B", "A"]
+    assert data["tie_breaks"][2] == "legs won (more first)"
 
 
 def test_view_is_the_definition(db):

@@ -16,8 +16,9 @@ Ranking (tie-breaks, in order; entrants equal on all of them share a rank):
 
 * ``points`` (events of league series): total points (lower first), wins (more first), average
   points per game (lower first).
-* ``series`` (events of best-of-N matches): series won, series drawn, games won, games drawn (more
-  first), then points (lower first).
+* ``series`` (events of best-of-N matches): series won, series drawn, legs won, games won, games
+  drawn (more first), then points (lower first). Legs won equal games won unless a match's legs
+  are runs of deals (docs/formats.md, "Legs").
 * ``games`` (events of single games): wins, draws (more first), points (lower first), faults
   (fewer first).
 
@@ -38,8 +39,8 @@ MIGRATIONS = Migrations("standings")
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
-    "series": ["series won (more first)", "series drawn (more first)", "games won (more first)",
-               "games drawn (more first)", "points (lower first)"],
+    "series": ["series won (more first)", "series drawn (more first)", "legs won (more first)",
+               "games won (more first)", "games drawn (more first)", "points (lower first)"],
     "games": ["wins (more first)", "draws (more first)", "points (lower first)", "faults (fewer first)"],
 }
 
@@ -51,32 +52,8 @@ class StandingsError(ValueError):
     """A user mistake (unknown event); the message is one clear line."""
 
 
-@MIGRATIONS()
-def m001_standings_views(db: Database) -> None:
-    db.create_view("seat_outcomes", """
-        SELECT g.event_id, g.id AS game_id, g.series_id, g.idx AS game_idx, st.seat, st.entrant_id,
-               e.name AS entrant,
-               CASE WHEN st.winner = 1 THEN 'win'
-                    WHEN g.winners = '[]' AND st.placement = 1 THEN 'draw'
-                    ELSE 'loss' END AS outcome,
-               st.points, st.placement, st.eliminated, st.fault
-        FROM seats st JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id
-    """)
-    db.create_view("series_outcomes", """
-        SELECT s.event_id, s.id AS series_id, s.kind, se.entrant_id,
-               CASE WHEN s.winner_id = se.entrant_id THEN 'won'
-                    WHEN s.outcome = 'draw' AND se.placement = 1 THEN 'drawn'
-                    ELSE 'lost' END AS outcome
-        FROM series s JOIN series_entrants se ON se.series_id = s.id
-        WHERE s.status = 'finished'
-    """)
-    db.create_view("entrant_faults", """
-        SELECT ev.name AS event, so.event_id, so.entrant, so.entrant_id, so.fault, COUNT(*) AS count
-        FROM seat_outcomes so JOIN events ev ON ev.id = so.event_id
-        WHERE so.fault IS NOT NULL
-        GROUP BY so.event_id, so.entrant_id, so.fault
-    """)
-    db.create_view("event_standings", """
+#: the ``event_standings`` view: one row per event and entrant, with its rank
+EVENT_STANDINGS = """
         WITH modes AS (
             SELECT ev.id AS event_id,
                    CASE WHEN EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'match')
@@ -104,6 +81,12 @@ def m001_standings_views(db: Database) -> None:
                    SUM(outcome = 'lost') AS series_lost
             FROM series_outcomes GROUP BY event_id, entrant_id
         ),
+        leg_totals AS (
+            SELECT s.event_id, se.entrant_id, SUM(se.wins) AS legs_won
+            FROM series s JOIN series_entrants se ON se.series_id = s.id
+            WHERE s.status = 'finished' AND s.kind = 'match'
+            GROUP BY s.event_id, se.entrant_id
+        ),
         rows AS (
             SELECT ee.event_id, ev.name AS event, ev.format, m.ranking, ee.entrant_id, e.name AS entrant,
                    ee.position,
@@ -111,24 +94,61 @@ def m001_standings_views(db: Database) -> None:
                    COALESCE(g.draws, 0) AS draws, COALESCE(g.losses, 0) AS losses,
                    COALESCE(g.points, 0) AS points, g.average, COALESCE(g.faults, 0) AS faults,
                    COALESCE(s.series_played, 0) AS series_played, COALESCE(s.series_won, 0) AS series_won,
-                   COALESCE(s.series_drawn, 0) AS series_drawn, COALESCE(s.series_lost, 0) AS series_lost
+                   COALESCE(s.series_drawn, 0) AS series_drawn, COALESCE(s.series_lost, 0) AS series_lost,
+                   COALESCE(l.legs_won, 0) AS legs_won
             FROM event_entrants ee
             JOIN events ev ON ev.id = ee.event_id
             JOIN entrants e ON e.id = ee.entrant_id
             JOIN modes m ON m.event_id = ee.event_id
             LEFT JOIN game_totals g ON g.event_id = ee.event_id AND g.entrant_id = ee.entrant_id
             LEFT JOIN series_totals s ON s.event_id = ee.event_id AND s.entrant_id = ee.entrant_id
+            LEFT JOIN leg_totals l ON l.event_id = ee.event_id AND l.entrant_id = ee.entrant_id
         )
         SELECT rows.*,
                RANK() OVER (PARTITION BY event_id ORDER BY
                    CASE ranking WHEN 'points' THEN points WHEN 'series' THEN -series_won ELSE -wins END,
                    CASE ranking WHEN 'points' THEN -wins WHEN 'series' THEN -series_drawn ELSE -draws END,
-                   CASE ranking WHEN 'points' THEN COALESCE(average, 1e18) WHEN 'series' THEN -wins ELSE points END,
-                   CASE ranking WHEN 'points' THEN 0 WHEN 'series' THEN -draws ELSE faults END,
+                   CASE ranking WHEN 'points' THEN COALESCE(average, 1e18) WHEN 'series' THEN -legs_won ELSE points END,
+                   CASE ranking WHEN 'points' THEN 0 WHEN 'series' THEN -wins ELSE faults END,
+                   CASE ranking WHEN 'series' THEN -draws ELSE 0 END,
                    CASE ranking WHEN 'series' THEN points ELSE 0 END
                ) AS rank
         FROM rows
+    """
+
+
+@MIGRATIONS()
+def m001_standings_views(db: Database) -> None:
+    db.create_view("seat_outcomes", """
+        SELECT g.event_id, g.id AS game_id, g.series_id, g.idx AS game_idx, st.seat, st.entrant_id,
+               e.name AS entrant,
+               CASE WHEN st.winner = 1 THEN 'win'
+                    WHEN g.winners = '[]' AND st.placement = 1 THEN 'draw'
+                    ELSE 'loss' END AS outcome,
+               st.points, st.placement, st.eliminated, st.fault
+        FROM seats st JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id
     """)
+    db.create_view("series_outcomes", """
+        SELECT s.event_id, s.id AS series_id, s.kind, se.entrant_id,
+               CASE WHEN s.winner_id = se.entrant_id THEN 'won'
+                    WHEN s.outcome = 'draw' AND se.placement = 1 THEN 'drawn'
+                    ELSE 'lost' END AS outcome
+        FROM series s JOIN series_entrants se ON se.series_id = s.id
+        WHERE s.status = 'finished'
+    """)
+    db.create_view("entrant_faults", """
+        SELECT ev.name AS event, so.event_id, so.entrant, so.entrant_id, so.fault, COUNT(*) AS count
+        FROM seat_outcomes so JOIN events ev ON ev.id = so.event_id
+        WHERE so.fault IS NOT NULL
+        GROUP BY so.event_id, so.entrant_id, so.fault
+    """)
+    db.create_view("event_standings", EVENT_STANDINGS)
+
+
+@MIGRATIONS()
+def m002_legs_won(db: Database) -> None:
+    # matches of legs (a rule set's own game of several deals) break ties on legs won
+    db.create_view("event_standings", EVENT_STANDINGS, replace=True)
 
 
 def open_db(path: str | None = None, *, create: bool = True) -> Database:
@@ -188,7 +208,7 @@ def event_standings(db: Database, event: dict) -> dict:
             "faults": faults.get(r["entrant_id"], {}),
             "fault_count": r["faults"],
             "series": {"played": r["series_played"], "won": r["series_won"], "drawn": r["series_drawn"],
-                       "lost": r["series_lost"]},
+                       "lost": r["series_lost"], "legs_won": r["legs_won"]},
             "rating": ({**rating.to_dict(), "rank": rranks[r["entrant"]]} if rating else
                        {"mu": _ratings.MU, "sigma": round(_ratings.SIGMA, 4),
                         "ordinal": round(_ratings.MU - 3 * _ratings.SIGMA, 4), "games": 0, "rank": None}),
