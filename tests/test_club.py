@@ -6,6 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
+from engine import crazy_eights, super_crazy_eights
+from engine.eights_family import NAME, RANK
 from tourney.app import app
 from tourney.club import ClubError, League, card_value, open_db, parse_value
 
@@ -172,6 +174,19 @@ def test_card_values():
         parse_value("crazy-eights", "x", "8+Z")
     with pytest.raises(ClubError, match="no elimination"):
         parse_value("crazy-eights", "x", "elim:3")
+
+
+@pytest.mark.parametrize("rule_set, engine_points", [
+    ("crazy-eights", crazy_eights.card_points),
+    ("super-crazy-eights", super_crazy_eights.card_points),
+])
+def test_club_values_every_card_as_the_engine_does(rule_set, engine_points):
+    deck = range(52)
+    for card in deck:
+        assert card_value(rule_set, RANK[card]) == engine_points(card), NAME[card]
+        assert parse_value(rule_set, "x", NAME[card]) == (1, engine_points(card), False), NAME[card]
+    whole_deck = "+".join(NAME[c] for c in deck)
+    assert parse_value(rule_set, "x", whole_deck) == (52, sum(engine_points(c) for c in deck), False)
 
 
 def test_super_crazy_eights_allows_several_winners(run):

@@ -2,7 +2,8 @@
 
 A club league is a series of games between its entrants (club members). After each game every
 player's points are entered: cards left in hand for ``crazier-eights``, card values for
-``crazy-eights`` and ``super-crazy-eights``; the winner scores 0, lower totals are better.
+``crazy-eights`` and ``super-crazy-eights`` (as the engine's ``card_points`` scores them); the
+winner scores 0, lower totals are better.
 
 Everything lives in the tourney database, in tables of this module's own migration set
 ``Migrations("club")`` (prefix ``club_``), next to the tables of ``tourney.store``:
@@ -32,6 +33,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from sqlite_utils import Database, Migrations
+
+from engine import crazy_eights, super_crazy_eights
+from engine.eights_family import RANK_NAMES
 
 #: rule sets a club league can use, and what an entered number means for them
 RULE_SETS = ("crazier-eights", "crazy-eights", "super-crazy-eights")
@@ -206,9 +210,6 @@ def ensure_schema(db: Database) -> None:
 # --------------------------------------------------------------------------- points
 
 
-_RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
-
-
 def _rank_of(token: str) -> int:
     """'8', '8h', '10s', 'Kd', 'ace' -> rank number 1..13; raises ClubError."""
     t = token.strip().upper()
@@ -216,33 +217,32 @@ def _rank_of(token: str) -> int:
     m = re.fullmatch(r"(10|[2-9]|[AJQK])[HDCS♥♦♣♠]?", t)
     if not m:
         raise ClubError(f"not a card: {token!r} (use ranks such as 8, 10, K, A, optionally with a suit: 8h)")
-    r = m.group(1)
-    return _RANKS[r] if r in _RANKS else int(r)
+    return RANK_NAMES.index(m.group(1)) + 1
+
+
+#: the engine's scoring of a card left in hand, the one source of card values (crazier-eights
+#: counts cards instead)
+_CARD_POINTS = {
+    "crazy-eights": crazy_eights.card_points,
+    "super-crazy-eights": super_crazy_eights.card_points,
+}
 
 
 def card_value(rule_set: str, rank: int) -> int:
-    """Points of one card left in hand (document 003 for crazy-eights, 002 for super-crazy-eights).
+    """Points of one card of ``rank`` (1 ace ... 13 king) left in hand, as the engine scores it
+    (document 003 for crazy-eights, 002 for super-crazy-eights).
 
     >>> card_value("crazy-eights", 8), card_value("crazy-eights", 13), card_value("crazy-eights", 1)
     (50, 10, 1)
     >>> card_value("super-crazy-eights", 2), card_value("super-crazy-eights", 10)
     (20, 10)
     """
-    if rule_set == "crazy-eights":
-        if rank == 8:
-            return 50
-        if rank >= 10:
-            return 10
-        return rank
-    if rule_set == "super-crazy-eights":
-        if rank == 2:
-            return 20
-        if rank == 8:
-            return 50
-        if rank >= 11:
-            return 10
-        return rank
-    raise ClubError(f"rule set {rule_set} scores cards by count, not by value")
+    if rule_set not in _CARD_POINTS:
+        raise ClubError(f"rule set {rule_set} scores cards by count, not by value")
+    if not 1 <= rank <= len(RANK_NAMES):
+        raise ClubError(f"no card has rank {rank}")
+    # a card's value depends on its rank alone, so any suit will do to name it for the engine
+    return _CARD_POINTS[rule_set](RANK_NAMES[rank - 1] + "S")
 
 
 @dataclass
