@@ -146,22 +146,85 @@ def test_elimination_scores_snapshot_and_lone_survivor_wins(run):
     assert s["entered"]["points"]["B"] == 5
 
 
-def test_crazy_eights_target_league_reproduces_document_003(run):
-    """Document 003: Kara 112, Daniel 51, Luis 64, Emily 72 when one passes 100: Daniel wins."""
+#: document 003's example, three games of crazy-eights to 100 (card values: 8 = 50, K/Q/J/10 = 10,
+#: A = 1, others face value)
+DOCUMENT_003 = [
+    "Kara=8+K+2,Daniel=0,Luis=Q+J+9,Emily=7+7+A",  # 62, 0, 29, 15
+    "Kara=0,Daniel=8h+A,Luis=10+5,Emily=8s",        # 0, 51, 15, 50
+    "Kara=8d,Daniel=0,Luis=K+Q,Emily=7",            # 50, 0, 20, 7: Kara 112, Daniel 51, Luis 64, Emily 72
+]
+DANIEL_WINS_003 = {"after_game": 3, "winners": ["Daniel"], "lowest_total": 51}
+
+
+def document_003_league(run, games=3):
+    """League "classic" with the first ``games`` games of document 003 entered."""
     run("club", "new", "classic", "--players", "Kara,Daniel,Luis,Emily", "--rule-set", "crazy-eights",
         "--target", "100", "--seed", "3")
-    # card values: 8 = 50, K/Q/J/10 = 10, A = 1, others face value
-    run("club", "add", "classic", "--cards", "Kara=8+K+2,Daniel=0,Luis=Q+J+9,Emily=7+7+A")  # 62, 0, 29, 15
-    run("club", "add", "classic", "--cards", "Kara=0,Daniel=8h+A,Luis=10+5,Emily=8s")       # 0, 51, 15, 50
+    for cards in DOCUMENT_003[:games]:
+        run("club", "add", "classic", "--cards", cards)
+
+
+def test_crazy_eights_target_league_reproduces_document_003(run):
+    """Document 003: Kara 112, Daniel 51, Luis 64, Emily 72 when one passes 100: Daniel wins."""
+    document_003_league(run, games=2)
     r = run("club", "add", "classic", "--cards", "Kara=50,Daniel=0,Luis=20,Emily=0", ok=False)
     assert "two winners" in r.stderr                                  # only one player goes out
-    s = js(run("club", "add", "classic", "--cards", "Kara=8d,Daniel=0,Luis=K+Q,Emily=7", "--json"))
+    s = js(run("club", "add", "classic", "--cards", DOCUMENT_003[2], "--json"))
     totals = {r["name"]: r["total"] for r in s["standings"]}
     assert totals == {"Kara": 112, "Daniel": 51, "Luis": 64, "Emily": 72}
-    assert s["finished"] == {"after_game": 3, "winners": ["Daniel"], "lowest_total": 51}
+    assert s["finished"] == DANIEL_WINS_003
     assert s["standings"][0]["name"] == "Daniel" and s["next_first"] is None
     r = run("club", "add", "classic", "--cards", "Kara=0,Daniel=1,Luis=2,Emily=3", ok=False)
     assert "is over" in r.stderr and "Daniel won" in r.stderr
+
+
+def end_warnings(result):
+    return [line for line in result.stderr.splitlines() if "end of the league" in line]
+
+
+@pytest.mark.parametrize("game, cards, end, entered_after, says", [
+    # Kara held two eights in game 1: 100 at once, so the league was over after game 1
+    ("1", "Kara=8+8", {"after_game": 1, "winners": ["Daniel"], "lowest_total": 0}, [2, 3],
+     "now: over after game 1, Daniel won with 0); games 2, 3 were entered after game 1"),
+    # Daniel held a king and a five more in game 2: 66, so Luis (64) is lowest when Kara passes 100
+    ("2", "Daniel=8h+A+K+5", {"after_game": 3, "winners": ["Luis"], "lowest_total": 64}, [],
+     "now: over after game 3, Luis won with 64)"),
+    # Kara held a seven, not an eight, in game 3: nobody has reached 100 yet
+    ("3", "Kara=7", None, [], "now: not over, no total reaches 100)"),
+])
+def test_a_correction_that_changes_the_end_of_the_league_warns(run, game, cards, end, entered_after, says):
+    document_003_league(run)
+    r = run("club", "correct", "classic", game, "--cards", cards, "--dry-run", "--json")
+    assert js(r)["correction"]["finished_changed"] == {
+        "target": 100, "was": DANIEL_WINS_003, "now": end, "entered_after": entered_after}
+    [line] = end_warnings(r)
+    assert line.startswith("warning: this correction would change the end of the league (was: over after game 3, "
+                           "Daniel won with 51; would be: ")
+    assert js(run("club", "standings", "classic", "--json"))["finished"] == DANIEL_WINS_003  # nothing stored
+
+    r = run("club", "correct", "classic", game, "--cards", cards, "--yes", "--json")
+    [line] = end_warnings(r)
+    assert line.startswith("warning: this correction changes the end of the league") and says in line, line
+    s = js(r)
+    assert s["finished"] == end and s["correction"]["finished_changed"]["entered_after"] == entered_after
+    assert s["games_played"] == 3                                     # games after the end are kept
+    assert js(run("club", "history", "classic", "--json"))["history"][-1]["detail"]["finished_changed"]["now"] == end
+
+
+def test_a_correction_that_keeps_the_end_says_nothing_about_it(run):
+    document_003_league(run)
+    r = run("club", "correct", "classic", "3", "--cards", "Emily=9", "--yes", "--json")  # Emily 74, Daniel still wins
+    assert js(r)["correction"]["finished_changed"] is None and end_warnings(r) == []
+    assert js(r)["finished"] == DANIEL_WINS_003
+
+
+def test_a_league_no_longer_over_takes_the_next_game(run):
+    document_003_league(run)
+    run("club", "correct", "classic", "3", "--cards", "Kara=7", "--yes")           # Kara 69: nobody at 100
+    s = js(run("club", "add", "classic", "--cards", "Kara=0,Daniel=8+K,Luis=2,Emily=3", "--json"))
+    assert s["entered"]["game"] == 4
+    # Kara 69, Daniel 111, Luis 66, Emily 75
+    assert s["finished"] == {"after_game": 4, "winners": ["Luis"], "lowest_total": 66}
 
 
 def test_card_values():

@@ -645,7 +645,11 @@ class League:
         """Store a corrected result of game ``number`` as a new version (the old one is kept).
 
         Returns a preview dict (``before``, ``after``, ``leaders_changed``...); writes only when
-        ``dry_run`` is false.
+        ``dry_run`` is false. ``finished_changed`` is None unless the correction changes after
+        which game a total first reaches the target, or who wins then: it then holds the target,
+        ``finished()`` before (``was``) and after (``now``) the correction, and the games
+        ``entered_after`` the new finishing game (nothing is deleted; they still count in the
+        totals).
         """
         games = self.games()
         if number < 1 or number > len(games):
@@ -679,11 +683,17 @@ class League:
                 changed.append({"game": g.number, "was": old.name, "now": new.name,
                                 "actually_first": self.member_name(g.first_member_id),
                                 "now_random": new.random})
+        # games entered after the league was over are kept, but the correction must say so
+        end_was, end_now = self.finished(games), self.finished(new_games)
+        finished_changed = None
+        if not _same_end(end_was, end_now):
+            finished_changed = {"target": self.target, "was": end_was, "now": end_now,
+                                "entered_after": [g.number for g in games[end_now["after_game"]:]] if end_now else []}
         version = game.version + 1
         result = {"game": number, "version": version, "before": before, "after": after,
                   "before_values": before_entry, "after_values": after_entry,
                   "winners": [e.name for e in entries if e.winner],
-                  "leaders_changed": changed, "dry_run": dry_run}
+                  "leaders_changed": changed, "finished_changed": finished_changed, "dry_run": dry_run}
         if dry_run:
             return result
         by = by or default_author()
@@ -693,7 +703,8 @@ class League:
             self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "correct", "game_number": number,
                                         "detail": json.dumps({"version": version, "before": before_entry, "after": after_entry,
                                                               "points_before": before, "points_after": after,
-                                                              "leaders_changed": changed, "note": note})})
+                                                              "leaders_changed": changed,
+                                                              "finished_changed": finished_changed, "note": note})})
         return result
 
     # ---- roster changes
@@ -783,6 +794,14 @@ class League:
                     series.append(self.totals(games, k)[m.id])
             out[m.name] = series
         return out
+
+
+def _same_end(a: dict | None, b: dict | None) -> bool:
+    """Whether two results of :meth:`League.finished` end the league after the same game with the
+    same winners (the lowest total alone may differ)."""
+    if a is None or b is None:
+        return a is b
+    return (a["after_game"], a["winners"]) == (b["after_game"], b["winners"])
 
 
 def list_leagues(db: Database) -> list[dict]:

@@ -205,6 +205,25 @@ def _describe_correction(p: dict, dry_run: bool) -> None:
         err(f"warning: game {c['game']} was already played with {c['actually_first']} first; after this correction "
             f"{c['now']} should have gone first (before it: {c['was']})"
             + (" (a tie, settled at random)" if c["now_random"] else ""))
+    if p["finished_changed"]:
+        err(_end_warning(p["finished_changed"], dry_run))
+
+
+def _end_warning(change: dict, dry_run: bool) -> str:
+    """One line: how a correction changes the end of a league played to a target."""
+
+    def end(done: dict | None) -> str:
+        if done is None:
+            return f"not over, no total reaches {change['target']}"
+        return f"over after game {done['after_game']}, {' and '.join(done['winners'])} won with {done['lowest_total']}"
+
+    verb, now = ("would change", "would be") if dry_run else ("changes", "now")
+    line = f"warning: this correction {verb} the end of the league (was: {end(change['was'])}; {now}: {end(change['now'])})"
+    later = change["entered_after"]
+    if later:
+        games = f"game {later[0]} was" if len(later) == 1 else f"games {', '.join(map(str, later))} were"
+        line += f"; {games} entered after game {change['now']['after_game']} (kept, and still counted in the totals)"
+    return line
 
 
 @club_app.command("history")
@@ -231,6 +250,8 @@ def history(
                                                     if d["before"].get(k) != v)
             if d.get("leaders_changed"):
                 what += "; changes who should have gone first in game " + ", ".join(str(c["game"]) for c in d["leaders_changed"])
+            if d.get("finished_changed"):
+                what += "; changes the end of the league"
         elif r["action"] == "withdraw":
             what = f"{d['player']} withdrew after game {d['after_game']}"
         else:
