@@ -24,6 +24,20 @@ club_app = typer.Typer(
 app.add_typer(club_app, name="club")
 
 
+# Options shared by several commands, declared once so their flags and help read the same everywhere.
+
+
+def _name_argument():
+    return typer.Argument(..., help="Name of the league.")
+
+
+def _card_option():
+    return typer.Option(None, "--card", help="One NAME=VALUE pair, not split on commas (repeatable).")
+
+
+def _yes_option():
+    return typer.Option(False, "--yes", "-y", help="Do not ask for confirmation.")
+
 
 def _db_option():
     return typer.Option(None, "--db", help="SQLite database file (default: $TOURNEY_DB, else results/tourney.db).")
@@ -81,6 +95,28 @@ def _print_standings(summary: dict) -> None:
             typer.echo(f"first in game {nf['game']}: {nf['name']} (most points: {nf['points']})")
 
 
+def _show(summary: dict, as_json: bool, **done) -> None:
+    """The league after a command: the standings table, or the summary's JSON led by what the
+    command did (``entered=...``, ``joined=...``)."""
+    if as_json:
+        _out_json({"version": 1, **done, **{k: v for k, v in summary.items() if k != "version"}})
+    else:
+        _print_standings(summary)
+
+
+def _confirm(yes: bool, question: str, hint: str = "add --yes") -> None:
+    """Go on only with ``--yes`` or a yes at the terminal; with no terminal (CI) refuse at once
+    rather than wait for an answer that cannot come."""
+    if yes:
+        return
+    if not sys.stdin.isatty():
+        err(f"error: not changing anything without confirmation; {hint}")
+        raise typer.Exit(1)
+    if not typer.confirm(question, err=True):
+        err("nothing changed")
+        raise typer.Exit(1)
+
+
 def _pairs(cards: list[str], card: list[str]):
     from tourney.club import parse_pairs
 
@@ -89,7 +125,7 @@ def _pairs(cards: list[str], card: list[str]):
 
 @club_app.command("new", epilog="Example: tourney club new thursday --players Ann,Bea,Cy --seed 7 --target 100")
 def new(
-    name: str = typer.Argument(..., help="Name of the league."),
+    name: str = _name_argument(),
     players: str = typer.Option("", "--players", help="Players, comma-separated, in roster order."),
     player: list[str] = typer.Option(None, "--player", help="One more player (repeatable; for names with commas)."),
     rule_set: str = typer.Option("crazier-eights", "--rule-set",
@@ -111,10 +147,7 @@ def new(
                                eliminated_score=eliminated_score, by=by)
         summary = league.summary()
     err(f"created club league {name!r} with {len(names)} players (seed {summary['seed']})")
-    if as_json:
-        _out_json(summary)
-    else:
-        _print_standings(summary)
+    _show(summary, as_json)
 
 
 @club_app.command("list")
@@ -133,11 +166,11 @@ def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None
 
 @club_app.command("add", epilog="Example: tourney club add thursday --cards Ann=0,Bea=3,Cy=elim:5")
 def add(
-    name: str = typer.Argument(..., help="Name of the league."),
+    name: str = _name_argument(),
     cards: list[str] = typer.Option(None, "--cards",
                                     help="NAME=VALUE pairs, comma-separated: cards left (crazier-eights; elim:N when "
                                          "eliminated holding N), or points / cards like 8+K+3 (other rule sets)."),
-    card: list[str] = typer.Option(None, "--card", help="One NAME=VALUE pair, not split on commas (repeatable)."),
+    card: list[str] = _card_option(),
     first: str = typer.Option(None, "--first", help="Who actually went first, if not the player shown by standings."),
     note: str = typer.Option(None, "--note", help="A note kept with the entry."),
     by: str = _by_option(),
@@ -146,26 +179,21 @@ def add(
 ) -> None:
     """Enter the result of the next game: every player's cards left in hand (the winner 0)."""
     with _league(db, name) as league:
-        from tourney.club import ClubError  # noqa: F401
-
         result = league.add(_pairs(cards, card), first=first, by=by, note=note)
         summary = league.summary()
     err(f"game {result['game']} entered; won by {', '.join(result['winners']) or 'nobody (draw)'}")
-    if as_json:
-        _out_json({"version": 1, "entered": result, **{k: v for k, v in summary.items() if k != "version"}})
-    else:
-        _print_standings(summary)
+    _show(summary, as_json, entered=result)
 
 
 @club_app.command("correct", epilog="Example: tourney club correct thursday 2 --cards Bea=4 --dry-run")
 def correct(
-    name: str = typer.Argument(..., help="Name of the league."),
+    name: str = _name_argument(),
     game: int = typer.Argument(..., help="Number of the game to correct."),
     cards: list[str] = typer.Option(None, "--cards", help="Corrected NAME=VALUE pairs; players not named keep their value."),
-    card: list[str] = typer.Option(None, "--card", help="One NAME=VALUE pair, not split on commas (repeatable)."),
+    card: list[str] = _card_option(),
     note: str = typer.Option(None, "--note", help="Why (kept in the history)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    yes: bool = _yes_option(),
     by: str = _by_option(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
@@ -179,20 +207,11 @@ def correct(
             if as_json:
                 _out_json({"version": 1, "correction": preview})
             return
-        if not yes:
-            if not sys.stdin.isatty():
-                err("error: not changing anything without confirmation; add --yes (or --dry-run to preview)")
-                raise typer.Exit(1)
-            if not typer.confirm(f"store this correction of game {game}?", err=True):
-                err("nothing changed")
-                raise typer.Exit(1)
+        _confirm(yes, f"store this correction of game {game}?", "add --yes (or --dry-run to preview)")
         result = league.correct(game, values, by=by, note=note, dry_run=False)
         summary = league.summary()
     err(f"game {game} corrected (version {result['version']}; the previous version is kept)")
-    if as_json:
-        _out_json({"version": 1, "correction": result, **{k: v for k, v in summary.items() if k != "version"}})
-    else:
-        _print_standings(summary)
+    _show(summary, as_json, correction=result)
 
 
 def _describe_correction(p: dict, dry_run: bool) -> None:
@@ -228,7 +247,7 @@ def _end_warning(change: dict, dry_run: bool) -> str:
 
 @club_app.command("history")
 def history(
-    name: str = typer.Argument(..., help="Name of the league."),
+    name: str = _name_argument(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
@@ -264,24 +283,21 @@ def history(
 
 @club_app.command("standings")
 def standings(
-    name: str = typer.Argument(..., help="Name of the league."),
+    name: str = _name_argument(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Show the standings (lowest total first) and who goes first in the next game."""
     with _league(db, name) as league:
         summary = league.summary()
-    if as_json:
-        _out_json(summary)
-    else:
-        _print_standings(summary)
+    _show(summary, as_json)
 
 
 @club_app.command("withdraw")
 def withdraw(
-    name: str = typer.Argument(..., help="Name of the league."),
+    name: str = _name_argument(),
     player: str = typer.Argument(..., help="The player who leaves (kept in the standings, marked)."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    yes: bool = _yes_option(),
     by: str = _by_option(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
@@ -289,25 +305,16 @@ def withdraw(
     """Withdraw a player from the following games; their results stay in the standings."""
     with _league(db, name) as league:
         m = league.member(player)
-        if not yes:
-            if not sys.stdin.isatty():
-                err("error: not changing anything without confirmation; add --yes")
-                raise typer.Exit(1)
-            if not typer.confirm(f"withdraw {m.name} from league {name}?", err=True):
-                err("nothing changed")
-                raise typer.Exit(1)
+        _confirm(yes, f"withdraw {m.name} from league {name}?")
         result = league.withdraw(player, by=by)
         summary = league.summary()
     err(f"{result['player']} withdrew after game {result['withdrawn_after']}")
-    if as_json:
-        _out_json({"version": 1, "withdrawn": result, **{k: v for k, v in summary.items() if k != "version"}})
-    else:
-        _print_standings(summary)
+    _show(summary, as_json, withdrawn=result)
 
 
 @club_app.command("join")
 def join(
-    name: str = typer.Argument(..., help="Name of the league."),
+    name: str = _name_argument(),
     player: str = typer.Argument(..., help="The new player."),
     start: str = typer.Option("max", "--start",
                               help="Starting points: max (highest total of the active players), average, min, zero, or a number."),
@@ -320,7 +327,4 @@ def join(
         result = league.join(player, start=start, by=by)
         summary = league.summary()
     err(f"{result['player']} joins after game {result['joined_after']} with {result['start_points']} points")
-    if as_json:
-        _out_json({"version": 1, "joined": result, **{k: v for k, v in summary.items() if k != "version"}})
-    else:
-        _print_standings(summary)
+    _show(summary, as_json, joined=result)
