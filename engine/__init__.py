@@ -14,12 +14,14 @@ from __future__ import annotations
 import importlib
 
 from engine.common import (
+    FORFEIT,
     Decision,
     EngineError,
     IllegalOption,
     OptionsError,
     PositionError,
     Result,
+    apply_choice,
 )
 
 #: rule-set name -> module implementing it (``new_game``, ``load``, ``OPTIONS``)
@@ -30,6 +32,7 @@ RULE_SETS = {
 }
 
 __all__ = [
+    "FORFEIT",
     "RULE_SETS",
     "Decision",
     "EngineError",
@@ -37,6 +40,7 @@ __all__ = [
     "OptionsError",
     "PositionError",
     "Result",
+    "apply_choice",
     "new_game",
     "load_game",
     "replay",
@@ -81,16 +85,17 @@ def load_game(data: dict):
 
 
 def replay(start, choices: list[str]):
-    """Re-create a game from its start and the option ids applied since.
+    """Re-create a game from its start and its ``game.choices``.
 
     ``start`` is either a dict of ``new_game`` keyword arguments (``rule_set``, ``players``,
     ``seed``, ``options``, ``first_player``, ``teams``) or a saved game / position dict (one
-    that has ``"hands"``).
+    that has ``"hands"``). ``choices`` are applied in order by :func:`apply_choice`: option ids,
+    and the forfeits the game recorded as ``"forfeit:<player>:<reason>"``.
     """
     if "hands" in start:
         game = load_game(start)
     else:
         game = new_game(**start)
-    for option_id in choices:
-        game.apply(option_id)
+    for choice in choices:
+        apply_choice(game, choice)
     return game

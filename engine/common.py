@@ -9,7 +9,8 @@ Every rule set's game object follows the same small contract (see ``docs/engine.
 - ``game.result`` is the :class:`Result` once the game is over;
 - ``game.forfeit(player, reason)`` makes a player lose under the rules (a bot's fault);
 - ``game.to_dict()`` / ``engine.load_game(data)`` save and restore any state;
-- ``game.choices`` lists the option ids applied so far (with the seed: a replay).
+- ``game.choices`` lists the option ids applied so far, and the forfeits among them (with the
+  seed: a replay, see :func:`apply_choice`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,38 @@ def rng_from_json(data: list) -> random.Random:
     rng = random.Random()
     rng.setstate((data[0], tuple(data[1]), data[2]))
     return rng
+
+
+#: ``game.choices`` records ``game.forfeit(player, reason)`` as ``"forfeit:<player>:<reason>"``.
+#: No option id starts with this verb, so a replay can tell the two apart; the referee wrote the
+#: same marker before the engine recorded forfeits, so stored games replay unchanged.
+FORFEIT = "forfeit"
+
+
+def record_forfeit(game, player: int, reason: str) -> bool:
+    """The start of every ``game.forfeit``: True when the forfeit takes effect.
+
+    A seat that does not exist is an :class:`IllegalOption`. While the game is on, the forfeit
+    joins ``game.choices``, even for a player already out (it then changes nothing), so that the
+    choices list every fault and replay the game exactly. Once the game is over a forfeit changes
+    nothing and is not recorded.
+    """
+    if not 0 <= player < game.players:
+        raise IllegalOption(f"no player {player}")
+    if game.result is not None:
+        return False
+    game.choices.append(f"{FORFEIT}:{player}:{reason}")
+    return game.alive[player]
+
+
+def apply_choice(game, choice: str) -> None:
+    """Apply one entry of ``game.choices`` again: a forfeit's record repeats the forfeit, any
+    other entry is an option id for ``game.apply``."""
+    if choice.startswith(FORFEIT + ":"):
+        _, player, reason = choice.split(":", 2)
+        game.forfeit(int(player), reason)
+    else:
+        game.apply(choice)
 
 
 def placements_from_scores(scores: list[float]) -> list[int]:

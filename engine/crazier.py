@@ -26,6 +26,7 @@ from engine.common import (
     PositionError,
     Result,
     placements_from_scores,
+    record_forfeit,
     rng_from_json,
     rng_to_json,
 )
@@ -219,8 +220,9 @@ class Game:
         self._advance()
 
     def forfeit(self, player: int, reason: str) -> None:
-        """``player`` loses the game under the rules (a bot's fault); the game goes on."""
-        if self.result is not None or not self.alive[player]:
+        """``player`` loses the game under the rules (a bot's fault); the game goes on.
+        Recorded in ``choices`` (see :func:`engine.common.record_forfeit`)."""
+        if not record_forfeit(self, player, reason):
             return
         self._log({"type": "forfeit", "player": player, "reason": reason})
         self._lose([player], f"forfeit:{reason}")

@@ -31,6 +31,7 @@ from engine.common import (
     PositionError,
     Result,
     placements_from_scores,
+    record_forfeit,
     rng_from_json,
     rng_to_json,
 )
@@ -289,10 +290,9 @@ class EightsGame:
         return len(self.hands) != self.players
 
     def forfeit(self, player: int, reason: str = "") -> None:
-        """``player`` leaves the deal and loses; its hands stay out of play (see docs/rulesets.md)."""
-        if not 0 <= player < self.players:
-            raise IllegalOption(f"no player {player}")
-        if self.result is not None or not self.alive[player]:
+        """``player`` leaves the deal and loses; its hands stay out of play (see docs/rulesets.md).
+        Recorded in ``choices`` (see :func:`engine.common.record_forfeit`)."""
+        if not record_forfeit(self, player, reason):
             return
         self.alive[player] = False
         self._event({"type": "forfeit", "player": player, "reason": reason})

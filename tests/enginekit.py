@@ -1,6 +1,9 @@
-"""Helpers for rules tests: build a position by card names, act by card names, read zones by names."""
+"""Helpers for rules tests: build a position by card names, act by card names, read zones by
+names; play a random game with random forfeits."""
 
 from __future__ import annotations
+
+import json
 
 import engine
 
@@ -63,3 +66,28 @@ def option_for(game, verb, name):
 def do(game, verb, name=None):
     """Apply ``verb`` (e.g. "play", "discard", "card") on the card called ``name``, or a plain id."""
     game.apply(option_for(game, verb, name) if name is not None else verb)
+
+
+def play_with_forfeits(game, rng, choose, cut: int):
+    """Play ``game`` to its end, answering with ``choose(rng, options)``, while now and then (3%
+    of the steps) a random seat faults, perhaps one already out. At step ``cut`` a copy is saved
+    and loaded, and plays on alongside. Returns the games (``game``, and the copy if ``game``
+    lasted that long) and the records the forfeits should have left in ``game.choices``."""
+    games = [game]
+    forfeits = []
+    steps = 0
+    while game.pending is not None:
+        assert steps < 20_000, "the game does not end"
+        if steps == cut:
+            games.append(engine.load_game(json.loads(json.dumps(game.to_dict()))))
+        if rng.random() < 0.03:
+            seat, code = rng.randrange(game.players), rng.choice(["timeout", "crash", "illegal"])
+            forfeits.append(f"forfeit:{seat}:{code}")
+            for g in games:
+                g.forfeit(seat, code)
+        else:
+            option = choose(rng, game.pending.options)
+            for g in games:
+                g.apply(option)
+        steps += 1
+    return games, forfeits

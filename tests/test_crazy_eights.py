@@ -402,6 +402,21 @@ def test_forfeit_last_player_left_wins():
     assert r.points[0] == 14 and r.points[2] == 7 and r.placements == [3, 1, 2]
 
 
+def test_a_forfeit_mid_game_is_in_the_choices_and_replays_with_the_engine_alone():
+    start = {"rule_set": "crazy-eights", "position": True, "players": 3, "rest": "discard_pile",
+             "hands": [["5H", "9H"], ["6C", "KS"], ["7H", "QD"]], "discard_pile": ["6H"]}
+    g = engine.load_game(start)
+    g.apply(play("5H"))
+    g.forfeit(1, "timeout")
+    assert g.result is None and g.pending.player == 2
+    g.apply(play("7H"))
+    g.apply(play("9H"))
+    assert g.result.winners == [0] and g.result.eliminated == [1]
+    assert g.choices == [play("5H"), "forfeit:1:timeout", play("7H"), play("9H")]
+    assert engine.replay(start, g.choices).to_dict() == g.to_dict()
+    assert engine.load_game(json.loads(json.dumps(g.to_dict()))).choices == g.choices
+
+
 def test_save_load_position_round_trip():
     g = pos([["8D", "5S"], ["KC", "2C"]], ["6H"], draw=["9C", "3H"], options=SPECIAL)
     g.apply(play("8D"))

@@ -3,7 +3,8 @@
 - the number of cards across all zones never changes;
 - no view ever holds a card its player may not see;
 - every game ends;
-- save -> load -> continue gives the identical game.
+- save -> load -> continue gives the identical game;
+- forfeits at random moments are in the choices: replays and save/load repeat them exactly.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
+from enginekit import play_with_forfeits
 
 MAX_DECISIONS = 20_000
 
@@ -98,6 +100,20 @@ def test_save_load_continue_is_identical(seed, players, cut):
     assert copy.to_dict() == game.to_dict()
     assert engine.replay({"rule_set": "crazier-eights", "players": players, "seed": seed},
                          game.choices).to_dict() == game.to_dict()
+
+
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), bot_seed=st.integers(0, 2**16),
+       cut=st.integers(0, 100))
+def test_random_forfeits_replay_and_save_load_identically(seed, players, bot_seed, cut):
+    start = {"rule_set": "crazier-eights", "players": players, "seed": seed}
+    game = engine.new_game(**start)
+    games, forfeits = play_with_forfeits(
+        game, random.Random(bot_seed), lambda rng, options: rng.choice(options), cut
+    )
+    game.forfeit(0, "late")  # after the end: not a choice
+    assert [c for c in game.choices if c.startswith("forfeit:")] == forfeits
+    assert all(g.to_dict() == game.to_dict() for g in games)
+    assert engine.replay(start, game.choices).to_dict() == game.to_dict()
 
 
 def test_a_thousand_seeded_games_over_100k_decisions_break_no_invariant():

@@ -290,6 +290,38 @@ def test_replay_from_a_saved_position():
     assert engine.replay(start, ["end", "end"]).to_dict() == game.to_dict()
 
 
+def test_a_forfeit_mid_game_is_in_the_choices_and_replays_with_the_engine_alone():
+    start = position([["Castle", "Sleep"], ["Death", "Timeshift"], ["Study", "Merlin"]],
+                     draw=["Ferocity"] * 6, discard=["Tempest"]).to_dict()
+    game = engine.load_game(start)
+    game.apply("end")
+    game.forfeit(1, "timeout")  # in player 1's main phase
+    assert game.alive == [True, False, True] and game.turn == 2
+    game.apply("end")
+    assert game.choices == ["end", "forfeit:1:timeout", "end"]
+    assert engine.replay(start, game.choices).to_dict() == game.to_dict()
+    saved = engine.load_game(json.loads(json.dumps(game.to_dict())))
+    assert saved.choices == game.choices
+    assert engine.replay(start, saved.choices).to_dict() == game.to_dict()
+
+
+def test_a_forfeit_is_recorded_while_the_game_is_on_and_not_after():
+    game = position([["Castle"], ["Death"], ["Study"], ["Merlin"]], discard=["Tempest"],
+                    teams=[[0, 2], [1, 3]], draw=["Ferocity"] * 4)
+    game.forfeit(0, "timeout")  # the whole team 0+2 leaves: the game is over
+    assert game.result.winners == [1, 3]
+    game.forfeit(2, "crash")
+    assert game.choices == ["forfeit:0:timeout"]
+    game = position([["Castle"], ["Death"], ["Study"]], discard=["Tempest"], draw=["Ferocity"] * 4)
+    game.forfeit(1, "timeout")
+    before = game.to_dict()
+    game.forfeit(1, "crash")  # already out: changes nothing, but the fault is on the record
+    assert game.choices == ["forfeit:1:timeout", "forfeit:1:crash"]
+    assert {**game.to_dict(), "choices": before["choices"]} == before
+    with pytest.raises(engine.IllegalOption):
+        game.forfeit(3, "crash")
+
+
 def test_bad_positions_are_clear_errors():
     with pytest.raises(engine.PositionError, match="unknown card 'Joker'"):
         position([["Joker"], ["Death"]])

@@ -4,13 +4,16 @@ Every test that starts processes checks afterwards, through /proc, that no proce
 process group is left and that no child of ours is a zombie.
 """
 
+import json
 import os
+import random
 import sys
 from pathlib import Path
 
 import pytest
 
 import engine
+from tourney import store
 from tourney.entrants import (
     STDERR_CAP_BYTES,
     EntrantError,
@@ -256,8 +259,6 @@ def test_minimal_environment_and_cwd(tmp_path):
             record = play_game([a, g], seed=2)
     finally:
         del os.environ["TOURNEY_SECRET_FOR_TEST"]
-    import json
-
     seen = json.loads(record.stderr[0].splitlines()[0])
     assert seen["cwd"] == str(tmp_path)
     assert "MY_BOT_LEVEL" in seen["env"] and "PYTHONUNBUFFERED" in seen["env"]
@@ -272,10 +273,26 @@ def test_record_replays_with_and_without_faults():
     records += play_series(random_spec(), random_spec(), games=1)[0]
     for record in records:
         assert isinstance(record, GameRecord)
-        game = replay(record.start(), record.choices)
-        assert game.result == record.result
+        assert engine.replay(record.start(), record.choices).result == record.result
+        assert replay(record.start(), record.choices).result == record.result  # the old name
     assert any(c.startswith("forfeit:0:illegal") for c in records[0].choices)
-    assert engine.replay(records[1].start(), records[1].choices).result == records[1].result
+
+
+def test_stored_choices_without_forfeit_records_replay_with_the_forfeits_column():
+    # rows stored before the choices recorded forfeits list them as [n, seat, code] instead
+    start = {"rule_set": "crazier-eights", "players": 3, "seed": 4, "first_player": 0}
+    game = engine.new_game(**start)
+    rng = random.Random(1)
+    for _ in range(10):
+        game.apply(rng.choice(game.pending.options))
+    game.forfeit(1, "timeout")
+    assert game.result is None
+    while game.pending is not None:
+        game.apply(rng.choice(game.pending.options))
+    options = [c for c in game.choices if not c.startswith("forfeit:")]
+    row = {**start, "options": "{}", "teams": None, "choices": json.dumps(options),
+           "forfeits": json.dumps([[10, 1, "timeout"]])}
+    assert store.replay_game(row).to_dict() == game.to_dict()
 
 
 def test_builtin_entrants_and_on_line():
@@ -295,6 +312,8 @@ def test_unknown_builtin_forfeits():
             open_entrant(EntrantSpec("g", builtin="greedy")) as b:
         record = play_game([a, b], seed=1)
     assert record.faults == {0: "startup"}
+    assert record.choices == ["forfeit:0:startup"]  # the engine's record of the forfeit
+    assert engine.replay(record.start(), record.choices).result == record.result
 
 
 def test_same_subprocess_entrant_twice_is_refused():

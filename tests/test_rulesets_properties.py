@@ -1,6 +1,6 @@
 """Properties of the standard-deck rule sets, over random games with random options:
 card conservation at every step, no view leaks, every game ends, save -> load -> continue
-identical, and replays reproduce the game.
+identical, and replays reproduce the game, forfeits at random moments included.
 
 (The Crazier Eights rule set has its own property tests; these cover crazy-eights and
 super-crazy-eights, and `RULE_SETS` is the place to add another.)
@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
+from enginekit import play_with_forfeits
 
 RULE_SETS = ("crazy-eights", "super-crazy-eights")
 
@@ -160,6 +161,18 @@ def test_forfeits_end_or_continue_cleanly(setup, bot_seed, cut, data):
     r = game.result
     assert loser in r.eliminated and loser not in r.winners
     assert r.placements[loser] > min(r.placements)
+
+
+@given(setups(), st.integers(0, 2**16), st.integers(0, 60))
+def test_random_forfeits_replay_and_save_load_identically(setup, bot_seed, cut):
+    game = engine.new_game(**setup)
+    games, forfeits = play_with_forfeits(
+        game, random.Random(bot_seed), lambda rng, options: choose(rng, options, 0.8), cut
+    )
+    game.forfeit(0, "late")  # after the end: not a choice
+    assert [c for c in game.choices if c.startswith("forfeit:")] == forfeits
+    assert all(g.to_dict() == game.to_dict() for g in games)
+    assert engine.replay(setup, game.choices).to_dict() == game.to_dict()
 
 
 @given(setups(), st.integers(0, 2**16))

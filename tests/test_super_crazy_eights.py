@@ -369,6 +369,23 @@ def test_forfeit_in_two_handed_form():
     assert g.result.winners == [0] and g.result.reason == "forfeit" and g.result.placements == [1, 2]
 
 
+def test_a_forfeit_mid_game_is_in_the_choices_and_replays_with_the_engine_alone():
+    start = {"rule_set": "super-crazy-eights", "position": True, "players": 3, "rest": "discard_pile",
+             "hands": [["5H", "9H"], ["6C", "KS"], ["7H", "QD"]], "discard_pile": ["6H"], "draw_pile": ["4C"]}
+    g = engine.load_game(start)
+    g.apply(play("5H"))
+    g.apply("last_card")
+    g.forfeit(1, "crash")
+    assert g.result is None and g.pending.player == 2
+    g.apply(play("7H"))
+    g.apply("last_card")
+    g.apply(play("9H"))
+    assert g.result.winners == [0] and g.result.eliminated == [1]
+    assert g.choices == [play("5H"), "last_card", "forfeit:1:crash", play("7H"), "last_card", play("9H")]
+    assert engine.replay(start, g.choices).to_dict() == g.to_dict()
+    assert engine.load_game(json.loads(json.dumps(g.to_dict()))).choices == g.choices
+
+
 def test_save_load_continue_identically():
     import random
 

@@ -29,21 +29,12 @@ from tourney.protocol import FAULT_CODES, ProtocolError
 
 __all__ = ["FAULT_CODES", "FORFEIT", "GameRecord", "play_game", "replay"]
 
-#: the verb of the replay marker of a fault: ``"forfeit:<seat>:<code>"``
-FORFEIT = "forfeit"
+#: the verb of a fault's record in ``game.choices``: ``"forfeit:<seat>:<code>"`` (the engine's)
+FORFEIT = engine.FORFEIT
 
-
-def replay(start: dict, choices: list[str]):
-    """Re-create a game from ``GameRecord.start()`` and ``GameRecord.choices`` (forfeit markers
-    included): ``engine.replay`` that also applies the referee's forfeits."""
-    game = engine.new_game(**start)
-    for choice in choices:
-        if choice.startswith(FORFEIT + ":"):
-            _, seat, code = choice.split(":", 2)
-            game.forfeit(int(seat), code)
-        else:
-            game.apply(choice)
-    return game
+#: ``replay(GameRecord.start(), GameRecord.choices)`` re-creates a game, faults included: the
+#: choices record every forfeit, so ``engine.replay`` alone does it
+replay = engine.replay
 
 
 @dataclass
@@ -52,10 +43,10 @@ class GameRecord:
 
     ``options`` are the rule set's options completed with defaults; ``first_player`` is the seat
     that actually began (``first_player_drawn``: it was drawn from the seed; see :meth:`start`
-    for replays). ``fault_details`` maps a seat to a readable reason. ``faults`` maps a seat to its fault code. ``choices`` are the option ids
-    applied in order (``game.choices``), with a marker ``"forfeit:<seat>:<code>"`` where a bot
-    faulted: with :meth:`start` a replay (:func:`replay` understands the markers; a game without
-    faults also replays with ``engine.replay``). ``log`` holds readable lines (each event's
+    for replays). ``fault_details`` maps a seat to a readable reason. ``faults`` maps a seat to
+    its fault code. ``choices`` is ``game.choices``: the option ids applied in order, with the
+    engine's record ``"forfeit:<seat>:<code>"`` where a bot faulted; with :meth:`start`,
+    ``engine.replay`` re-creates the game from them. ``log`` holds readable lines (each event's
     ``game.describe``, and one line per fault). ``stderr`` holds each seat's captured stderr
     during this game (capped; seats with none are left out). ``seconds`` is wall-clock time.
     """
@@ -136,8 +127,6 @@ def play_game(
     )
     first = _first_player(game, first_player)
     log: list[str] = []
-    choices: list[str] = []  # game.choices with forfeit markers
-    markers: list[int] = []
     faults: dict[int, str] = {}
     details: dict[int, str] = {}
     shown = 0
@@ -163,11 +152,7 @@ def play_game(
             message += f" (exit status {status})"
         details[seat] = message
         emit(f"fault: player {seat} ({entrant.name}) {code}: {message}")
-        if game.result is None:
-            choices.extend(game.choices[len(choices) - len(markers):])
-            markers.append(seat)
-            choices.append(f"{FORFEIT}:{seat}:{code}")
-            game.forfeit(seat, code)
+        game.forfeit(seat, code)  # recorded in game.choices; nothing happens once the game is over
         flush_events()
 
     names = ", ".join(f"{s}={e.name}" for s, e in enumerate(entrants))
@@ -220,7 +205,7 @@ def play_game(
         teams=teams,
         result=result,
         faults=faults,
-        choices=choices + list(game.choices[len(choices) - len(markers):]),
+        choices=list(game.choices),
         log=log,
         stderr=stderr,
         decisions=decisions,

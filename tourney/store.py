@@ -74,12 +74,12 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
 ``replays``
     Everything needed to replay a game exactly: pk ``game_id``; ``rule_set``, ``players``,
     ``seed``, ``options`` (JSON), ``first_player``, ``teams`` (JSON or null), ``choices``
-    (JSON list of option ids, in order; a bot's fault appears as the referee's marker
-    ``"forfeit:<seat>:<code>"`` where ``game.forfeit(seat, code)`` was called), ``forfeits``
-    (JSON list of ``[n, seat, code]``: forfeits after ``n`` choices, for records whose choices
-    lack the markers; normally ``[]``; added by migration ``m002_replay_forfeits``).
-    ``tourney.referee.replay(start, choices)`` (or :func:`replay_game`) with ``start`` = these
-    columns reproduces the game; ``engine.replay`` does when no bot faulted.
+    (JSON list: ``game.choices``, the option ids in order, where a bot's fault is the engine's
+    record ``"forfeit:<seat>:<code>"`` of ``game.forfeit(seat, code)``), ``forfeits`` (JSON list
+    of ``[n, seat, code]``: forfeits after ``n`` choices, for records whose choices lack the
+    markers; normally ``[]``; added by migration ``m002_replay_forfeits``).
+    ``engine.replay(start, choices)`` with ``start`` = these columns reproduces the game, faults
+    included; :func:`replay_game` does the same and also applies ``forfeits``.
 
 ``game_logs``
     pk ``game_id``; ``log`` (the readable account, one event per line), ``stderr`` (JSON:
