@@ -15,7 +15,7 @@ deals to a target score is a *series* run by the tournament layer, which the mod
 
 from __future__ import annotations
 
-from engine.common import OptionsError, PositionError, Result
+from engine.common import OptionsError, Result
 from engine.eights_family import (
     RANK,
     EightsGame,
@@ -23,6 +23,8 @@ from engine.eights_family import (
     check_options,
     check_players,
     deal_cards,
+    dealer_seat,
+    position_options,
 )
 
 RULE_SET = "crazy-eights"
@@ -151,16 +153,8 @@ def new_game(players: int = 2, seed: int = 0, options: dict | None = None, first
     opts = validate_options(options or {}, players)
     if teams:
         raise OptionsError("crazy-eights has no teams")
-    game = CrazyEightsGame.__new__(CrazyEightsGame)
-    decks = _decks(opts, players)
-    game._init_state(players, seed, opts, 52 * decks, list(range(players)), [False] * players)
-    game._configure()
-    if first_player is None:
-        dealer = game.rng.randrange(players)
-    elif isinstance(first_player, int) and not isinstance(first_player, bool) and 0 <= first_player < players:
-        dealer = (first_player - 1) % players
-    else:
-        raise OptionsError(f"first_player must be a seat 0-{players - 1}, not {first_player!r}")
+    game = CrazyEightsGame(players, seed, opts, 52 * _decks(opts, players), list(range(players)), [False] * players)
+    dealer = dealer_seat(game, first_player)
     game.dealer = dealer
     size = _hand_size(opts, players)
     deal_cards(game, size, (dealer + 1) % players)
@@ -193,18 +187,12 @@ def new_game(players: int = 2, seed: int = 0, options: dict | None = None, first
 def load(data: dict):
     """A game from ``to_dict()`` output, or from a hand-written position (``"position": true``;
     see docs/rulesets.md)."""
-    if not isinstance(data, dict):
-        raise PositionError("a saved game or position must be a JSON object")
-    if "rng" in data:
+    if isinstance(data, dict) and "rng" in data:
         return CrazyEightsGame.from_dict(data)
-    players = data.get("players", len(data.get("hands") or []))
-    try:
-        opts = validate_options(data.get("options") or {}, players)
-    except OptionsError as exc:
-        raise PositionError(str(exc)) from None
-    game = CrazyEightsGame.__new__(CrazyEightsGame)
-    game._init_state(players, data.get("seed", 0), opts, 52 * _decks(opts, players), list(range(players)), [False] * players)
-    game._configure()
+    players, opts = position_options(data, validate_options)
+    game = CrazyEightsGame(
+        players, data.get("seed", 0), opts, 52 * _decks(opts, players), list(range(players)), [False] * players
+    )
     game._load_position(data, [])
     game._decide()
     return game

@@ -189,7 +189,8 @@ class EightsGame:
 
     # -- set-up -----------------------------------------------------------------------------
 
-    def _init_state(self, players, seed, options, n_cards, controller, dummy):
+    def __init__(self, players, seed, options, n_cards, controller, dummy):
+        """An empty deal (no card dealt yet) with the rule set's switches set from ``options``."""
         self.players = players
         self.seed = seed
         self.options = options
@@ -220,6 +221,7 @@ class EightsGame:
         self.result = None
         self.pending = None
         self.out_hand = None  # for the two-handed scoring choice
+        self._configure()
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -432,13 +434,7 @@ class EightsGame:
         """A draw that is the whole turn (draw-two penalty, Super's missed call, empty hand)."""
         got = self._take(h, n, why)
         self.stack = 0
-        if not got:
-            self.passes += 1
-            if self._blocked():
-                return
-        self._after_draw()
-        if self.result is None and self.phase == "turn":
-            self._advance(1)
+        self._end_turn_without_play(bool(got))
 
     def _draw_action(self, h: int) -> None:
         if self.stack:
@@ -460,7 +456,12 @@ class EightsGame:
     def _pass(self, h: int) -> None:
         self._event({"type": "pass", "player": self.controller[h]})
         self.stack = 0
-        if self.drawn:
+        self._end_turn_without_play(self.drawn > 0)
+
+    def _end_turn_without_play(self, drew: bool) -> None:
+        """A turn ends with a draw or a pass: a turn that drew nothing counts towards a blocked
+        deal; then the rule set's hook, and the turn passes on."""
+        if drew:
             self.passes = 0
         else:
             self.passes += 1
@@ -669,12 +670,10 @@ class EightsGame:
 
     @classmethod
     def from_dict(cls, data: dict):
-        game = cls.__new__(cls)
         try:
-            game._init_state(
+            game = cls(
                 data["players"], data["seed"], data["options"], data["n_cards"], data["controller"], data["dummy"]
             )
-            game._configure()
             for key in cls._SAVED:
                 setattr(game, key, copy.deepcopy(data[key]))
             game._private = {i: (p, list(cards)) for i, p, cards in data["private"]}
@@ -777,6 +776,29 @@ class EightsGame:
         if isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(self.hands):
             return x
         raise PositionError(f"{what}: {x!r} is not a hand ({', '.join(hand_names)} or 0-{len(self.hands) - 1})")
+
+
+def position_options(data, validate_options) -> tuple[int, dict]:
+    """The players and the completed options of a hand-written position (``validate_options`` is
+    the rule set's); anything wrong is a PositionError."""
+    if not isinstance(data, dict):
+        raise PositionError("a saved game or position must be a JSON object")
+    players = data.get("players", len(data.get("hands") or []))
+    try:
+        return players, validate_options(data.get("options") or {}, players)
+    except OptionsError as exc:
+        raise PositionError(str(exc)) from None
+
+
+def dealer_seat(game: EightsGame, first_player) -> int:
+    """The seat that deals: the one before ``first_player`` (who sits to the dealer's left and
+    plays first), or drawn from the game's RNG when ``first_player`` is None."""
+    players = game.players
+    if first_player is None:
+        return game.rng.randrange(players)
+    if isinstance(first_player, int) and not isinstance(first_player, bool) and 0 <= first_player < players:
+        return (first_player - 1) % players
+    raise OptionsError(f"first_player must be a seat 0-{players - 1}, not {first_player!r}")
 
 
 def deal_cards(game: EightsGame, hand_size: int, first_hand: int) -> None:

@@ -32,6 +32,8 @@ from engine.eights_family import (
     check_options,
     check_players,
     deal_cards,
+    dealer_seat,
+    position_options,
 )
 
 RULE_SET = "super-crazy-eights"
@@ -236,14 +238,8 @@ def new_game(players: int = 2, seed: int = 0, options: dict | None = None, first
     if teams:
         raise OptionsError("super-crazy-eights has no teams")
     controller, dummy = _layout(opts, players)
-    game = SuperCrazyEightsGame.__new__(SuperCrazyEightsGame)
-    game._init_state(players, seed, opts, 52 * _decks(opts, players), controller, dummy)
-    if first_player is None:
-        dealer = game.rng.randrange(players)
-    elif isinstance(first_player, int) and not isinstance(first_player, bool) and 0 <= first_player < players:
-        dealer = (first_player - 1) % players
-    else:
-        raise OptionsError(f"first_player must be a seat 0-{players - 1}, not {first_player!r}")
+    game = SuperCrazyEightsGame(players, seed, opts, 52 * _decks(opts, players), controller, dummy)
+    dealer = dealer_seat(game, first_player)
     hand = controller.index(dealer)  # the dealer's concealed hand
     game.dealer = hand
     size = _hand_size(opts)
@@ -271,21 +267,14 @@ def _start(game: SuperCrazyEightsGame, starter: int) -> None:
 
 def load(data: dict):
     """A game from ``to_dict()`` output, or from a hand-written position (see docs/rulesets.md)."""
-    if not isinstance(data, dict):
-        raise PositionError("a saved game or position must be a JSON object")
-    if "rng" in data:
+    if isinstance(data, dict) and "rng" in data:
         return SuperCrazyEightsGame.from_dict(data)
-    players = data.get("players", len(data.get("hands") or []))
-    try:
-        opts = validate_options(data.get("options") or {}, players)
-    except OptionsError as exc:
-        raise PositionError(str(exc)) from None
+    players, opts = position_options(data, validate_options)
     south = data.get("south")
     if south not in (None, 0, 1):
         raise PositionError("south must be the player (0 or 1) sitting south")
     controller, dummy = _layout(opts, players, south)
-    game = SuperCrazyEightsGame.__new__(SuperCrazyEightsGame)
-    game._init_state(players, data.get("seed", 0), opts, 52 * _decks(opts, players), controller, dummy)
+    game = SuperCrazyEightsGame(players, data.get("seed", 0), opts, 52 * _decks(opts, players), controller, dummy)
     game._load_position(data, list(POSITIONS) if len(controller) == 4 and players == 2 else [])
     game._decide()
     return game
