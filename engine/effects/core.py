@@ -4,7 +4,7 @@ discards, destruction, an alternate loss and turn order."""
 from __future__ import annotations
 
 from engine.effects import register
-from engine.effects.helpers import any_card_in_play, arg, choose_card, choose_player, own_turn
+from engine.effects.helpers import any_card_in_play, arg, choose_player, destroy_one_of, own_turn
 
 
 def _angel_of_hope(game, f):
@@ -17,15 +17,7 @@ def _angel_of_hope(game, f):
 
 def _destroy_one(game, f):
     """Devious Dragon (mandatory, any card, itself included) and Death: destroy a card in play."""
-    cards = game.all_in_play()
-    if not cards:
-        game.stack.pop()
-        return None
-    ask = choose_card(game, f, cards, f"{f['name']}: choose a card in play to destroy", kind="destroy")
-    if ask:
-        return ask
-    game.stack.pop()
-    game.destroy([arg(f["answer"])])
+    return destroy_one_of(game, f, game.all_in_play(), f"{f['name']}: choose a card in play to destroy")
 
 
 def _thin_ice(game, f):

@@ -36,5 +36,27 @@ def choose_card(game, frame, cards, prompt: str, optional: bool = False, kind: s
     return Decision(frame["p"], kind, options, prompt, frame["name"])
 
 
+def ask_yes_no(game, frame, prompt: str):
+    """Ask ``frame["p"]`` a "may" question (yes or no); returns the Decision, or None once
+    answered (the answer is then in ``frame["answer"]``)."""
+    if "answer" in frame:
+        return None
+    return Decision(frame["p"], "yes_no", ["yes", "no"], prompt, frame["name"])
+
+
+def destroy_one_of(game, frame, cards, prompt: str):
+    """The whole step of "destroy a card" from ``cards``, chosen by ``frame["p"]``: nothing
+    happens when there is none; the destruction itself is the turn machine's."""
+    if not cards:
+        game.stack.pop()
+        return None
+    ask = choose_card(game, frame, cards, prompt, kind="destroy")
+    if ask:
+        return ask
+    game.stack.pop()
+    game.destroy([arg(frame["answer"])])
+    return None
+
+
 def any_card_in_play(game, player) -> bool:
     return any(game.in_play[q] for q in range(game.players) if game.alive[q])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from engine.common import Decision
 from engine.effects import register
-from engine.effects.helpers import always, arg, choose_card, choose_player, own_turn
+from engine.effects.helpers import always, arg, ask_yes_no, choose_card, choose_player, destroy_one_of, own_turn
 
 
 # ----------------------------------------------------------------- small local helpers
@@ -99,14 +99,7 @@ def _allosaurus(game, f):
     """Its controller (when it triggered) destroys a card the active player controls."""
     active = f["active"]
     cards = list(game.in_play[active]) if game.alive[active] else []
-    if not cards:
-        game.stack.pop()
-        return None
-    ask = choose_card(game, f, cards, f"Allosaurus: choose a card player {active} controls to destroy", kind="destroy")
-    if ask:
-        return ask
-    game.stack.pop()
-    game.destroy([arg(f["answer"])])
+    return destroy_one_of(game, f, cards, f"Allosaurus: choose a card player {active} controls to destroy")
 
 
 # ----------------------------------------------------------------- control changes
@@ -298,15 +291,10 @@ def _titania(game, f):
     if not game.defs[cid].is_asset or not game.draw_pile or game.draw_pile[-1] != cid:
         game.stack.pop()  # not an asset: it stays face down on top of the draw pile
         return None
-    if "answer" not in f:
-        return Decision(
-            p, "yes_no", ["yes", "no"],
-            f"Titania: put {game.card_text(cid)} into play under your control?", "Titania",
-        )
-    game.stack.pop()
-    if f.pop("answer") == "yes":
-        game.draw_pile.pop()
-        _forget(game, [cid])
+    ask = ask_yes_no(game, f, f"Titania: put {game.card_text(cid)} into play under your control?")
+    if ask:
+        return ask
+    if _take_top_if_yes(game, f, cid):
         game.in_play[p].append(cid)
         _say(game, f, f"player {p} puts {game.card_text(cid)} into play")
 
@@ -334,6 +322,33 @@ def _look_at_top(game, f, p):
     return cid
 
 
+def _take_top_if_yes(game, f, cid) -> bool:
+    """The answer of a "may" about the looked-at top card ``cid`` (Titania, Lighthouse): the
+    effect is over; on "yes" the card leaves the draw pile (True) for where the card puts it."""
+    game.stack.pop()
+    if f.pop("answer") != "yes":
+        return False
+    game.draw_pile.pop()
+    _forget(game, [cid])
+    return True
+
+
+def _look_at_top_cards(game, f, p, k: int) -> None:
+    """Step 0 of a private look at the top ``k`` cards (Wood Elf, Morgan le Fay): top up, look,
+    and remember them, top first, in ``frame["cards"]``; with nothing to look at the effect is
+    over (the frame is popped)."""
+    game.top_up(k)
+    cards = _top(game, k)
+    if not cards or not game.alive[p]:
+        game.stack.pop()
+        return
+    f["cards"] = cards
+    f["step"] = 1
+    _look(game, p, cards)
+    _say(game, f, f"player {p} looks at the top {len(cards)} cards of the draw pile")
+    _say(game, f, f"you see {_names(game, cards)} (top first)", only=p, cards=list(cards))
+
+
 def _elven_princess(game, f):
     p = f["p"]
     cid = _look_at_top(game, f, p)
@@ -359,17 +374,8 @@ def _wood_elf(game, f):
     ("done": the rest go to the bottom, keeping their order)."""
     p = f["p"]
     if f["step"] == 0:
-        game.top_up(2)
-        cards = _top(game, 2)
-        if not cards or not game.alive[p]:
-            game.stack.pop()
-            return None
-        f["cards"] = cards
-        f["top"] = []
-        f["step"] = 1
-        _look(game, p, cards)
-        _say(game, f, f"player {p} looks at the top {len(cards)} cards of the draw pile")
-        _say(game, f, f"you see {_names(game, cards)} (top first)", only=p, cards=list(cards))
+        f["top"] = []  # the cards chosen for the top so far
+        _look_at_top_cards(game, f, p, 2)
         return None
     cards, top = f["cards"], f["top"]
     rest = [c for c in cards if c not in top]
@@ -399,15 +405,10 @@ def _lighthouse(game, f):
     cid = _look_at_top(game, f, p)
     if cid is None:
         return None
-    if "answer" not in f:
-        return Decision(
-            p, "yes_no", ["yes", "no"],
-            f"Lighthouse: put {game.card_text(cid)} on top of the discard pile?", "Lighthouse",
-        )
-    game.stack.pop()
-    if f.pop("answer") == "yes":
-        game.draw_pile.pop()
-        _forget(game, [cid])
+    ask = ask_yes_no(game, f, f"Lighthouse: put {game.card_text(cid)} on top of the discard pile?")
+    if ask:
+        return ask
+    if _take_top_if_yes(game, f, cid):
         game.put_on_top_of_discard(cid)  # not a discard: an eight is not wild (item 22)
         _say(game, f, f"player {p} puts {game.card_text(cid)} on top of the discard pile", cards=[cid])
 
@@ -415,16 +416,7 @@ def _lighthouse(game, f):
 def _morgan_le_fay(game, f):
     p = f["p"]
     if f["step"] == 0:
-        game.top_up(2)
-        cards = _top(game, 2)
-        if not cards or not game.alive[p]:
-            game.stack.pop()
-            return None
-        f["cards"] = cards
-        f["step"] = 1
-        _look(game, p, cards)
-        _say(game, f, f"player {p} looks at the top {len(cards)} cards of the draw pile")
-        _say(game, f, f"you see {_names(game, cards)} (top first)", only=p, cards=list(cards))
+        _look_at_top_cards(game, f, p, 2)
         return None
     cards = f["cards"]
     if len(cards) > 1 and "answer" not in f:
