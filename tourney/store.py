@@ -542,11 +542,7 @@ def replay_game(row: dict, on_line=None):
                 game.forfeit(seat, code)
                 flush()
         if i < len(choices):
-            if choices[i].startswith("forfeit:"):
-                _, seat, code = choices[i].split(":", 2)
-                game.forfeit(int(seat), code)
-            else:
-                game.apply(choices[i])
+            engine.apply_choice(game, choices[i])  # an option id or a forfeit marker
             flush()
     return game
 
