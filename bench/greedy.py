@@ -1,6 +1,6 @@
 """Win rate of the built-in greedy bot against random bots, over seeded games.
 
-    python bench/greedy.py [--games 2000] [--players 2]
+    python bench/greedy.py [--games 2000] [--players 2] [--rule-set crazier-eights]
 
 Greedy sits in every seat in turn (seat = game number mod players), so seat advantage cancels out.
 The last line is ``win_rate=<float> games=<n> players=<n>``.
@@ -40,8 +40,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--rule-set", default="crazier-eights")
     args = parser.parse_args()
-    rate = win_rate(args.games, args.players)
+    rate = win_rate(args.games, args.players, args.rule_set)
+    print(f"rule_set={args.rule_set}")
     print(f"win_rate={rate:.3f} games={args.games} players={args.players}")
 
 

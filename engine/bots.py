@@ -140,6 +140,31 @@ class GreedyBot:
         own = [o for o in decision.options if o.startswith("card:") and int(o[5:]) in mine]
         return own[0] if own else "done"
 
+    # -- the eights family (crazy-eights, super-crazy-eights) ------------------------------------
+
+    def _turn(self, decision, view):
+        """Play rather than draw; keep eights (wild) for last and shed the costliest card first."""
+        plays = [o for o in decision.options if o.startswith("play:")]
+        if plays:
+            return max(plays, key=lambda o: self._shed_value(int(o[5:])))
+        return "draw" if "draw" in decision.options else decision.options[0]
+
+    def _shed_value(self, cid):
+        rank = self._info(cid).get("rank", "")
+        if rank == "8":
+            return (0, 0)
+        return (1, 10 if rank in ("J", "Q", "K") else 1 if rank == "A" else int(rank or 0))
+
+    def _suit(self, decision, view):
+        """Name the suit held most (eights do not count: they follow any suit)."""
+        counts = {}
+        for c in view["hand"]:
+            info = self._info(c)
+            if info.get("rank") != "8":
+                for s in info.get("suits", ()):
+                    counts[s] = counts.get(s, 0) + 1
+        return max(decision.options, key=lambda o: counts.get(o[5:], 0))
+
     def _colour(self, decision, view):
         counts = {}
         for c in view["hand"]:
