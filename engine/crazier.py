@@ -152,6 +152,19 @@ def _team_ids(players: int, teams) -> list[int]:
     return ids
 
 
+#: label texts of the option verbs (see ``Game.label``)
+_CARD_VERBS = {"play": "play ", "discard": "discard ", "card": ""}
+_WORDS = {
+    "end": "end the turn",
+    "done": "done",
+    "yes": "yes",
+    "no": "no",
+    "play_top": "play the top card of the draw pile",
+    "top": "leave it on top",
+    "bottom": "put it on the bottom",
+}
+
+
 def _arg(option_id: str) -> int:
     return int(option_id[option_id.index(":") + 1 :])
 
@@ -198,6 +211,7 @@ class Game:
         self.choices: list[str] = []
         self.result: Result | None = None
         self._pending: Decision | None = None
+        self._labels: dict[str, str] = {}  # option id -> label, see label()
 
     # ----------------------------------------------------------------- the contract
     @property
@@ -232,23 +246,22 @@ class Game:
             self._pending = None
 
     def label(self, option_id: str) -> str:
+        """A readable text for an option id (a pure function of the id in a given game, so it is
+        kept: the referee labels every option of every request)."""
+        text = self._labels.get(option_id)
+        if text is None:
+            text = self._labels[option_id] = self._make_label(option_id)
+        return text
+
+    def _make_label(self, option_id: str) -> str:
         verb, _, arg = option_id.partition(":")
         if verb in ("play", "discard", "card"):
-            text = self.card_text(int(arg))
-            return {"play": "play ", "discard": "discard ", "card": ""}[verb] + text
+            return _CARD_VERBS[verb] + self.card_text(int(arg))
         if verb == "colour":
             return f"name {self.options['suit_colour_names'][arg]} ({arg})"
         if verb == "player":
             return f"player {arg}"
-        return {
-            "end": "end the turn",
-            "done": "done",
-            "yes": "yes",
-            "no": "no",
-            "play_top": "play the top card of the draw pile",
-            "top": "leave it on top",
-            "bottom": "put it on the bottom",
-        }.get(verb, option_id)
+        return _WORDS.get(verb, option_id)
 
     def card_text(self, cid: int) -> str:
         d = self.defs[cid]
