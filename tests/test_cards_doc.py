@@ -8,7 +8,6 @@ import re
 import sys
 from pathlib import Path
 
-
 from engine.cards import CARDS
 from tourney import cards_doc
 
