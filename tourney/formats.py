@@ -289,8 +289,8 @@ class SeriesState:
             if winner is None:
                 placements = [1] * n  # a drawn match: shared first place
         else:  # single: the one game, or the one leg
-            last = (self.legs or [None])[-1] if self.module is not None else (
-                self.games[-1] if self.games else None)
+            units = self.legs if self.module is not None else self.games
+            last = units[-1] if units else None
             w = last["winners"] if last else []
             winner = w[0] if len(w) == 1 else None
             placements = list(last["placements"]) if last else [1] * n
