@@ -19,6 +19,10 @@ Series rules (:class:`SeriesState`):
   set's ``eliminated_score`` option says); fewest total points ranks first. The player with
   the most points so far goes first in the next game; ties (and game 1, where all have 0) are
   broken with the series RNG.
+- **legs**: where the rule set plays a game as a run of deals (crazy-eights to a target,
+  super-crazy-eights' fifteen deals), a match counts such legs instead of single deals, a single
+  game is one leg, and a league with ``games = 0`` is one leg (:class:`SeriesState`,
+  docs/formats.md "Legs").
 
 Entrants keep one seat for the whole series (seat = position in the series' entrant list); who
 plays first changes, and each game stores ``first_player`` and its ``turn_order``.
