@@ -84,6 +84,20 @@ def test_match_of_legs_to_100(db):
         + f" in {data['legs']} legs ({len(data['games'])} deals)")
 
 
+def test_run_of_a_legs_match_prints_legs(db):
+    config = str(ROOT / "configs" / "crazy-eights-match.toml")
+    result = invoke("run", config, "--quiet")
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.stdout.splitlines() if line.lstrip().startswith("rank"))
+    assert "legs won" in header
+    data = json.loads(invoke("run", config, "--json").stdout)  # the stored event, again
+    series = data["series"][0]
+    assert series["legs"] >= 2 and series["games"] > series["legs"]
+    assert sorted(r["legs_won"] for r in data["standings"])[-1] == 2
+    plain = invoke("run", str(ROOT / "configs" / "match.toml"), "--quiet")
+    assert "legs won" not in plain.stdout  # one deal per leg: no legs column
+
+
 def test_match_even_best_of_is_refused(db):
     result = invoke("match", "greedy", "random", "--best-of", "4")
     assert result.exit_code == 2 and "odd" in result.stderr

@@ -662,8 +662,8 @@ def event_summary(db, event_id: int) -> dict:
             "select e.name from event_entrants ee join entrants e on e.id = ee.entrant_id "
             "where ee.event_id = ? order by ee.position", [event_id])):
         per[row["name"]] = {"entrant": row["name"], "series_played": 0, "series_won": 0,
-                            "series_drawn": 0, "series_lost": 0, "games_played": 0,
-                            "games_won": 0, "points": 0, "faults": 0}
+                            "series_drawn": 0, "series_lost": 0, "legs_won": 0,
+                            "games_played": 0, "games_won": 0, "points": 0, "faults": 0}
     legs = {r["series_id"]: r["legs"] for r in db.query(
         "select series_id, count(distinct leg) as legs from games where event_id = ? "
         "group by series_id", [event_id])}
@@ -692,6 +692,8 @@ def event_summary(db, event_id: int) -> dict:
         for e in s["entrants"]:
             p = per[e["name"]]
             p["series_played"] += 1
+            if s["kind"] == "match":
+                p["legs_won"] += e["wins"]
             if s["outcome"] == "draw" and e["placement"] == 1:
                 p["series_drawn"] += 1
             elif winner == e["name"]:
@@ -712,7 +714,8 @@ def event_summary(db, event_id: int) -> dict:
             return (p["points"], -p["games_won"])
     else:
         def key(p):
-            return (-(p["series_won"] + 0.5 * p["series_drawn"]), -p["games_won"], p["points"])
+            return (-(p["series_won"] + 0.5 * p["series_drawn"]), -p["legs_won"],
+                    -p["games_won"], p["points"])
     keys = [key(p) for p in rows]
     for p, k in zip(rows, keys):
         p["rank"] = 1 + sum(1 for o in keys if o < k)

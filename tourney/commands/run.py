@@ -49,13 +49,16 @@ def show_progress(quiet: bool) -> bool:
 def standings_table(summary: dict) -> str:
     from tabulate import tabulate  # noqa: PLC0415
 
+    # a legs column only where a match's legs are runs of deals (docs/formats.md, "Legs")
+    legs = any(x["kind"] == "match" and x["legs"] != x["games"] for x in summary["series"])
     rows = [
         [s["rank"], s["entrant"], s["series_played"], s["series_won"], s["series_drawn"],
-         s["series_lost"], s["games_played"], s["games_won"], s["points"], s["faults"]]
+         s["series_lost"], *([s["legs_won"]] if legs else []), s["games_played"], s["games_won"],
+         s["points"], s["faults"]]
         for s in summary["standings"]
     ]
-    headers = ["rank", "entrant", "series", "won", "drawn", "lost", "games", "game wins",
-               "points", "faults"]
+    headers = ["rank", "entrant", "series", "won", "drawn", "lost", *(["legs won"] if legs else []),
+               "games", "game wins", "points", "faults"]
     return tabulate(rows, headers=headers, tablefmt="simple")
 
 
