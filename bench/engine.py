@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
+import engine
 
 
 def run(rule_set: str, players: int, games: int, options: dict) -> tuple[float, float]:

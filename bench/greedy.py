@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from engine.bots import make_bot  # noqa: E402
+import engine
+from engine.bots import make_bot
 
 
 def win_rate(games: int, players: int, rule_set: str = "crazier-eights") -> float:

@@ -86,7 +86,7 @@ class Result:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "Result | None":
+    def from_dict(cls, d: dict | None) -> Result | None:
         return None if d is None else cls(**d)
 
 

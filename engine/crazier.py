@@ -99,7 +99,7 @@ def validate_options(options: dict, players: int | None = None) -> dict:
     return out
 
 
-def new_game(players=2, seed=0, options=None, first_player=None, teams=None) -> "Game":
+def new_game(players=2, seed=0, options=None, first_player=None, teams=None) -> Game:
     """Shuffle, deal seven each, turn the top card of the draw pile onto the discard pile."""
     opts = validate_options(options or {}, players)
     decks = 1 if players <= 4 else 2
@@ -127,7 +127,7 @@ def new_game(players=2, seed=0, options=None, first_player=None, teams=None) -> 
     return game
 
 
-def load(data: dict) -> "Game":
+def load(data: dict) -> Game:
     """A game from ``Game.to_dict()`` output or from a hand-written position (docs/positions.md)."""
     try:
         return Game._from_dict(data)
@@ -817,7 +817,7 @@ class Game:
         }
 
     @classmethod
-    def _from_dict(cls, d: dict) -> "Game":
+    def _from_dict(cls, d: dict) -> Game:
         players = d["players"]
         options = validate_options(d.get("options", {}), players)
         if "deck" not in d:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tourney.cards_doc import write  # noqa: E402
+from tourney.cards_doc import write
 
 if __name__ == "__main__":
     print(f"wrote {write()}")

@@ -40,7 +40,7 @@ def printed_texts(seed_text: str, names: list[str]) -> dict[str, str]:
 
 def fingerprints(seed_text: str) -> dict[str, list[str]]:
     sys.path.insert(0, str(ROOT))
-    from engine.cards import CARDS  # noqa: PLC0415
+    from engine.cards import CARDS
 
     texts = printed_texts(seed_text, [c.name for c in CARDS])
     return {name: sorted(trigrams(text)) for name, text in texts.items()}

@@ -12,7 +12,7 @@ from engine.cards import CARDS
 from tourney import cards_doc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-import gen_printed_fingerprints as printed  # noqa: E402
+import gen_printed_fingerprints as printed
 
 SEED_001 = printed.SEED_001
 FINGERPRINTS = Path(__file__).resolve().parent / "data" / "printed_fingerprints.json"

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 
+# ----------------------------------------------------------------- helpers
+from enginekit import cid, hand, names, position, table
+from enginekit import discard_top_first as discard_pile
+from enginekit import draw_top_first as draw_pile
+
 import engine
 from engine.common import rng_from_json, rng_to_json
-
-
-# ----------------------------------------------------------------- helpers
-from enginekit import cid, hand, names, position, table  # noqa: E402,F401
-from enginekit import discard_top_first as discard_pile  # noqa: E402
-from enginekit import draw_top_first as draw_pile  # noqa: E402
 
 
 def pos(hands, draw=(), discard=("Sleep",), in_play=None, turn=0, phase="main", **extra):

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tourney.app import app
 import tourney.commands  # noqa: F401
+from tourney.app import app
 from tourney.config import ConfigError, load_config
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-import engine
-from engine.effects import register
 from enginekit import cid, discard_top_first, do, hand, names, position, table
+
+from engine.effects import register
 
 FILLER = ["Study", "Merlin", "Ferocity", "Tempest", "Revolution", "Trade", "Hurricane", "Research"]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import random
 
+from enginekit import play_with_forfeits
 from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from enginekit import play_with_forfeits
 
 MAX_DECISIONS = 20_000
 

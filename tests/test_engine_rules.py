@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from enginekit import cid, discard_top_first, do, draw_top_first, hand, names, position, table
 
 import engine
 from engine.cards import CARDS
-from enginekit import cid, discard_top_first, do, draw_top_first, hand, names, position, table
 
 
 # ----------------------------------------------------------------- cards and setup

@@ -1,11 +1,8 @@
 """Formats: schedules, series rules, seeds, parallel runs, replays of stored games."""
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
-
-import pytest
 
 from tourney import formats, seeding, store
 from tourney.config import parse_config

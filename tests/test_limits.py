@@ -4,11 +4,11 @@ Each test starts real bot processes through the referee and checks the recorded 
 no process is left behind (helpers shared with tests/test_referee.py).
 """
 
+from test_referee import FAULT_BOT, all_pids, leftovers, random_spec
+
 from tourney.config import entrant_spec, parse_config
 from tourney.entrants import EntrantSpec, Limits, open_entrant
 from tourney.referee import play_game
-
-from test_referee import FAULT_BOT, all_pids, leftovers, random_spec
 
 LIMITS = dict(startup_timeout=5.0, decision_timeout=5.0, grace=0.3)
 

@@ -1,11 +1,10 @@
 """Ratings: openskill Plackett-Luce over stored results, recomputed in game order."""
 
 import pytest
+from test_standings import build_event, g
 
 from tourney.ratings import MU, SIGMA, event_ratings, rate_games, rating_ranks
 from tourney.standings import event_standings, open_db
-
-from test_standings import build_event, g
 
 
 def test_a_tie_gives_equal_changes_to_equal_players():

@@ -111,9 +111,8 @@ def test_startup_fault_forfeits_every_game(mode, code):
 
 
 def test_version_refusal_says_why():
-    with open_entrant(fault_spec("bad_version")) as bot:
-        with pytest.raises(EntrantError) as info:
-            bot.start()
+    with open_entrant(fault_spec("bad_version")) as bot, pytest.raises(EntrantError) as info:
+        bot.start()
     assert info.value.code == "version"
     assert "2.0" in info.value.message and "1.0" in info.value.message
     assert leftovers(all_pids(bot)) == []
@@ -236,9 +235,8 @@ def test_cpu_and_memory_limits_apply():
     # a bot that burns CPU before its hello is killed by RLIMIT_CPU (a startup fault)
     limits = Limits(startup_timeout=10.0, cpu_seconds=1, memory_mb=2048)
     spec = EntrantSpec("burner", command=("{python}", "-c", "while True: pass"), limits=limits)
-    with open_entrant(spec) as bot:
-        with pytest.raises(EntrantError) as info:
-            bot.start()
+    with open_entrant(spec) as bot, pytest.raises(EntrantError) as info:
+        bot.start()
     assert info.value.code == "startup"
     assert "exited before its hello" in info.value.message
     assert leftovers(all_pids(bot)) == []
@@ -317,9 +315,8 @@ def test_unknown_builtin_forfeits():
 
 
 def test_same_subprocess_entrant_twice_is_refused():
-    with open_entrant(random_spec()) as a:
-        with pytest.raises(ValueError):
-            play_game([a, a], seed=1)
+    with open_entrant(random_spec()) as a, pytest.raises(ValueError):
+        play_game([a, a], seed=1)
 
 
 def test_spec_needs_exactly_one_of_builtin_and_command():

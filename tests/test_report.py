@@ -7,10 +7,10 @@ import json
 from html.parser import HTMLParser
 
 import pytest
+from test_standings import build_event, g
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
-from test_standings import build_event, g
 from tourney.app import app
 from tourney.report import CSV_COLUMNS
 from tourney.standings import open_db

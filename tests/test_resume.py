@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-import tourney.commands  # noqa: F401
+import tourney.commands
 from tourney.app import app
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,11 +9,11 @@ super-crazy-eights, and `RULE_SETS` is the place to add another.)
 import json
 import random
 
+from enginekit import play_with_forfeits
 from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from enginekit import play_with_forfeits
 
 RULE_SETS = ("crazy-eights", "super-crazy-eights")
 

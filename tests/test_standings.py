@@ -23,8 +23,8 @@ def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
     event_id = store.create_event(db, event, specs, schedule, {"name": name}, "test")
     ids = {r["name"]: r["id"] for r in db["entrants"].rows}
     for s, (kind, table, games, result) in zip(store.series_rows(db, event_id), series):
-        wins = {n: 0 for n in table}
-        points = {n: 0 for n in table}
+        wins = dict.fromkeys(table, 0)
+        points = dict.fromkeys(table, 0)
         for idx, g in enumerate(games):
             for seat in g["winners"]:
                 wins[table[seat]] += 1
@@ -48,7 +48,7 @@ def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
                     key = {n: -wins[n] for n in table}
                 placement = {n: 1 + sum(1 for o in key.values() if o < key[n]) for n in table}
                 if outcome == "draw" and kind == "match":
-                    placement = {n: 1 for n in table}
+                    placement = dict.fromkeys(table, 1)
                 sr = {"outcome": outcome, "winner_id": ids[winner] if winner else None,
                       "games_played": len(games),
                       "entrants": {ids[n]: {"wins": wins[n], "points": points[n], "placement": placement[n]}

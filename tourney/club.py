@@ -30,7 +30,7 @@ import os
 import random
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlite_utils import Database, Migrations
 
@@ -343,7 +343,7 @@ def score_game(rule_set: str, eliminated_score: str, entries: list[Entry]) -> No
 
 
 def now_utc() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def default_author() -> str:
@@ -421,7 +421,7 @@ class League:
     @staticmethod
     def create(db: Database, name: str, players: list[str], *, rule_set: str = "crazier-eights",
                seed: int | None = None, target: int | None = None,
-               eliminated_score: str = "snapshot", by: str | None = None) -> "League":
+               eliminated_score: str = "snapshot", by: str | None = None) -> League:
         name = name.strip()
         if not name:
             raise ClubError("a league needs a name")
@@ -787,7 +787,7 @@ class League:
         out: dict[str, list[int]] = {}
         for m in self.members():
             series = []
-            for k in range(0, len(games) + 1):
+            for k in range(len(games) + 1):
                 if m.joined_after > k:
                     series.append(None)
                 else:

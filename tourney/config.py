@@ -95,7 +95,7 @@ def _fail(path, place, problem):
 
 def _bot_names() -> tuple[str, ...]:
     try:
-        import engine.bots as bots  # noqa: PLC0415
+        import engine.bots as bots
 
         names = getattr(bots, "BOTS", None) or getattr(bots, "BOT_NAMES", None)
         if names:
@@ -226,7 +226,7 @@ def _int(path, place, value, minimum=None, maximum=None):
 
 def _has_series_rules(rule_set: str) -> bool:
     try:
-        import engine  # noqa: PLC0415
+        import engine
 
         return hasattr(engine.rule_set_module(rule_set), "series_over")
     except Exception:
@@ -315,7 +315,7 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
         _fail(path, "event.rounds", "only a round robin takes 'rounds'")
 
     try:
-        import engine  # noqa: PLC0415
+        import engine
 
         engine.validate_options(rule_set, options, players)
     except ImportError as exc:
@@ -388,7 +388,7 @@ def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventCo
 
 def entrant_spec(spec: dict):
     """A :class:`tourney.entrants.EntrantSpec` from a resolved spec dict."""
-    from tourney.entrants import EntrantSpec, Limits  # noqa: PLC0415
+    from tourney.entrants import EntrantSpec, Limits
 
     limit_fields = {f.name for f in dataclasses.fields(Limits)}
     limits = Limits(**{k: v for k, v in (spec.get("limits") or {}).items() if k in limit_fields})
@@ -452,7 +452,7 @@ STARTER = {
 
 
 def starter_text() -> str:
-    import tomli_w  # noqa: PLC0415
+    import tomli_w
 
     head = (
         "# A tourney event. Run it with: tourney run THIS_FILE\n"

@@ -121,7 +121,7 @@ class EntrantError(Exception):
         return f"{self.code}: {self.message}"
 
 
-def open_entrant(spec: EntrantSpec, seed: int = 0) -> "Entrant":
+def open_entrant(spec: EntrantSpec, seed: int = 0) -> Entrant:
     """An entrant for ``spec``, not started yet. ``seed`` seeds a built-in bot's RNG and is sent
     to a subprocess bot in the hello (for its own reproducible randomness)."""
     if (spec.builtin is None) == (spec.command is None):
@@ -155,7 +155,7 @@ class Entrant:
         self.closed = False
 
     # context manager -----------------------------------------------------------------------
-    def __enter__(self) -> "Entrant":
+    def __enter__(self) -> Entrant:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -171,7 +171,7 @@ class Entrant:
     def close(self) -> None:
         self.closed = True
 
-    def begin_game(self, message: dict) -> "EntrantError | ProtocolError | None":
+    def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
         """Get ready for a game and send it ``message`` (``game_start``); an error (with
         ``code`` and ``message``) if this entrant cannot play it."""
         raise NotImplementedError
@@ -217,7 +217,7 @@ class BuiltinEntrant(Entrant):
         self.bot_name = self.spec.builtin
         self.started = True
 
-    def begin_game(self, message: dict) -> "EntrantError | None":
+    def begin_game(self, message: dict) -> EntrantError | None:
         if self._bot is None:
             try:
                 self.start()
@@ -242,7 +242,7 @@ class BuiltinEntrant(Entrant):
 class _StderrPump(threading.Thread):
     """Drains a bot's stderr continuously into a capped buffer (head + tail)."""
 
-    def __init__(self, fd: int, sink: "_CappedText"):
+    def __init__(self, fd: int, sink: _CappedText):
         super().__init__(daemon=True, name="bot-stderr")
         self.fd = fd
         self.sink = sink
@@ -584,7 +584,7 @@ class SubprocessEntrant(Entrant):
             buf += chunk
 
     # games -----------------------------------------------------------------------------------
-    def begin_game(self, message: dict) -> "EntrantError | ProtocolError | None":
+    def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
         if self.failed is not None:
             return EntrantError(self.failed.code, f"could not be restarted: {self.failed.message}")
         if self._proc is None:

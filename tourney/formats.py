@@ -134,7 +134,7 @@ class SeriesState:
         #: the rule set's module when legs are runs of deals, else None (a leg is one deal)
         self.module = None
         if self.rule_set and not (self.kind == "league" and self.games_target > 0):
-            import engine  # noqa: PLC0415
+            import engine
 
             module = engine.rule_set_module(self.rule_set)
             if hasattr(module, "series_over"):
@@ -377,9 +377,9 @@ class SeriesTask:
 def run_series(task: SeriesTask, emit, on_line=None) -> None:
     """Play a series; ``emit(("game", idx, payload, result_or_None))`` after every new game and
     ``emit(("warn", idx, text))`` for a re-played stored game that came out differently."""
-    from tourney.config import entrant_spec  # noqa: PLC0415
-    from tourney.entrants import open_entrant  # noqa: PLC0415
-    from tourney.referee import play_game  # noqa: PLC0415
+    from tourney.config import entrant_spec
+    from tourney.entrants import open_entrant
+    from tourney.referee import play_game
 
     n = len(task.entrants)
     state = SeriesState(task.kind, n, task.seed, task.games_target, task.max_games,
@@ -444,7 +444,7 @@ def _abandon(code: int) -> None:
 
 
 def _watch_main(main_pid: int) -> None:
-    import time  # noqa: PLC0415
+    import time
 
     while True:
         time.sleep(0.2)
@@ -457,7 +457,7 @@ def _watch_main(main_pid: int) -> None:
 
 
 def _worker_init(q, main_pid: int) -> None:
-    import threading  # noqa: PLC0415
+    import threading
 
     global _QUEUE
     _QUEUE = q
@@ -599,8 +599,8 @@ class Runner:
         self._run_pool(workers)
 
     def _run_pool(self, workers: int) -> None:
-        import multiprocessing as mp  # noqa: PLC0415
-        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
 
         if sys.platform.startswith("linux"):
             # fork (measured: speed-up 1.8 on two cores against 1.6 for forkserver, whose start
@@ -734,7 +734,7 @@ def event_summary(db, event_id: int) -> dict:
 
 
 def _json(text):
-    import json  # noqa: PLC0415
+    import json
 
     return json.loads(text) if text else {}
 

@@ -19,8 +19,8 @@ Only ``game.view(seat)`` is ever sent to the bot in ``seat``; the game's seed is
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import engine
 from tourney import protocol

@@ -106,7 +106,7 @@ class StoreError(Exception):
 
 
 def now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def dumps(value) -> str:
@@ -521,7 +521,7 @@ def replay_start(row: dict) -> dict:
 def replay_game(row: dict, on_line=None):
     """Re-create a stored game from a ``replays`` row (choices and forfeits); ``on_line`` gets
     each readable log line as it happens. Returns the engine game."""
-    import engine  # noqa: PLC0415
+    import engine
 
     game = engine.new_game(**replay_start(row))
     choices = json.loads(row["choices"])

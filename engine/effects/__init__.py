@@ -17,8 +17,8 @@ Cards with no entry are played as plain assets or events.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,8 @@ def register(name: str, **fields) -> Effect:
 
 
 # Importing the card modules fills EFFECTS.
-from engine.effects import core  # noqa: E402,F401
-from engine.effects import hands_and_draws  # noqa: E402,F401
-from engine.effects import table_and_piles  # noqa: E402,F401
+from engine.effects import (
+    core,  # noqa: F401
+    hands_and_draws,  # noqa: F401
+    table_and_piles,  # noqa: F401
+)

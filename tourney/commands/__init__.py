@@ -3,14 +3,16 @@
 Add one import line per module below.
 """
 
-from tourney.commands import demo  # noqa: F401
-from tourney.commands import club  # noqa: F401
-from tourney.commands import standings  # noqa: F401
-from tourney.commands import init  # noqa: F401
-from tourney.commands import run  # noqa: F401
-from tourney.commands import play  # noqa: F401
-from tourney.commands import match  # noqa: F401
-from tourney.commands import games  # noqa: F401
-from tourney.commands import replay  # noqa: F401
-from tourney.commands import report  # noqa: F401
-from tourney.commands import check  # noqa: F401
+from tourney.commands import (
+    check,  # noqa: F401
+    club,  # noqa: F401
+    demo,  # noqa: F401
+    games,  # noqa: F401
+    init,  # noqa: F401
+    match,  # noqa: F401
+    play,  # noqa: F401
+    replay,  # noqa: F401
+    report,  # noqa: F401
+    run,  # noqa: F401
+    standings,  # noqa: F401
+)

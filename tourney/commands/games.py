@@ -23,9 +23,9 @@ def games(
     "first_player", "winners": [entrant names], "reason", "decisions", "finished_at", "seats":
     [{"seat", "entrant", "points", "placement", "fault"}]}]}.
     """
-    from tabulate import tabulate  # noqa: PLC0415
+    from tabulate import tabulate
 
-    from tourney import store  # noqa: PLC0415
+    from tourney import store
 
     database = open_store(db, create=False)
     rows = store.list_games(database, event=event, entrant=entrant, limit=limit)

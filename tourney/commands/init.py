@@ -19,7 +19,7 @@ def init(
 
     An existing file is never overwritten (exit code 2).
     """
-    from tourney.config import starter_text  # noqa: PLC0415
+    from tourney.config import starter_text
 
     try:
         with open(path, "x", encoding="utf-8") as fh:

@@ -8,7 +8,13 @@ import typer
 
 from tourney.app import app
 from tourney.commands.run import (
-    DB_HELP, EXIT_CODES, cli_event, execute, open_store, out_json, parse_options,
+    DB_HELP,
+    EXIT_CODES,
+    cli_event,
+    execute,
+    open_store,
+    out_json,
+    parse_options,
 )
 
 
@@ -88,7 +94,7 @@ def match(
 
 def match_json(db, summary: dict) -> dict:
     """The ``tourney match --json`` document."""
-    from tourney import store  # noqa: PLC0415
+    from tourney import store
 
     series = summary["series"][0]
     ev = store.find_event(db, summary["event"])

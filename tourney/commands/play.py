@@ -8,7 +8,13 @@ import typer
 
 from tourney.app import app
 from tourney.commands.run import (
-    DB_HELP, EXIT_CODES, cli_event, execute, open_store, out_json, parse_options,
+    DB_HELP,
+    EXIT_CODES,
+    cli_event,
+    execute,
+    open_store,
+    out_json,
+    parse_options,
 )
 
 

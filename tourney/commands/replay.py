@@ -23,7 +23,7 @@ def replay(
     "choices": [...], "forfeits": [[n, seat, code]], "seats": [entrant names], "log": [lines],
     "result": {winners, reason, points, placements, eliminated, detail}, "matches_stored": bool}.
     """
-    from tourney import store  # noqa: PLC0415
+    from tourney import store
 
     database = open_store(db, create=False)
     rows = list(database["replays"].rows_where("game_id = ?", [game_id]))

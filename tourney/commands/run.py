@@ -34,7 +34,7 @@ def out_json(data) -> None:
 
 
 def open_store(db: str | None, create: bool = True):
-    from tourney import store  # noqa: PLC0415
+    from tourney import store
 
     try:
         return store.open_db(db, create=create)
@@ -47,7 +47,7 @@ def show_progress(quiet: bool) -> bool:
 
 
 def standings_table(summary: dict) -> str:
-    from tabulate import tabulate  # noqa: PLC0415
+    from tabulate import tabulate
 
     # a legs column only where a match's legs are runs of deals (docs/formats.md, "Legs")
     legs = any(x["kind"] == "match" and x["legs"] != x["games"] for x in summary["series"])
@@ -66,7 +66,7 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
             on_line=None, on_game=None, expect_resume=False):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
     Returns the summary dict (:func:`tourney.formats.event_summary`)."""
-    from tourney import formats, store  # noqa: PLC0415
+    from tourney import formats, store
 
     try:
         event_id, resumed = formats.prepare_event(db, cfg, source, restart=restart)
@@ -93,8 +93,8 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     progress = None
     task_id = None
     if show_progress(quiet) and tasks:
-        from rich.console import Console  # noqa: PLC0415
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # noqa
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[games]} games"),
@@ -141,7 +141,7 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
 
 def stored_series_line(item: dict) -> str:
     """The line of a series from the summary (same wording as ``formats.series_line``)."""
-    from tourney.formats import series_line  # noqa: PLC0415
+    from tourney.formats import series_line
 
     row = {"idx": item["series"], "kind": item["kind"],
            "entrants": [{"name": e["entrant"]} for e in item["entrants"]]}
@@ -174,7 +174,7 @@ def run(
     database). Every finished game is stored at once; an interrupted run resumes where it
     stopped when run again, with the same seeds, and gives the same results.
     """
-    from tourney.config import ConfigError, load_config  # noqa: PLC0415
+    from tourney.config import ConfigError, load_config
 
     if resume and restart:
         fail("use just one of --resume and --restart")
@@ -197,7 +197,7 @@ def run(
 def parse_options(items: list[str] | None) -> dict:
     """``--option key=value`` pairs; values are read as TOML (``3``, ``true``, ``"zero"``) and
     fall back to plain strings."""
-    import tomllib  # noqa: PLC0415
+    import tomllib
 
     options = {}
     for item in items or []:
@@ -214,10 +214,10 @@ def parse_options(items: list[str] | None) -> dict:
 def cli_event(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
               games: int, max_games: int | None, config: Path | None, name: str | None):
     """An :class:`tourney.config.EventConfig` for ``play`` / ``match`` from command-line words."""
-    import datetime  # noqa: PLC0415
-    import os  # noqa: PLC0415
+    import datetime
+    import os
 
-    from tourney import config as cfgmod  # noqa: PLC0415
+    from tourney import config as cfgmod
 
     known = {}
     limits = {}
@@ -232,7 +232,7 @@ def cli_event(fmt: str, words: list[str], *, seed: int, rule_set: str, options: 
         for s in specs:
             if s.get("command"):
                 s.setdefault("limits", dict(limits))
-        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+        stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S%f")
         raw = {
             "name": name or f"{'play' if fmt == 'single' else fmt}-{stamp}",
             "format": fmt,
