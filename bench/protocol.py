@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
 from tourney import protocol  # noqa: E402
-from tourney.entrants import EntrantSpec, Limits, open_entrant  # noqa: E402
-from tourney.referee import play_game  # noqa: E402
+from tourney.bots.entrants import EntrantSpec, Limits, open_entrant  # noqa: E402
+from tourney.bots.referee import play_game  # noqa: E402
 
 RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
 ECHO = (

@@ -1,6 +1,7 @@
 """Club scorekeeping through the CLI: creation, entries, corrections, history, standings, who goes first."""
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -9,7 +10,10 @@ import tourney.commands  # noqa: F401  (registers the commands)
 from engine import crazy_eights, super_crazy_eights
 from engine.eights_family import NAME, RANK
 from tourney.app import app
-from tourney.club import ClubError, League, card_value, open_db, parse_value
+from tourney.club import ClubError
+from tourney.club.entries import card_value, parse_value
+from tourney.club.league import League
+from tourney.results.store import open_db
 
 
 @pytest.fixture
@@ -66,7 +70,7 @@ def test_league_from_creation_to_a_corrected_game(run):
 
     # no terminal and no --yes: refuse cleanly, change nothing
     r = run("club", "correct", "thu", "1", "--cards", "Bea=9", ok=False)
-    assert r.exit_code == 1 and "--yes" in r.stderr and "Traceback" not in r.output
+    assert r.exit_code == 2 and "--yes" in r.stderr and "Traceback" not in r.output
     assert by_name(js(run("club", "standings", "thu", "--json")))["Bea"]["total"] == 3
 
     s = js(run("club", "correct", "thu", "1", "--cards", "Bea=9", "--yes", "--by", "lee",
@@ -121,15 +125,19 @@ def test_tie_for_first_is_random_from_seed_and_reproducible(run):
 def test_bad_entries_are_refused_with_one_line(run, cards, message):
     run("club", "new", "thu", "--players", "Ann,Bea,Cy", "--seed", "1")
     r = run("club", "add", "thu", "--cards", cards, ok=False)
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
     assert js(run("club", "standings", "thu", "--json"))["games_played"] == 0
 
 
 def test_unknown_league_is_one_line(run):
+    r = run("club", "standings", "nope", ok=False)  # no database yet: reading creates none
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "no such database" in r.stderr
+    assert not Path(run.db).exists()
+    run("club", "new", "thu", "--players", "Ann,Bea", "--seed", "1")
     r = run("club", "standings", "nope", ok=False)
-    assert r.exit_code == 1 and r.stderr.count("\n") == 1 and "no club league named 'nope'" in r.stderr
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "no club league named 'nope'" in r.stderr
 
 
 def test_elimination_scores_snapshot_and_lone_survivor_wins(run):
@@ -262,7 +270,7 @@ def test_withdraw_and_join(run):
     run("club", "new", "w", "--players", "A,B,C", "--seed", "5")
     run("club", "add", "w", "--cards", "A=0,B=3,C=6")
     r = run("club", "withdraw", "w", "C", ok=False)                   # no terminal, no --yes
-    assert r.exit_code == 1 and "--yes" in r.stderr
+    assert r.exit_code == 2 and "--yes" in r.stderr
     s = js(run("club", "withdraw", "w", "C", "--yes", "--json"))
     c = by_name(s)["C"]
     assert c["withdrawn"] is True and c["total"] == 6 and c["withdrawn_after"] == 1

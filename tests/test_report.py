@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
-from tourney.report import CSV_COLUMNS
-from tourney.standings import open_db
+from tourney.results.report import CSV_COLUMNS
+from tourney.results.store import open_db
 
 ODD = 'Bob, "the <b>" & co\'s <script>x</script>'
 
@@ -129,6 +129,6 @@ def test_html_is_self_contained_and_escaped(env, name, club):
 
 def test_report_errors(env):
     r = CliRunner().invoke(app, ["report", "nope", "--format", "json"])
-    assert r.exit_code == 1 and r.stderr.startswith("error: ") and r.stdout == ""
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and r.stdout == ""
     r = CliRunner().invoke(app, ["report", "bots", "--format", "pdf"])
     assert r.exit_code == 2

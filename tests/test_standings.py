@@ -6,9 +6,10 @@ import pytest
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
-from tourney import store
 from tourney.app import app
-from tourney.standings import TIE_BREAKS, event_standings, find_event, open_db
+from tourney.results import store
+from tourney.results.standings import TIE_BREAKS, event_standings, find_event
+from tourney.results.store import open_db
 
 
 def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
@@ -203,9 +204,9 @@ def test_standings_cli_json_and_errors(tmp_path, monkeypatch):
     r = runner.invoke(app, ["standings"])
     assert r.exit_code == 0 and "Y<&>" in r.stdout
     r = runner.invoke(app, ["standings", "nope"])
-    assert r.exit_code == 1 and r.stderr.startswith("error: no event named 'nope'") and "Traceback" not in r.output
+    assert r.exit_code == 2 and r.stderr.startswith("error: no event named 'nope'") and "Traceback" not in r.output
     r = runner.invoke(app, ["standings", "--db", str(tmp_path / "missing.db")])
-    assert r.exit_code == 1 and "no such database" in r.stderr
+    assert r.exit_code == 2 and "no such database" in r.stderr
 
 
 def test_standings_cli_reads_club_leagues(tmp_path, monkeypatch):

@@ -15,4 +15,5 @@ from tourney.commands import (
     report,  # noqa: F401
     run,  # noqa: F401
     standings,  # noqa: F401
+    upgrade,  # noqa: F401
 )

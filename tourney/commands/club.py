@@ -1,8 +1,9 @@
 """``tourney club ...``: scorekeeping for leagues played with real cards.
 
 Data goes to stdout (a table, or JSON with ``--json``), messages to stderr. A user mistake
-(unknown league or player, impossible result) prints one ``error:`` line and exits 1; a usage
-error exits 2. Shapes of the JSON output are documented in docs/standings.md.
+(unknown league or player, impossible result, a change not confirmed) prints one ``error:`` line
+and exits 2, changing nothing (the exit-code table: tourney.errors). Shapes of the JSON output are
+documented in docs/standings.md.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import typer
 from tabulate import tabulate
 
 from tourney.app import app
+from tourney.commands.common import DB_HELP, err, open_store
+from tourney.errors import UserError
 
 club_app = typer.Typer(
     name="club",
@@ -40,7 +43,7 @@ def _yes_option():
 
 
 def _db_option():
-    return typer.Option(None, "--db", help="SQLite database file (default: $TOURNEY_DB, else results/tourney.db).")
+    return typer.Option(None, "--db", help=DB_HELP)
 
 
 def _by_option():
@@ -51,20 +54,13 @@ def _json_option():
     return typer.Option(False, "--json", help="Print JSON (shape in docs/standings.md).")
 
 
-def err(message: str) -> None:
-    typer.echo(message, err=True)
-
-
 @contextmanager
-def _league(db_path: str | None, name: str | None = None):
-    from tourney.club import ClubError, League, open_db
+def _league(db_path: str | None, name: str | None = None, *, readonly: bool = False):
+    """The database (or league ``name`` in it); read-only for commands that only look."""
+    from tourney.club.league import League
 
-    try:
-        db = open_db(db_path)
-        yield (League(db, name) if name is not None else db)
-    except ClubError as e:
-        err(f"error: {e}")
-        raise typer.Exit(1) from None
+    db = open_store(db_path, readonly=readonly)
+    yield (League(db, name) if name is not None else db)
 
 
 def _out_json(data) -> None:
@@ -110,15 +106,13 @@ def _confirm(yes: bool, question: str, hint: str = "add --yes") -> None:
     if yes:
         return
     if not sys.stdin.isatty():
-        err(f"error: not changing anything without confirmation; {hint}")
-        raise typer.Exit(1)
+        raise UserError(f"not changing anything without confirmation; {hint}")
     if not typer.confirm(question, err=True):
-        err("nothing changed")
-        raise typer.Exit(1)
+        raise UserError("nothing changed")
 
 
 def _pairs(cards: list[str], card: list[str]):
-    from tourney.club import parse_pairs
+    from tourney.club.entries import parse_pairs
 
     return parse_pairs(cards or []) + parse_pairs(card or [], split=False)
 
@@ -139,7 +133,7 @@ def new(
     as_json: bool = _json_option(),
 ) -> None:
     """Create a club league with its players."""
-    from tourney.club import League
+    from tourney.club.league import League
 
     names = [p for p in players.split(",") if p.strip()] + list(player or [])
     with _league(db) as database:
@@ -153,9 +147,9 @@ def new(
 @club_app.command("list")
 def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None:
     """List the club leagues in the database."""
-    from tourney.club import list_leagues
+    from tourney.club.league import list_leagues
 
-    with _league(db) as database:
+    with _league(db, readonly=True) as database:
         rows = list_leagues(database)
     if as_json:
         _out_json({"version": 1, "leagues": rows})
@@ -199,7 +193,7 @@ def correct(
     as_json: bool = _json_option(),
 ) -> None:
     """Correct a game's result. The correction is a new version; the old one is kept in the history."""
-    with _league(db, name) as league:
+    with _league(db, name, readonly=dry_run) as league:
         values = _pairs(cards, card)
         preview = league.correct(game, values, by=by, note=note, dry_run=True)
         _describe_correction(preview, dry_run)
@@ -252,7 +246,7 @@ def history(
     as_json: bool = _json_option(),
 ) -> None:
     """Show who changed what and when: creation, entries, corrections, withdrawals, joins."""
-    with _league(db, name) as league:
+    with _league(db, name, readonly=True) as league:
         rows = league.history()
     if as_json:
         _out_json({"version": 1, "league": name, "history": rows})
@@ -288,7 +282,7 @@ def standings(
     as_json: bool = _json_option(),
 ) -> None:
     """Show the standings (lowest total first) and who goes first in the next game."""
-    with _league(db, name) as league:
+    with _league(db, name, readonly=True) as league:
         summary = league.summary()
     _show(summary, as_json)
 

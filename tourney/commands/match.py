@@ -7,15 +7,9 @@ from pathlib import Path
 import typer
 
 from tourney.app import app
-from tourney.commands.run import (
-    DB_HELP,
-    EXIT_CODES,
-    cli_event,
-    execute,
-    open_store,
-    out_json,
-    parse_options,
-)
+from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
+from tourney.commands.running import execute
+from tourney.config import event_from_words
 
 
 @app.command(
@@ -49,7 +43,7 @@ def match(
     deals (crazy-eights with -o series=target, super-crazy-eights) every game of the match is
     such a leg: to the target score, or fifteen deals.
     """
-    cfg = cli_event("match", entrants, seed=seed, rule_set=rule_set,
+    cfg = event_from_words("match", entrants, seed=seed, rule_set=rule_set,
                     options=parse_options(option), games=best_of, max_games=max_games,
                     config=config, name=name)
     database = open_store(db)
@@ -94,7 +88,7 @@ def match(
 
 def match_json(db, summary: dict) -> dict:
     """The ``tourney match --json`` document."""
-    from tourney import store
+    from tourney.results import store
 
     series = summary["series"][0]
     ev = store.find_event(db, summary["event"])

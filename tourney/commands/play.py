@@ -7,15 +7,9 @@ from pathlib import Path
 import typer
 
 from tourney.app import app
-from tourney.commands.run import (
-    DB_HELP,
-    EXIT_CODES,
-    cli_event,
-    execute,
-    open_store,
-    out_json,
-    parse_options,
-)
+from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
+from tourney.commands.running import execute
+from tourney.config import event_from_words
 
 
 @app.command(
@@ -40,7 +34,7 @@ def play(
     The game is stored like any event's game, so `tourney games` lists it and `tourney replay`
     shows it again.
     """
-    cfg = cli_event("single", entrants, seed=seed, rule_set=rule_set,
+    cfg = event_from_words("single", entrants, seed=seed, rule_set=rule_set,
                     options=parse_options(option), games=1, max_games=None, config=config,
                     name=name)
     database = open_store(db)

@@ -37,8 +37,8 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 
-from tourney import protocol
-from tourney.protocol import FAULT_CODES, ProtocolError
+from tourney.bots import protocol
+from tourney.bots.protocol import FAULT_CODES, ProtocolError
 
 __all__ = [
     "FAULT_CODES",

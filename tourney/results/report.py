@@ -20,7 +20,8 @@ import json
 
 from sqlite_utils import Database
 
-from tourney import standings as _standings
+from tourney.results import ratings as _ratings
+from tourney.results import standings as _standings
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
@@ -29,11 +30,49 @@ CSV_COLUMNS = ["rank", "entrant", "games", "wins", "draws", "losses", "points", 
                "rating_mu", "rating_sigma", "rating_ordinal", "rating_rank", "withdrawn"]
 
 
+def _fmt_faults(faults: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(faults.items()))
+
+
+def table_rows(data: dict) -> tuple[list[str], list[list]]:
+    """Headers and rows of a standings table (shared with ``tourney report --format table``)."""
+    if data["kind"] == "club":
+        headers = ["rank", "entrant", "points", "games", "wins", "avg"]
+        rows = [[r["rank"], r["entrant"] + (" (withdrawn)" if r["withdrawn"] else ""), r["points"], r["games"],
+                 r["wins"], "" if r["average"] is None else f"{r['average']:.2f}"] for r in data["standings"]]
+        return headers, rows
+    series = data["ranking"] == "series"
+    headers = ["rank", "entrant"]
+    if series:
+        headers += ["series W-D-L"]
+    headers += ["games", "wins", "draws", "losses", "points", "avg", "faults", "rating (mu ± sigma)", "ordinal"]
+    rows = []
+    for r in data["standings"]:
+        row = [r["rank"], r["entrant"]]
+        if series:
+            s = r["series"]
+            row.append(f"{s['won']}-{s['drawn']}-{s['lost']}")
+        rt = r["rating"]
+        row += [r["games"], r["wins"], r["draws"], r["losses"], r["points"],
+                "" if r["average"] is None else f"{r['average']:.2f}", _fmt_faults(r["faults"]),
+                f"{rt['mu']:.2f} ± {rt['sigma']:.2f}", f"{rt['ordinal']:.2f}"]
+        rows.append(row)
+    return headers, rows
+
+
+def title(data: dict) -> str:
+    if data["kind"] == "club":
+        target = f", play to {data['target']}" if data.get("target") else ""
+        return f"{data['event']} (club league, {data['rule_set']}{target}; lowest total wins; {data['games_played']} games)"
+    return (f"{data['event']} ({data['format']}, {data['rule_set']}, {data['status']}; {data['games_played']} games; "
+            f"ranked by {', then '.join(data['tie_breaks'])})")
+
+
 def progress(db: Database, data: dict) -> dict:
     """``{"metric": "points"|"ordinal", "games": [0, 1, ..., n], "series": {entrant: [value or None]}}``;
     index 0 is before the first game."""
     if data["kind"] == "club":
-        from tourney.club import League
+        from tourney.club.league import League
 
         cum = League(db, data["event"]).cumulative()
         n = data["games_played"]
@@ -52,7 +91,7 @@ def progress(db: Database, data: dict) -> dict:
         return {"metric": "points", "games": list(range(len(game_ids) + 1)), "series": totals}
     hist = _standings.rating_history(db, event)
     n = data["games_played"]
-    start = round(_standings._ratings.MU - 3 * _standings._ratings.SIGMA, 4)
+    start = round(_ratings.MU - 3 * _ratings.SIGMA, 4)
     series = {}
     for r in data["standings"]:
         values = [start]
@@ -109,8 +148,6 @@ def render_json(data: dict) -> str:
 def render_table(data: dict) -> str:
     from tabulate import tabulate
 
-    from tourney.commands.standings import table_rows, title
-
     headers, rows = table_rows(data)
     return title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True) + "\n"
 
@@ -124,8 +161,6 @@ def _md(text) -> str:
 
 
 def render_markdown(data: dict) -> str:
-    from tourney.commands.standings import table_rows
-
     headers, rows = table_rows(data)
     lines = [f"## {_md(data['event'])}", ""]
     lines.append(_md(_subtitle(data)))
@@ -211,8 +246,6 @@ svg { max-width: 100%; height: auto; }
 
 
 def render_html(data: dict) -> str:
-    from tourney.commands.standings import table_rows
-
     headers, rows = table_rows(data)
     e = html.escape
     numeric = {"rank", "games", "wins", "draws", "losses", "points", "avg", "ordinal"}

@@ -1,7 +1,6 @@
 """Standings of bot events, computed from the database only.
 
-The definition lives in SQL views (migration set ``Migrations("standings")``, applied after
-``tourney.store``'s set), so ``tourney standings``, ``tourney report`` and datasette all read the
+The definition lives in SQL views (built with the schema, :mod:`tourney.results.schema`), so ``tourney standings``, ``tourney report`` and datasette all read the
 same numbers:
 
 ``seat_outcomes``     one row per seat of a finished game: event, entrant, ``outcome`` (``win``,
@@ -22,7 +21,7 @@ Ranking (tie-breaks, in order; entrants equal on all of them share a rank):
 * ``games`` (events of single games): wins, draws (more first), points (lower first), faults
   (fewer first).
 
-The rating (openskill Plackett-Luce, see :mod:`tourney.ratings`) is computed in Python from the
+The rating (openskill Plackett-Luce, see :mod:`tourney.results.ratings`) is computed in Python from the
 same tables and shown next to the official rank, with its own ``rating.rank`` by conservative
 ordinal. docs/standings.md documents all of it and the JSON shape.
 """
@@ -31,11 +30,10 @@ from __future__ import annotations
 
 import json
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
 
-from tourney import ratings as _ratings
-
-MIGRATIONS = Migrations("standings")
+from tourney.errors import UserError
+from tourney.results import ratings as _ratings
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
@@ -48,121 +46,8 @@ TIE_BREAKS = {
 JSON_VERSION = 1
 
 
-class StandingsError(ValueError):
+class StandingsError(UserError):
     """A user mistake (unknown event); the message is one clear line."""
-
-
-#: the ``event_standings`` view: one row per event and entrant, with its rank
-EVENT_STANDINGS = """
-        WITH modes AS (
-            SELECT ev.id AS event_id,
-                   CASE WHEN EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'match')
-                             THEN 'series'
-                        WHEN ev.format = 'league'
-                             OR EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'league')
-                             THEN 'points'
-                        ELSE 'games' END AS ranking
-            FROM events ev
-        ),
-        game_totals AS (
-            SELECT event_id, entrant_id,
-                   COUNT(*) AS games,
-                   SUM(outcome = 'win') AS wins,
-                   SUM(outcome = 'draw') AS draws,
-                   SUM(outcome = 'loss') AS losses,
-                   COALESCE(SUM(points), 0) AS points,
-                   ROUND(1.0 * COALESCE(SUM(points), 0) / COUNT(*), 4) AS average,
-                   SUM(fault IS NOT NULL) AS faults
-            FROM seat_outcomes GROUP BY event_id, entrant_id
-        ),
-        series_totals AS (
-            SELECT event_id, entrant_id, COUNT(*) AS series_played,
-                   SUM(outcome = 'won') AS series_won, SUM(outcome = 'drawn') AS series_drawn,
-                   SUM(outcome = 'lost') AS series_lost
-            FROM series_outcomes GROUP BY event_id, entrant_id
-        ),
-        leg_totals AS (
-            SELECT s.event_id, se.entrant_id, SUM(se.wins) AS legs_won
-            FROM series s JOIN series_entrants se ON se.series_id = s.id
-            WHERE s.status = 'finished' AND s.kind = 'match'
-            GROUP BY s.event_id, se.entrant_id
-        ),
-        rows AS (
-            SELECT ee.event_id, ev.name AS event, ev.format, m.ranking, ee.entrant_id, e.name AS entrant,
-                   ee.position,
-                   COALESCE(g.games, 0) AS games, COALESCE(g.wins, 0) AS wins,
-                   COALESCE(g.draws, 0) AS draws, COALESCE(g.losses, 0) AS losses,
-                   COALESCE(g.points, 0) AS points, g.average, COALESCE(g.faults, 0) AS faults,
-                   COALESCE(s.series_played, 0) AS series_played, COALESCE(s.series_won, 0) AS series_won,
-                   COALESCE(s.series_drawn, 0) AS series_drawn, COALESCE(s.series_lost, 0) AS series_lost,
-                   COALESCE(l.legs_won, 0) AS legs_won
-            FROM event_entrants ee
-            JOIN events ev ON ev.id = ee.event_id
-            JOIN entrants e ON e.id = ee.entrant_id
-            JOIN modes m ON m.event_id = ee.event_id
-            LEFT JOIN game_totals g ON g.event_id = ee.event_id AND g.entrant_id = ee.entrant_id
-            LEFT JOIN series_totals s ON s.event_id = ee.event_id AND s.entrant_id = ee.entrant_id
-            LEFT JOIN leg_totals l ON l.event_id = ee.event_id AND l.entrant_id = ee.entrant_id
-        )
-        SELECT rows.*,
-               RANK() OVER (PARTITION BY event_id ORDER BY
-                   CASE ranking WHEN 'points' THEN points WHEN 'series' THEN -series_won ELSE -wins END,
-                   CASE ranking WHEN 'points' THEN -wins WHEN 'series' THEN -series_drawn ELSE -draws END,
-                   CASE ranking WHEN 'points' THEN COALESCE(average, 1e18) WHEN 'series' THEN -legs_won ELSE points END,
-                   CASE ranking WHEN 'points' THEN 0 WHEN 'series' THEN -wins ELSE faults END,
-                   CASE ranking WHEN 'series' THEN -draws ELSE 0 END,
-                   CASE ranking WHEN 'series' THEN points ELSE 0 END
-               ) AS rank
-        FROM rows
-    """
-
-
-@MIGRATIONS()
-def m001_standings_views(db: Database) -> None:
-    db.create_view("seat_outcomes", """
-        SELECT g.event_id, g.id AS game_id, g.series_id, g.idx AS game_idx, st.seat, st.entrant_id,
-               e.name AS entrant,
-               CASE WHEN st.winner = 1 THEN 'win'
-                    WHEN g.winners = '[]' AND st.placement = 1 THEN 'draw'
-                    ELSE 'loss' END AS outcome,
-               st.points, st.placement, st.eliminated, st.fault
-        FROM seats st JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id
-    """)
-    db.create_view("series_outcomes", """
-        SELECT s.event_id, s.id AS series_id, s.kind, se.entrant_id,
-               CASE WHEN s.winner_id = se.entrant_id THEN 'won'
-                    WHEN s.outcome = 'draw' AND se.placement = 1 THEN 'drawn'
-                    ELSE 'lost' END AS outcome
-        FROM series s JOIN series_entrants se ON se.series_id = s.id
-        WHERE s.status = 'finished'
-    """)
-    db.create_view("entrant_faults", """
-        SELECT ev.name AS event, so.event_id, so.entrant, so.entrant_id, so.fault, COUNT(*) AS count
-        FROM seat_outcomes so JOIN events ev ON ev.id = so.event_id
-        WHERE so.fault IS NOT NULL
-        GROUP BY so.event_id, so.entrant_id, so.fault
-    """)
-    db.create_view("event_standings", EVENT_STANDINGS)
-
-
-@MIGRATIONS()
-def m002_legs_won(db: Database) -> None:
-    # matches of legs (a rule set's own game of several deals) break ties on legs won
-    db.create_view("event_standings", EVENT_STANDINGS, replace=True)
-
-
-def open_db(path: str | None = None, *, create: bool = True) -> Database:
-    """The tourney database with the store's tables, the standings views and the club tables."""
-    from tourney import club, store
-
-    db = store.open_db(path, create=create)
-    ensure_schema(db)
-    club.ensure_schema(db)
-    return db
-
-
-def ensure_schema(db: Database) -> None:
-    MIGRATIONS.apply(db)
 
 
 def find_event(db: Database, name: str | None) -> dict:
@@ -235,7 +120,7 @@ def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float
 
 def club_standings(db: Database, name: str) -> dict:
     """A club league's standings in the same envelope (``kind`` = ``club``)."""
-    from tourney.club import League
+    from tourney.club.league import League
 
     league = League(db, name)
     s = league.summary()
