@@ -296,8 +296,8 @@ def test_crazy_eights_match_to_100_end_to_end():
     summary = event_summary(db, event_id)
     assert summary["series"][0]["legs"] == len(legs)
     by_name = {r["entrant"]: r for r in summary["standings"]}
-    assert [by_name[e["name"]]["legs_won"] for e in series["entrants"]] == wins
-    assert summary["standings"][0]["legs_won"] == 2
+    assert [by_name[e["name"]]["series"]["legs_won"] for e in series["entrants"]] == wins
+    assert summary["standings"][0]["series"]["legs_won"] == 2
 
 
 def test_super_crazy_eights_match_leg_is_fifteen_deals():

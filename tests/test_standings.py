@@ -216,4 +216,4 @@ def test_standings_cli_reads_club_leagues(tmp_path, monkeypatch):
     assert runner.invoke(app, ["club", "add", "thu", "--cards", "A=0,B=4"]).exit_code == 0
     data = json.loads(runner.invoke(app, ["standings", "thu", "--json"]).stdout)
     assert data["kind"] == "club" and [(x["entrant"], x["points"]) for x in data["standings"]] == [("A", 0), ("B", 4)]
-    assert data["next_first"]["name"] == "B"
+    assert data["next_first"]["entrant"] == "B"

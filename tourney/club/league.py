@@ -76,7 +76,7 @@ class Leader:
         return f"{self.name} (most points: {self.points})"
 
     def to_dict(self) -> dict:
-        return {"game": self.game, "name": self.name, "points": self.points,
+        return {"game": self.game, "entrant": self.name, "points": self.points,
                 "tied": self.tied, "random": self.random}
 
 
@@ -227,7 +227,7 @@ class League:
     def standings(self) -> list[dict]:
         """The rows of the ``club_standings`` view for this league, best first."""
         rows = list(self.db.query(
-            "SELECT rank, name, total, games, wins, average, start_points, withdrawn, joined_after, withdrawn_after "
+            "SELECT rank, entrant, points, games, wins, average, start_points, withdrawn, joined_after, withdrawn_after "
             "FROM club_standings WHERE league_id = ? ORDER BY rank, roster", [self.id]))
         for r in rows:
             r["withdrawn"] = bool(r["withdrawn"])
@@ -449,12 +449,12 @@ class League:
         lead = self.next_leader()
         done = self.finished(games)
         return {
-            "version": 1,
+            "version": 2,
             "league": self.name,
             "rule_set": self.rule_set,
             "seed": self.seed,
             "target": self.target,
-            "lower_is_better": True,
+            "lower_points_better": True,
             "games_played": len(games),
             "finished": done,
             "standings": self.standings(),

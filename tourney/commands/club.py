@@ -68,27 +68,13 @@ def _out_json(data) -> None:
 
 
 def _print_standings(summary: dict) -> None:
-    rows = []
-    for r in summary["standings"]:
-        mark = " (withdrawn)" if r["withdrawn"] else ""
-        rows.append([r["rank"], r["name"] + mark, r["total"], r["games"], r["wins"],
-                     "" if r["average"] is None else f"{r['average']:.2f}",
-                     r["start_points"] or ""])
-    target = f", play to {summary['target']}" if summary["target"] else ""
-    typer.echo(f"{summary['league']} ({summary['rule_set']}{target}; lowest total wins; "
-               f"{summary['games_played']} games)")
-    typer.echo(tabulate(rows, headers=["rank", "entrant", "total", "games", "wins", "avg", "start"],
-                        disable_numparse=True))
-    if summary["finished"]:
-        f = summary["finished"]
-        typer.echo(f"finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}")
-    elif summary["next_first"]:
-        nf = summary["next_first"]
-        if nf["random"]:
-            typer.echo(f"first in game {nf['game']}: {nf['name']} (tie on {nf['points']} between "
-                       f"{', '.join(nf['tied'])}, settled at random from the league's seed)")
-        else:
-            typer.echo(f"first in game {nf['game']}: {nf['name']} (most points: {nf['points']})")
+    from tourney.results.report import footer, render_table
+    from tourney.results.standings import club_envelope
+
+    data = club_envelope(summary)
+    typer.echo(render_table(data), nl=False)
+    if footer(data):
+        typer.echo(footer(data))
 
 
 def _show(summary: dict, as_json: bool, **done) -> None:

@@ -8,7 +8,7 @@ import typer
 
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json
-from tourney.commands.running import execute, standings_table
+from tourney.commands.running import execute
 from tourney.errors import UserError
 
 
@@ -35,6 +35,9 @@ def run(
     stopped when run again, with the same seeds, and gives the same results.
     """
     from tourney.config import load_config
+    from tourney.results import store
+    from tourney.results.report import render_table
+    from tourney.results.standings import event_standings
 
     if resume and restart:
         raise UserError("use just one of --resume and --restart")
@@ -46,8 +49,8 @@ def run(
         out_json(summary)
     else:
         typer.echo("")
-        typer.echo(f"event {summary['event']} ({summary['format']}, {summary['rule_set']}, "
-                   f"seed {summary['seed']}): {summary['games']} games")
-        typer.echo(standings_table(summary))
+        typer.echo(f"event {summary['event']} (seed {summary['seed']})")
+        typer.echo(render_table(event_standings(database, store.find_event(database, summary["event"]))),
+                   nl=False)
 
 

@@ -8,22 +8,6 @@ import typer
 from tourney.commands.common import err, show_progress
 
 
-def standings_table(summary: dict) -> str:
-    from tabulate import tabulate
-
-    # a legs column only where a match's legs are runs of deals (docs/formats.md, "Legs")
-    legs = any(x["kind"] == "match" and x["legs"] != x["games"] for x in summary["series"])
-    rows = [
-        [s["rank"], s["entrant"], s["series_played"], s["series_won"], s["series_drawn"],
-         s["series_lost"], *([s["legs_won"]] if legs else []), s["games_played"], s["games_won"],
-         s["points"], s["faults"]]
-        for s in summary["standings"]
-    ]
-    headers = ["rank", "entrant", "series", "won", "drawn", "lost", *(["legs won"] if legs else []),
-               "games", "game wins", "points", "faults"]
-    return tabulate(rows, headers=headers, tablefmt="simple")
-
-
 def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=False, quiet=False,
             on_line=None, on_game=None, expect_resume=False):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import typer
-from tabulate import tabulate
 
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store
@@ -18,18 +17,13 @@ def standings(
 ) -> None:
     """Show an event's standings: games, wins, draws, losses, points, faults and rating, ranked by
     the documented tie-breaks (entrants equal on all of them share a rank)."""
-    from tourney.results.report import table_rows, title
+    from tourney.results.report import footer, render_table
     from tourney.results.standings import dumps, resolve
 
     data = resolve(open_store(db, readonly=True), event, club=club)
     if as_json:
         typer.echo(dumps(data))
         return
-    typer.echo(title(data))
-    headers, rows = table_rows(data)
-    typer.echo(tabulate(rows, headers=headers, disable_numparse=True))
-    if data["kind"] == "club" and data.get("next_first"):
-        nf = data["next_first"]
-        how = (f"tie on {nf['points']} between {', '.join(nf['tied'])}, settled at random from the league's seed"
-               if nf["random"] else f"most points: {nf['points']}")
-        typer.echo(f"first in game {nf['game']}: {nf['name']} ({how})")
+    typer.echo(render_table(data), nl=False)
+    if footer(data):
+        typer.echo(footer(data))

@@ -3,31 +3,24 @@ the one-line account of a finished series."""
 
 from __future__ import annotations
 
-import json
-
 from tourney.results import store
+
+#: version of the ``tourney run --json`` shape: 2 took the standings rows of ``tourney standings``
+SUMMARY_VERSION = 2
 
 
 def event_summary(db, event_id: int) -> dict:
-    """The ``tourney run --json`` document (see docs/formats.md)."""
+    """The ``tourney run --json`` document (docs/formats.md): the event, its series, and its
+    standings exactly as ``tourney standings`` computes them (one definition, one vocabulary)."""
+    from tourney.results.standings import event_standings
+
     ev = dict(db["events"].get(event_id))
-    unit = _loads(ev["config"])["event"].get("unit", "match")
-    series_out = []
-    per: dict[str, dict] = {}
-    for pos, row in enumerate(db.query(
-            "select e.name from event_entrants ee join entrants e on e.id = ee.entrant_id "
-            "where ee.event_id = ? order by ee.position", [event_id])):
-        per[row["name"]] = {"entrant": row["name"], "series_played": 0, "series_won": 0,
-                            "series_drawn": 0, "series_lost": 0, "legs_won": 0,
-                            "games_played": 0, "games_won": 0, "points": 0, "faults": 0}
     legs = {r["series_id"]: r["legs"] for r in db.query(
         "select series_id, count(distinct leg) as legs from games where event_id = ? "
         "group by series_id", [event_id])}
+    series_out = []
     for s in store.series_rows(db, event_id):
-        winner = None
-        for e in s["entrants"]:
-            if e["entrant_id"] == s["winner_id"]:
-                winner = e["name"]
+        winner = next((e["name"] for e in s["entrants"] if e["entrant_id"] == s["winner_id"]), None)
         series_out.append({
             "series": s["idx"],
             "round": s["round"],
@@ -43,41 +36,10 @@ def event_summary(db, event_id: int) -> dict:
                 for e in s["entrants"]
             ],
         })
-        if s["status"] != "finished":
-            continue
-        for e in s["entrants"]:
-            p = per[e["name"]]
-            p["series_played"] += 1
-            if s["kind"] == "match":
-                p["legs_won"] += e["wins"]
-            if s["outcome"] == "draw" and e["placement"] == 1:
-                p["series_drawn"] += 1
-            elif winner == e["name"]:
-                p["series_won"] += 1
-            else:
-                p["series_lost"] += 1
-    for r in db.query(
-            "select e.name, count(*) as games, sum(st.winner) as won, sum(st.points) as points, "
-            "sum(st.fault is not null) as faults from seats st join games g on g.id = st.game_id "
-            "join entrants e on e.id = st.entrant_id where g.event_id = ? group by e.name",
-            [event_id]):
-        p = per[r["name"]]
-        p.update(games_played=r["games"], games_won=r["won"] or 0, points=r["points"] or 0,
-                 faults=r["faults"] or 0)
-    rows = list(per.values())
-    if unit == "league":
-        def key(p):
-            return (p["points"], -p["games_won"])
-    else:
-        def key(p):
-            return (-(p["series_won"] + 0.5 * p["series_drawn"]), -p["legs_won"],
-                    -p["games_won"], p["points"])
-    keys = [key(p) for p in rows]
-    for p, k in zip(rows, keys):
-        p["rank"] = 1 + sum(1 for o in keys if o < k)
-    rows.sort(key=lambda p: (p["rank"], p["entrant"]))
     games = db.execute("select count(*) from games where event_id = ?", [event_id]).fetchone()[0]
+    standings = event_standings(db, ev)
     return {
+        "version": SUMMARY_VERSION,
         "event": ev["name"],
         "format": ev["format"],
         "rule_set": ev["rule_set"],
@@ -85,12 +47,10 @@ def event_summary(db, event_id: int) -> dict:
         "status": ev["status"],
         "games": games,
         "series": series_out,
-        "standings": [{"rank": p.pop("rank"), **p} for p in rows],
+        "ranking": standings["ranking"],
+        "tie_breaks": standings["tie_breaks"],
+        "standings": standings["standings"],
     }
-
-
-def _loads(text):
-    return json.loads(text) if text else {}
 
 
 def series_line(s: dict, result: dict) -> str:

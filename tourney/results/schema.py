@@ -478,9 +478,9 @@ def m005_club_tables(db: Database) -> None:
         sql=
         """
         WITH totals AS (
-            SELECT m.league_id, m.id AS member_id, m.roster, m.name,
+            SELECT m.league_id, m.id AS member_id, m.roster, m.name AS entrant,
                    m.start_points,
-                   m.start_points + COALESCE(SUM(r.points), 0) AS total,
+                   m.start_points + COALESCE(SUM(r.points), 0) AS points,
                    COUNT(r.id) AS games,
                    COALESCE(SUM(r.winner), 0) AS wins,
                    CASE WHEN COUNT(r.id) > 0
@@ -494,7 +494,7 @@ def m005_club_tables(db: Database) -> None:
         SELECT t.*, l.name AS league,
                RANK() OVER (
                    PARTITION BY t.league_id
-                   ORDER BY t.total ASC, t.wins DESC, COALESCE(t.average, 1e18) ASC
+                   ORDER BY t.points ASC, t.wins DESC, COALESCE(t.average, 1e18) ASC
                ) AS rank
         FROM totals t JOIN club_leagues l ON l.id = t.league_id
         """,

@@ -122,25 +122,27 @@ def club_standings(db: Database, name: str) -> dict:
     """A club league's standings in the same envelope (``kind`` = ``club``)."""
     from tourney.club.league import League
 
-    league = League(db, name)
-    s = league.summary()
-    rows = [{"rank": r["rank"], "entrant": r["name"], "games": r["games"], "wins": r["wins"],
-             "points": r["total"], "average": r["average"], "start_points": r["start_points"],
-             "withdrawn": r["withdrawn"]} for r in s["standings"]]
+    return club_envelope(League(db, name).summary())
+
+
+def club_envelope(summary: dict) -> dict:
+    """The standings envelope of a club league from its :meth:`League.summary`."""
+    rows = [{k: r[k] for k in ("rank", "entrant", "games", "wins", "points", "average", "start_points",
+                                "withdrawn")} for r in summary["standings"]]
     return {
         "version": JSON_VERSION,
         "kind": "club",
-        "event": name,
+        "event": summary["league"],
         "format": "club-league",
-        "rule_set": s["rule_set"],
-        "status": "finished" if s["finished"] else "running",
+        "rule_set": summary["rule_set"],
+        "status": "finished" if summary["finished"] else "running",
         "ranking": "points",
         "tie_breaks": TIE_BREAKS["points"],
         "lower_points_better": True,
-        "games_played": s["games_played"],
-        "target": s["target"],
-        "finished": s["finished"],
-        "next_first": s["next_first"],
+        "games_played": summary["games_played"],
+        "target": summary["target"],
+        "finished": summary["finished"],
+        "next_first": summary["next_first"],
         "standings": rows,
     }
 
