@@ -135,7 +135,8 @@ command = ["{{python}}", "{RANDOM_BOT}"]
     assert len(games) == data["games"]
     only_py = json.loads(invoke("games", "--entrant", "py", "--json").stdout)["games"]
     assert only_py and all(any(s["entrant"] == "py" for s in g["seats"]) for g in only_py)
-    assert json.loads(invoke("games", "--event", "nope", "--json").stdout) == {"games": []}
+    unknown = invoke("games", "--event", "nope", "--json")
+    assert unknown.exit_code == 2 and unknown.stdout == "" and "no event named 'nope'" in unknown.stderr
 
     for g in games:
         rep = invoke("replay", str(g["id"]), "--json")

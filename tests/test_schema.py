@@ -49,10 +49,10 @@ def test_any_writing_command_creates_every_table_and_view(tmp_path, command):
 
 def test_read_commands_never_write(tmp_path):
     db = tmp_path / "t.db"
-    assert invoke("play", "greedy", "random", "--db", str(db), "--json").exit_code == 0
+    assert invoke("play", "greedy", "random", "--db", str(db), "--name", "play", "--json").exit_code == 0
     assert invoke("club", "new", "thu", "--players", "Ann,Bea", "--seed", "1", "--db", str(db)).exit_code == 0
     before = digest(db)
-    for args in (["standings"], ["standings", "thu", "--club"], ["report", "--format", "json"],
+    for args in (["standings", "play"], ["standings", "thu", "--club"], ["report", "play", "--format", "json"],
                  ["games", "--json"], ["replay", "1"], ["club", "standings", "thu"],
                  ["club", "history", "thu"], ["club", "list"]):
         r = invoke(*args, "--db", str(db))

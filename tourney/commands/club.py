@@ -16,15 +16,20 @@ import typer
 from tabulate import tabulate
 
 from tourney.app import app
-from tourney.commands.common import DB_HELP, err, open_store
+from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store
 from tourney.errors import UserError
 
 club_app = typer.Typer(
     name="club",
     help="Keep the scores of a club league played with real cards (lowest total wins).",
+    epilog="Example: tourney club new thursday --players Ann,Bea,Cy --seed 7\n\n" + EXIT_CODES,
     no_args_is_help=True,
 )
 app.add_typer(club_app, name="club")
+
+
+def _epilog(example: str) -> str:
+    return f"Example: {example}\n\n{EXIT_CODES}"
 
 
 # Options shared by several commands, declared once so their flags and help read the same everywhere.
@@ -103,7 +108,7 @@ def _pairs(cards: list[str], card: list[str]):
     return parse_pairs(cards or []) + parse_pairs(card or [], split=False)
 
 
-@club_app.command("new", epilog="Example: tourney club new thursday --players Ann,Bea,Cy --seed 7 --target 100")
+@club_app.command("new", epilog=_epilog("tourney club new thursday --players Ann,Bea,Cy --seed 7 --target 100"))
 def new(
     name: str = _name_argument(),
     players: str = typer.Option("", "--players", help="Players, comma-separated, in roster order."),
@@ -130,7 +135,7 @@ def new(
     _show(summary, as_json)
 
 
-@club_app.command("list")
+@club_app.command("list", epilog=_epilog("tourney club list --json"))
 def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None:
     """List the club leagues in the database."""
     from tourney.club.league import list_leagues
@@ -144,7 +149,7 @@ def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None
                             headers=["league", "rule set", "target", "games"], disable_numparse=True))
 
 
-@club_app.command("add", epilog="Example: tourney club add thursday --cards Ann=0,Bea=3,Cy=elim:5")
+@club_app.command("add", epilog=_epilog("tourney club add thursday --cards Ann=0,Bea=3,Cy=elim:5"))
 def add(
     name: str = _name_argument(),
     cards: list[str] = typer.Option(None, "--cards",
@@ -165,7 +170,7 @@ def add(
     _show(summary, as_json, entered=result)
 
 
-@club_app.command("correct", epilog="Example: tourney club correct thursday 2 --cards Bea=4 --dry-run")
+@club_app.command("correct", epilog=_epilog("tourney club correct thursday 2 --cards Bea=4 --dry-run"))
 def correct(
     name: str = _name_argument(),
     game: int = typer.Argument(..., help="Number of the game to correct."),
@@ -225,7 +230,7 @@ def _end_warning(change: dict, dry_run: bool) -> str:
     return line
 
 
-@club_app.command("history")
+@club_app.command("history", epilog=_epilog("tourney club history thursday"))
 def history(
     name: str = _name_argument(),
     db: str | None = _db_option(),
@@ -261,7 +266,7 @@ def history(
     typer.echo(tabulate(table, headers=["at (UTC)", "by", "action", "game", "what"], disable_numparse=True))
 
 
-@club_app.command("standings")
+@club_app.command("standings", epilog=_epilog("tourney club standings thursday --json"))
 def standings(
     name: str = _name_argument(),
     db: str | None = _db_option(),
@@ -273,7 +278,7 @@ def standings(
     _show(summary, as_json)
 
 
-@club_app.command("withdraw")
+@club_app.command("withdraw", epilog=_epilog("tourney club withdraw thursday Cy"))
 def withdraw(
     name: str = _name_argument(),
     player: str = typer.Argument(..., help="The player who leaves (kept in the standings, marked)."),
@@ -292,7 +297,7 @@ def withdraw(
     _show(summary, as_json, withdrawn=result)
 
 
-@club_app.command("join")
+@club_app.command("join", epilog=_epilog("tourney club join thursday Dan --start average"))
 def join(
     name: str = _name_argument(),
     player: str = typer.Argument(..., help="The new player."),

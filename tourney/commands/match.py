@@ -10,6 +10,7 @@ from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
 from tourney.commands.running import execute
 from tourney.config import event_from_words
+from tourney.results import store
 
 
 @app.command(
@@ -70,7 +71,7 @@ def match(
         if verbose and not json_out:
             typer.echo(f"  {line}")
 
-    summary = execute(database, cfg, "command line", concurrency=1, json_out=True, quiet=True,
+    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
                       on_line=on_line, on_game=on_game)
     series = summary["series"][0]
     if json_out:
@@ -88,7 +89,6 @@ def match(
 
 def match_json(db, summary: dict) -> dict:
     """The ``tourney match --json`` document."""
-    from tourney.results import store
 
     series = summary["series"][0]
     ev = store.find_event(db, summary["event"])

@@ -10,6 +10,7 @@ from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
 from tourney.commands.running import execute
 from tourney.config import event_from_words
+from tourney.results import store
 
 
 @app.command(
@@ -44,7 +45,7 @@ def play(
         if not json_out:
             typer.echo(line)
 
-    summary = execute(database, cfg, "command line", concurrency=1, json_out=True, quiet=True,
+    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
                       on_line=on_line, on_game=lambda s, p: games.append(p))
     game = games[-1] if games else None
     names = [e["entrant"] for e in summary["series"][0]["entrants"]]

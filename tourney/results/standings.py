@@ -34,6 +34,7 @@ from sqlite_utils import Database
 
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
+from tourney.results import store
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
@@ -51,11 +52,14 @@ class StandingsError(UserError):
 
 
 def find_event(db: Database, name: str | None) -> dict:
-    """The event named ``name``, or the latest event when ``name`` is None."""
+    """The event named ``name``; when ``name`` is None, the latest event run from a config
+    (``tourney run``): the throwaway events of ``tourney play`` and ``match`` are shown only by name."""
     if name is None:
-        rows = list(db.query("SELECT * FROM events ORDER BY id DESC LIMIT 1"))
+        rows = list(db.query("SELECT * FROM events WHERE source != ? ORDER BY id DESC LIMIT 1",
+                             [store.COMMAND_LINE]))
         if not rows:
-            raise StandingsError("no events in the database yet (run one with: tourney run CONFIG)")
+            raise StandingsError("no event run from a config yet (tourney run CONFIG runs one; "
+                                 "tourney events lists every event by name)")
         return rows[0]
     rows = list(db["events"].rows_where("name = ?", [name]))
     if not rows:

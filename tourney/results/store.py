@@ -25,6 +25,8 @@ from tourney.errors import UserError
 from tourney.results import schema
 
 DEFAULT_DB = "results/tourney.db"
+#: the ``events.source`` of the throwaway events ``tourney play`` and ``tourney match`` create
+COMMAND_LINE = "command line"
 
 
 class StoreError(UserError):
@@ -116,6 +118,14 @@ def upsert_entrant(db: Database, spec: dict) -> int:
 def find_event(db: Database, name: str) -> dict | None:
     rows = list(db["events"].rows_where("name = ?", [name]))
     return rows[0] if rows else None
+
+
+def list_events(db: Database) -> list[dict]:
+    """Every event, oldest first: ``name``, ``format``, ``rule_set``, ``games`` (stored), ``status``,
+    ``source`` (the config path, or ``"command line"`` for ``play``/``match``), ``created_at``."""
+    return [dict(r) for r in db.query(
+        "select ev.name, ev.format, ev.rule_set, (select count(*) from games g where g.event_id = ev.id) "
+        "as games, ev.status, ev.source, ev.created_at from events ev order by ev.id")]
 
 
 def delete_event(db: Database, event_id: int) -> None:
@@ -372,6 +382,10 @@ def list_games(db: Database, event: str | None = None, entrant: str | None = Non
                limit: int | None = None) -> list[dict]:
     """Games (newest last) with event name, series idx and seat summaries; filters by event name
     and by entrant name."""
+    if event is not None and find_event(db, event) is None:
+        raise StoreError(f"no event named {event!r} (tourney events lists them)")
+    if entrant is not None and not db["entrants"].count_where("name = ?", [entrant]):
+        raise StoreError(f"no entrant named {entrant!r}")
     where, params = [], []
     if event is not None:
         where.append("ev.name = ?")
