@@ -84,7 +84,7 @@ class League:
     """A club league read from the database; write methods check everything first."""
 
     def __init__(self, db: Database, name: str):
-        rows = list(db["club_leagues"].rows_where("name = ?", [name]))
+        rows = list(db.table("club_leagues").rows_where("name = ?", [name]))
         if not rows:
             raise ClubError(f"no club league named {name!r} (create it with: tourney club new NAME --players A,B,C)")
         self.db = db
@@ -121,21 +121,21 @@ class League:
             raise ClubError(f"player listed twice: {', '.join(dup)}")
         if target is not None and target <= 0:
             raise ClubError("the target score must be positive")
-        if db["club_leagues"].exists() and db["club_leagues"].count_where("name = ?", [name]):
+        if db.table("club_leagues").exists() and db.table("club_leagues").count_where("name = ?", [name]):
             raise ClubError(f"a club league named {name!r} already exists")
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         by = by or default_author()
         at = now_utc()
         with db.conn:
-            lid = db["club_leagues"].insert({
+            lid = db.table("club_leagues").insert({
                 "name": name, "rule_set": rule_set, "seed": seed, "target": target,
                 "eliminated_score": eliminated_score, "created_at": at, "created_by": by,
             }).last_pk
             for i, p in enumerate(players, 1):
-                db["club_members"].insert({"league_id": lid, "roster": i, "name": p, "start_points": 0,
+                db.table("club_members").insert({"league_id": lid, "roster": i, "name": p, "start_points": 0,
                                            "joined_after": 0, "withdrawn_after": None})
-            db["club_log"].insert({"league_id": lid, "at": at, "by": by, "action": "create", "game_number": None,
+            db.table("club_log").insert({"league_id": lid, "at": at, "by": by, "action": "create", "game_number": None,
                                    "detail": json.dumps({"players": players, "rule_set": rule_set, "seed": seed,
                                                          "target": target, "eliminated_score": eliminated_score})})
         return League(db, name)
@@ -144,7 +144,7 @@ class League:
 
     def members(self) -> list[Member]:
         return [Member(r["id"], r["roster"], r["name"], r["start_points"], r["joined_after"], r["withdrawn_after"])
-                for r in self.db["club_members"].rows_where("league_id = ?", [self.id], order_by="roster")]
+                for r in self.db.table("club_members").rows_where("league_id = ?", [self.id], order_by="roster")]
 
     def member(self, ref: str) -> Member:
         ref = ref.strip()
@@ -162,7 +162,7 @@ class League:
         """Every game played, each with the entries of its newest version, in game order."""
         names = {m.id: m.name for m in self.members()}
         out = []
-        for g in self.db["club_games"].rows_where("league_id = ?", [self.id], order_by="number"):
+        for g in self.db.table("club_games").rows_where("league_id = ?", [self.id], order_by="number"):
             rows = list(self.db.query(
                 "SELECT * FROM club_results_current WHERE league_id = ? AND game_number = ? ORDER BY id",
                 [self.id, g["number"]]))
@@ -172,7 +172,7 @@ class League:
         return out
 
     def played(self) -> int:
-        return self.db["club_games"].count_where("league_id = ?", [self.id])
+        return self.db.table("club_games").count_where("league_id = ?", [self.id])
 
     def active_members(self, after: int | None = None) -> list[Member]:
         """Members who play the game after game ``after`` (default: the next game)."""
@@ -235,7 +235,7 @@ class League:
 
     def history(self) -> list[dict]:
         out = []
-        for r in self.db["club_log"].rows_where("league_id = ?", [self.id], order_by="id"):
+        for r in self.db.table("club_log").rows_where("league_id = ?", [self.id], order_by="id"):
             out.append({"at": r["at"], "by": r["by"], "action": r["action"], "game": r["game_number"],
                         "detail": json.loads(r["detail"]) if r["detail"] else {}})
         return out
@@ -272,9 +272,9 @@ class League:
         return entries
 
     def _write_version(self, number: int, version: int, action: str, entries: list[Entry], by: str, at: str, note: str | None) -> None:
-        self.db["club_versions"].insert({"league_id": self.id, "game_number": number, "version": version,
+        self.db.table("club_versions").insert({"league_id": self.id, "game_number": number, "version": version,
                                          "action": action, "by": by, "at": at, "note": note})
-        self.db["club_results"].insert_all([{
+        self.db.table("club_results").insert_all([{
             "league_id": self.id, "game_number": number, "version": version, "member_id": e.member_id,
             "entry": e.entry, "cards": e.cards, "eliminated": int(e.eliminated), "points": e.points,
             "winner": int(e.winner)} for e in entries])
@@ -304,10 +304,10 @@ class League:
         by = by or default_author()
         at = now_utc()
         with self.db.conn:
-            self.db["club_games"].insert({"league_id": self.id, "number": number, "first_member_id": first_id,
+            self.db.table("club_games").insert({"league_id": self.id, "number": number, "first_member_id": first_id,
                                           "first_how": how})
             self._write_version(number, 1, "enter", entries, by, at, note)
-            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "enter", "game_number": number,
+            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "enter", "game_number": number,
                                         "detail": json.dumps({"version": 1, "values": {e.name: e.entry for e in entries},
                                                               "points": {e.name: e.points for e in entries},
                                                               "first": self.member_name(first_id), "note": note})})
@@ -380,7 +380,7 @@ class League:
         at = now_utc()
         with self.db.conn:
             self._write_version(number, version, "correct", entries, by, at, note)
-            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "correct", "game_number": number,
+            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "correct", "game_number": number,
                                         "detail": json.dumps({"version": version, "before": before_entry, "after": after_entry,
                                                               "points_before": before, "points_after": after,
                                                               "leaders_changed": changed,
@@ -399,8 +399,8 @@ class League:
         by = by or default_author()
         at = now_utc()
         with self.db.conn:
-            self.db["club_members"].update(m.id, {"withdrawn_after": n})
-            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "withdraw", "game_number": None,
+            self.db.table("club_members").update(m.id, {"withdrawn_after": n})
+            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "withdraw", "game_number": None,
                                         "detail": json.dumps({"player": m.name, "after_game": n})})
         return {"player": m.name, "withdrawn_after": n}
 
@@ -435,9 +435,9 @@ class League:
         at = now_utc()
         roster = max(m.roster for m in self.members()) + 1
         with self.db.conn:
-            self.db["club_members"].insert({"league_id": self.id, "roster": roster, "name": player, "start_points": pts,
+            self.db.table("club_members").insert({"league_id": self.id, "roster": roster, "name": player, "start_points": pts,
                                             "joined_after": n, "withdrawn_after": None})
-            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "join", "game_number": None,
+            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "join", "game_number": None,
                                         "detail": json.dumps({"player": player, "after_game": n, "start": start,
                                                               "start_points": pts})})
         return {"player": player, "joined_after": n, "start_points": pts, "start": start}
@@ -485,7 +485,7 @@ def _same_end(a: dict | None, b: dict | None) -> bool:
 
 
 def list_leagues(db: Database) -> list[dict]:
-    if not db["club_leagues"].exists():
+    if not db.table("club_leagues").exists():
         return []
     return list(db.query(
         "SELECT l.name, l.rule_set, l.target, l.seed, l.created_at, l.created_by, "

@@ -107,16 +107,16 @@ def upsert_entrant(db: Database, spec: dict) -> int:
         "command": dumps(spec["command"]) if spec.get("command") else None,
         "cwd": spec.get("cwd"),
     }
-    existing = list(db["entrants"].rows_where("name = ?", [spec["name"]]))
+    existing = list(db.table("entrants").rows_where("name = ?", [spec["name"]]))
     if existing:
-        db["entrants"].update(existing[0]["id"], row)
+        db.table("entrants").update(existing[0]["id"], row)
         return existing[0]["id"]
     row["created_at"] = now()
-    return db["entrants"].insert(row).last_pk
+    return db.table("entrants").insert(row).last_pk
 
 
 def find_event(db: Database, name: str) -> dict | None:
-    rows = list(db["events"].rows_where("name = ?", [name]))
+    rows = list(db.table("events").rows_where("name = ?", [name]))
     return rows[0] if rows else None
 
 
@@ -154,7 +154,7 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
     """
     with db.atomic():
         ids = {spec["name"]: upsert_entrant(db, spec) for spec in entrant_specs}
-        event_id = db["events"].insert(
+        event_id = db.table("events").insert(
             {
                 "name": event["name"],
                 "format": event["format"],
@@ -171,12 +171,12 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
                 "created_at": now(),
             }
         ).last_pk
-        db["event_entrants"].insert_all(
+        db.table("event_entrants").insert_all(
             {"event_id": event_id, "entrant_id": ids[s["name"]], "position": i, "spec": dumps(s)}
             for i, s in enumerate(entrant_specs)
         )
         for item in schedule:
-            series_id = db["series"].insert(
+            series_id = db.table("series").insert(
                 {
                     "event_id": event_id,
                     "idx": item["idx"],
@@ -188,7 +188,7 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
                     "games_played": 0,
                 }
             ).last_pk
-            db["series_entrants"].insert_all(
+            db.table("series_entrants").insert_all(
                 {"series_id": series_id, "entrant_id": ids[name], "seat": seat, "wins": 0,
                  "points": 0}
                 for seat, name in enumerate(item["entrants"])
@@ -209,7 +209,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
     {"wins", "points", "placement"}}}``.
     """
     with db.atomic():
-        game_id = db["games"].insert(
+        game_id = db.table("games").insert(
             {
                 "event_id": event_id,
                 "series_id": series_id,
@@ -231,7 +231,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
             }
         ).last_pk
         winners = set(game["winners"])
-        db["seats"].insert_all(
+        db.table("seats").insert_all(
             {
                 "game_id": game_id,
                 "seat": s["seat"],
@@ -245,7 +245,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
             }
             for s in game["seats"]
         )
-        db["replays"].insert(
+        db.table("replays").insert(
             {
                 "game_id": game_id,
                 "rule_set": game["rule_set"],
@@ -258,7 +258,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "forfeits": dumps(game.get("forfeits") or []),
             }
         )
-        db["game_logs"].insert(
+        db.table("game_logs").insert(
             {
                 "game_id": game_id,
                 "log": "\n".join(game.get("log") or []),
@@ -276,7 +276,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
 
 def finish_series(db: Database, series_id: int, result: dict) -> None:
     """Store a series' result (call inside the transaction of its last game)."""
-    db["series"].update(
+    db.table("series").update(
         series_id,
         {
             "status": "finished",
@@ -296,7 +296,7 @@ def finish_series(db: Database, series_id: int, result: dict) -> None:
 
 def finish_event(db: Database, event_id: int) -> None:
     with db.atomic():
-        db["events"].update(event_id, {"status": "finished", "finished_at": now()})
+        db.table("events").update(event_id, {"status": "finished", "finished_at": now()})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -384,7 +384,7 @@ def list_games(db: Database, event: str | None = None, entrant: str | None = Non
     and by entrant name."""
     if event is not None and find_event(db, event) is None:
         raise StoreError(f"no event named {event!r} (tourney events lists them)")
-    if entrant is not None and not db["entrants"].count_where("name = ?", [entrant]):
+    if entrant is not None and not db.table("entrants").count_where("name = ?", [entrant]):
         raise StoreError(f"no entrant named {entrant!r}")
     where, params = [], []
     if event is not None:
