@@ -60,7 +60,7 @@ def test_csv_parses_back(env):
 
 def test_json_shape(env):
     data = json.loads(env("bots", "--format", "json"))
-    assert data["version"] == 1 and data["kind"] == "event" and data["event"] == "bots"
+    assert data["version"] == 2 and data["kind"] == "event" and data["event"] == "bots"
     assert data["ranking"] == "games" and data["tie_breaks"][0] == "wins (more first)"
     top = data["standings"][0]
     assert top["entrant"] == ODD

@@ -197,7 +197,7 @@ def test_standings_cli_json_and_errors(tmp_path, monkeypatch):
     r = runner.invoke(app, ["standings", "first", "--json"])
     assert r.exit_code == 0, r.stderr
     data = json.loads(r.stdout)
-    assert data["version"] == 1 and data["event"] == "first"
+    assert data["version"] == 2 and data["event"] == "first"
     assert [x["entrant"] for x in data["standings"]] == ["A", "B"]
     r = runner.invoke(app, ["standings", "--json"])  # latest event
     assert json.loads(r.stdout)["event"] == "second"

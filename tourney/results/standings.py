@@ -44,7 +44,7 @@ TIE_BREAKS = {
 }
 
 #: version of the JSON shape of ``tourney standings --json`` and ``tourney report --format json``
-JSON_VERSION = 1
+JSON_VERSION = 2
 
 
 class StandingsError(UserError):
