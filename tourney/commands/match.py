@@ -11,6 +11,7 @@ from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, p
 from tourney.commands.running import execute
 from tourney.config import event_from_words
 from tourney.results import store
+from tourney.results.standings import find_event
 
 
 @app.command(
@@ -91,7 +92,7 @@ def match_json(db, summary: dict) -> dict:
     """The ``tourney match --json`` document."""
 
     series = summary["series"][0]
-    ev = store.find_event(db, summary["event"])
+    ev = find_event(db, summary["event"])
     games = store.list_games(db, event=summary["event"])
     return {
         "event": summary["event"],

@@ -12,7 +12,6 @@ from tourney.commands.running import execute
 from tourney.config import event_from_words
 from tourney.results import store
 
-
 #: the ``reason`` of a game of several deals: decided on the deals' totals (docs/formats.md, "Legs")
 LEG_TOTALS = "leg_totals"
 

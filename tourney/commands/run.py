@@ -35,9 +35,8 @@ def run(
     stopped when run again, with the same seeds, and gives the same results.
     """
     from tourney.config import load_config
-    from tourney.results import store
     from tourney.results.report import render_table
-    from tourney.results.standings import event_standings
+    from tourney.results.standings import event_standings, find_event
 
     if resume and restart:
         raise UserError("use just one of --resume and --restart")
@@ -50,7 +49,6 @@ def run(
     else:
         typer.echo("")
         typer.echo(f"event {summary['event']} (seed {summary['seed']})")
-        typer.echo(render_table(event_standings(database, store.find_event(database, summary["event"]))),
-                   nl=False)
+        typer.echo(render_table(event_standings(database, find_event(database, summary["event"]))), nl=False)
 
 
