@@ -25,7 +25,7 @@ def demo(
     shown = 0
     while game.pending is not None:
         decision = game.pending
-        game.apply(bots[decision.player].choose(decision, lambda: game.view(decision.player)))
+        game.apply(bots[decision.player].choose(decision, lambda p=decision.player: game.view(p)))
         for event in game.events[shown:]:
             typer.echo(game.describe(event))
         shown = len(game.events)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -12,7 +12,7 @@ from tourney.commands.common import DB_HELP, EXIT_CODES, open_store
 from tourney.errors import UserError
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
