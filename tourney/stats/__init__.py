@@ -1,0 +1,30 @@
+"""Statistics for verdicts: Elo with confidence intervals, LOS, the SPRT, rank ranges.
+
+Pure functions over counts, standard library only: no database, no CLI. Results are frozen
+dataclasses with a ``to_dict()`` that is safe for JSON. docs/evaluation.md explains every method
+and names its source.
+
+``elo``         score, Elo ± 95% CI, LOS, draw ratio (trinomial games, pentanomial pairs), conversions
+``pairwise``    head-to-head W/D/L from placements at tables of any size; openskill's P(A > B)
+``separation``  which entrants are statistically separable, as rank ranges like ``2-3``
+"""
+
+from tourney.stats.elo import (
+    Z95,
+    Estimate,
+    StatsError,
+    elo_from_score,
+    pentanomial,
+    pentanomial_counts,
+    score_from_elo,
+    trinomial,
+    wdl_counts,
+)
+from tourney.stats.pairwise import PairRecord, pairwise_records, probability_stronger
+from tourney.stats.separation import RankRange, Rated, rank_ranges, rank_ranges_from
+
+__all__ = [
+    "Z95", "Estimate", "PairRecord", "RankRange", "Rated", "StatsError", "elo_from_score",
+    "pairwise_records", "pentanomial", "pentanomial_counts", "probability_stronger", "rank_ranges",
+    "rank_ranges_from", "score_from_elo", "trinomial", "wdl_counts",
+]
