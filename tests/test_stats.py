@@ -72,6 +72,7 @@ def test_trinomial_worked_example():
 
 @pytest.mark.parametrize(("wins", "losses", "draws", "nelo", "nelo_pm", "los"), [
     (76, 89, 123, -20.76, 40.13, 0.1553),   # fastchess elo_test.cpp "EloWDL 1"
+    (136, 96, 111, 49.77, 36.77, 0.9960),    # "EloWDL 2"
     (34, 356, 0, -508.44, 34.48, None),      # "EloWDL 3" (LOS not checked there)
 ])
 def test_trinomial_against_fastchess_tests(wins, losses, draws, nelo, nelo_pm, los):

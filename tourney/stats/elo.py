@@ -5,13 +5,13 @@ Elo curve (docs/evaluation.md, "Elo from counts"):
 
 * **trinomial**: the unit is one game, scored 1 (win), ½ (draw) or 0 (loss) for entrant A;
 * **pentanomial**: the unit is a duplicate pair (one deal played twice, seats swapped), scored as
-  the mean of A's two games: 0, ¼, ½, ¾ or 1. Counting pairs instead of games keeps the
-  correlation between a pair's two games out of the variance, which the trinomial model on paired
-  games gets wrong (usually too wide an interval).
+  the mean of A's two games: 0, ¼, ½, ¾ or 1. With pairs as the units, the variance reflects the
+  correlation between a pair's two games, which the trinomial model on paired games ignores (with
+  deal luck it gives too wide an interval).
 
 Sources for the formulas: fastchess (Disservin/fastchess, app/src/matchmaking/elo/elo_wdl.cpp and
-elo_pentanomial.cpp), fishtest (official-stockfish/fishtest, server/fishtest/stats/stat_util.py)
-and the project's design note /work/shared/design/evaluation.md §1. No code is taken from them.
+elo_pentanomial.cpp) and fishtest (official-stockfish/fishtest, server/fishtest/stats/stat_util.py).
+No code is taken from them.
 
 Every function takes plain counts and returns plain data: :class:`Estimate` serialises with
 :meth:`Estimate.to_dict` (JSON has no infinity, so an unbounded end becomes ``null`` there).
@@ -45,7 +45,7 @@ class StatsError(ValueError):
 # ---- conversions -------------------------------------------------------------------------------
 
 def score_from_elo(elo: float) -> float:
-    """Expected score of the stronger side ``elo`` points ahead, on the logistic curve
+    """Expected score of a side ``elo`` points stronger than its opponent, on the logistic curve
     ``1 / (1 + 10^(-elo/400))`` (Elo's formula as used by fishtest and fastchess)."""
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
@@ -68,8 +68,8 @@ def nelo_from_score(score: float, sd_game: float) -> float:
 
 def los_from(score: float, se: float) -> float:
     """Likelihood of superiority ``Φ((score - ½)/se)``: the probability, under the normal
-    approximation, that A's true expected score is above ½ (fastchess ``los()``). Unlike
-    cutechess's ``½ + ½·erf((W-L)/√(2(W+L)))`` it lets draws narrow the spread."""
+    approximation, that A's true expected score is above ½ (fastchess ``los()``). cutechess's
+    ``½ + ½·erf((W-L)/√(2(W+L)))`` is a close, slightly more cautious variant."""
     return _STANDARD_NORMAL.cdf((score - 0.5) / se)
 
 
@@ -114,7 +114,7 @@ def check_pairs_match_games(pentanomial: Sequence[int], wdl: tuple[int, int, int
     """Raise :class:`StatsError` unless the game counts ``(wins, draws, losses)`` can come from
     the pair counts. The middle class mixes WL/LW pairs (x of them) and DD pairs, so with pair
     counts c0..c4: ``W = x + c3 + 2·c4``, ``D = c1 + 2·(c2 - x) + c3``, ``L = 2·c0 + c1 + x``
-    for some ``0 ≤ x ≤ c2`` (fishtest rejects such mismatches too, design note §6.4)."""
+    for some ``0 ≤ x ≤ c2``. Counts that fail this come from a bookkeeping bug, not from play."""
     c0, c1, c2, c3, c4 = pentanomial
     wins, draws, losses = wdl
     x = wins - c3 - 2 * c4
@@ -213,7 +213,8 @@ def estimate(scores: Sequence[float], counts: Sequence[int], *, model: str, game
 
 
 def trinomial(wins: int, draws: int, losses: int, *, z: float = Z95) -> Estimate:
-    """Estimate from plain games: A's wins, draws and losses against B (design note §1.1)."""
+    """Estimate from plain games: A's wins, draws and losses against B (docs/evaluation.md,
+    "Games: the trinomial model")."""
     _check_counts((wins, draws, losses), 3, "W/D/L")
     e = estimate(TRINOMIAL_SCORES, (losses, draws, wins), model="trinomial", games_per_unit=1, z=z)
     games = wins + draws + losses
@@ -223,7 +224,7 @@ def trinomial(wins: int, draws: int, losses: int, *, z: float = Z95) -> Estimate
 def pentanomial(counts: Sequence[int], wdl: tuple[int, int, int] | None = None, *,
                 z: float = Z95) -> Estimate:
     """Estimate from duplicate pairs: ``counts`` are ``[LL, LD+DL, WL+LW+DD, WD+DW, WW]`` from A's
-    side (pair scores 0, ¼, ½, ¾, 1; design note §1.2). The pair counts cannot tell a WL pair from
+    side (pair scores 0, ¼, ½, ¾, 1; docs/evaluation.md, "Duplicate pairs"). The pair counts cannot tell a WL pair from
     a DD pair, so the draw ratio and the variance ratio need the games' ``wdl`` as well; given,
     they are checked against the pairs (:func:`check_pairs_match_games`)."""
     _check_counts(counts, 5, "the pentanomial")

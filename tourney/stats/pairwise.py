@@ -1,7 +1,7 @@
 """Head-to-head results from tables of more than two, and openskill's "who is stronger".
 
 A game at a table of k entrants holds k(k-1)/2 head-to-head results: of any two entrants, the
-one placed better won and equal placements drew (design note §2, "pairwise decomposition").
+one placed better won and equal placements drew (docs/evaluation.md, "Tables of more than two").
 Each pair of entrants gets
 at most one result per game, so a pair's W/D/L are independent across games and the trinomial
 model of :mod:`tourney.stats.elo` applies to them. Two cautions the docs repeat: the results of
@@ -64,7 +64,7 @@ def pairwise_records(games: Iterable[Sequence[tuple[str, float]]]) -> list[PairR
 def probability_stronger(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float) -> float:
     """For two openskill ratings, the chance that A's true skill exceeds B's:
     ``Φ((μA - μB)/√(σA² + σB²))``, treating the two posteriors as independent normals (the LOS
-    analogue of the design note's §2). Not the chance that A wins one game: that adds the game's
+    analogue). Not the chance that A wins one game: that adds the game's
     own noise (openskill's ``predict_win`` uses ``2β²`` more variance). Equal ratings with no
     uncertainty give ½."""
     spread = math.sqrt(sigma_a**2 + sigma_b**2)

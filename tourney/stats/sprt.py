@@ -220,7 +220,7 @@ class Sprt:
 
     def estimate(self) -> Estimate:
         """Score, Elo ± 95% CI and LOS of the counts so far. After an SPRT stops this estimate is
-        biased (early stops happen on lucky runs); label it so (design note §6.6)."""
+        biased (early stops happen on lucky runs); label it so (docs/evaluation.md, "Stopping rules and pitfalls")."""
         if self.unit == "game":
             losses, draws, wins = self.counts
             return trinomial(wins, draws, losses)
