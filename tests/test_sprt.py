@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tourney.stats.elo import StatsError, elo_from_score, score_from_elo
-from tourney.stats.sprt import Sprt, bounds, fit_mean, fit_t_value, llr, llr_normal
+from tourney.stats.sprt import Sprt, bounds, decide, fit_mean, fit_t_value, llr, llr_normal
 
 S06 = elo_from_score(0.6)  # 400·log10(1.5) = 70.437 Elo: H1 says "A scores 60%"
 
@@ -98,6 +98,10 @@ def test_no_results_and_bad_input():
         llr([1, -2, 3], 0, 5)
     with pytest.raises(StatsError, match="game .3. or pair .5."):
         llr([1, 2, 3, 4], 0, 5, "normalized")
+    # from the uniform start (μ = ½, σ² = 1/6), the fit for nElo 1000 (t = 2.878) shifts every score
+    # below 0: for a = 1, 1 - ½ - 2.878·0.408·(1 + 1.5)/2 = -0.97; there is no root to find
+    with pytest.raises(StatsError, match="within about ±200 nElo"):
+        llr([10, 10, 10], 0, 1000, "normalized")
 
 
 frequencies = st.lists(st.integers(0, 1000), min_size=3, max_size=5).filter(lambda c: sum(c) > 0)
@@ -162,6 +166,12 @@ def test_running_sprt_reaches_h1_h0_or_neither():
         assert sprt.verdict == verdict
 
 
+def test_a_bound_reached_exactly_decides():
+    lower, upper = bounds(0.05, 0.05)
+    assert decide(upper, (lower, upper)) == "H1" and decide(lower, (lower, upper)) == "H0"
+    assert decide(math.nextafter(upper, 0), (lower, upper)) is None
+
+
 def test_running_sprt_on_pairs():
     sprt = Sprt(elo0=0, elo1=5, unit="pair")
     for first, second in [(1, 0), (1, 1), (0.5, 0.5), (0, 0), (1, 0.5), (0.5, 0), (1, 1)]:
@@ -175,6 +185,8 @@ def test_running_sprt_on_pairs():
     json.dumps(d, allow_nan=False)
     assert d["counts"] == [1, 1, 2, 1, 2] and d["verdict"] is None
     assert (d["lower_bound"], d["upper_bound"]) == pytest.approx((-2.944439, 2.944439), abs=1e-6)
+    resumed = Sprt.from_dict(json.loads(json.dumps(d)))
+    assert resumed == sprt and resumed.to_dict() == d
 
 
 def test_running_sprt_refuses_bad_set_up_and_results():

@@ -61,6 +61,9 @@ def _tilt(frequencies: Sequence[float], offsets: Sequence[float]) -> list[float]
     ``Σ pⱼ·ln(1+θdⱼ)``, so g falls strictly from +∞ to -∞ on ``(-1/max d, -1/min d)``. Newton
     steps; a step that would leave the bracket still known to hold the root goes nine tenths of
     the way to its edge instead, which closes in on a root next to a pole in a few steps."""
+    if not min(offsets) < 0 < max(offsets):
+        # only the normalized fit can get here: its first rounds start from the uniform distribution
+        raise StatsError("normalized bounds this far from 0 cannot be fitted (keep them within about ±200 nElo)")
     lo, hi = -1 / max(offsets), -1 / min(offsets)
     theta = 0.0
     for _ in range(200):
@@ -118,7 +121,9 @@ def llr(counts: Sequence[float], elo0: float, elo1: float, model: str = "logisti
     distribution under Hᵢ. 0 with no units.
 
     ``normalized`` takes 3 (games) or 5 (pairs) counts; a pair's t-value is √2 times the per-game
-    one, since a pair's mean has half a game's variance (fishtest ``LLR_normalized``)."""
+    one, since a pair's mean has half a game's variance (fishtest ``LLR_normalized``). Its fit is
+    iterative and refuses bounds far beyond any real test (a few hundred nElo) with a
+    :class:`StatsError`, as fishtest's does."""
     if model not in MODELS:
         raise StatsError(f"unknown SPRT model {model!r}: use one of {', '.join(MODELS)}")
     if len(counts) < 2 or any(c < 0 for c in counts):
@@ -210,24 +215,36 @@ class Sprt:
     def verdict(self) -> str | None:
         """``"H1"`` once the LLR reaches the upper bound, ``"H0"`` once it reaches the lower one,
         else ``None`` (keep playing; at a cap, report "inconclusive")."""
-        value = self.llr
-        lower, upper = self.bounds
-        if value >= upper:
-            return "H1"
-        if value <= lower:
-            return "H0"
-        return None
+        return decide(self.llr, self.bounds)
 
     def estimate(self) -> Estimate:
         """Score, Elo ± 95% CI and LOS of the counts so far. After an SPRT stops this estimate is
-        biased (early stops happen on lucky runs); label it so (docs/evaluation.md, "Stopping rules and pitfalls")."""
+        biased (early stops happen on lucky runs): label it so (docs/evaluation.md, "Stopping
+        rules and pitfalls")."""
         if self.unit == "game":
             losses, draws, wins = self.counts
             return trinomial(wins, draws, losses)
         return pentanomial(self.counts)
 
     def to_dict(self) -> dict:
-        lower, upper = self.bounds
+        """The set-up, the counts and where the test stands; :meth:`from_dict` reads it back."""
+        value, (lower, upper) = self.llr, self.bounds
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
                 "model": self.model, "unit": self.unit, "counts": list(self.counts), "units": self.units,
-                "llr": self.llr, "lower_bound": lower, "upper_bound": upper, "verdict": self.verdict}
+                "llr": value, "lower_bound": lower, "upper_bound": upper, "verdict": decide(value, (lower, upper))}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Sprt:
+        """A test resumed from :meth:`to_dict`'s output (the derived fields are recomputed)."""
+        return cls(elo0=data["elo0"], elo1=data["elo1"], alpha=data["alpha"], beta=data["beta"],
+                   model=data["model"], unit=data["unit"], counts=list(data["counts"]))
+
+
+def decide(value: float, limits: tuple[float, float]) -> str | None:
+    """``"H1"`` for an LLR at or above the upper bound, ``"H0"`` at or below the lower, else ``None``."""
+    lower, upper = limits
+    if value >= upper:
+        return "H1"
+    if value <= lower:
+        return "H0"
+    return None
