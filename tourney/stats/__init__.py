@@ -1,8 +1,8 @@
 """Statistics for verdicts: Elo with confidence intervals, LOS, the SPRT, rank ranges.
 
 Pure functions over counts, standard library only: no database, no CLI. Results are frozen
-dataclasses with a ``to_dict()`` that is safe for JSON. docs/evaluation.md explains every method
-and names its source.
+dataclasses, and the running :class:`Sprt` a mutable one; each has a ``to_dict()`` that is safe
+for JSON. docs/evaluation.md explains every method and names its source.
 
 ``elo``         score, Elo ± 95% CI, LOS, draw ratio (trinomial games, pentanomial pairs), conversions
 ``sprt``        the GSPRT log-likelihood ratio, Wald's bounds and a running :class:`Sprt`
