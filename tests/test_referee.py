@@ -224,6 +224,28 @@ def test_time_bank_is_reported_and_used():
     assert b'"time_left":3.5' in requests[0]
 
 
+def test_time_beyond_the_decision_timeout_is_debited_from_the_bank():
+    # docs/protocol.md: time a bot takes beyond decision_timeout comes out of its bank, and
+    # time_left is decision_timeout plus what is left. The bot takes 0.8 s over every answer:
+    # its first request allows 0.2 + 1.0 s, so it answers; that answer costs the bank at least
+    # 0.6 s, so the second request allows at most 0.2 + 0.4 s, and the same 0.8 s is a timeout.
+    limits = Limits(startup_timeout=2.0, decision_timeout=0.2, time_bank=1.0, grace=0.3)
+    spec = EntrantSpec("slow", command=("{python}", FAULT_BOT, "slow", "1", "0.8"), limits=limits)
+    with open_entrant(spec, seed=1) as slow, open_entrant(random_spec(), seed=2) as other:
+        slow.wire_log = []
+        record = play_game([slow, other], seed=3, first_player=0)
+    requests = [json.loads(line) for d, line in slow.wire_log if d == "out" and b'"request"' in line]
+    assert [r["id"] for r in requests] == [1, 2]
+    assert (requests[0]["time_bank"], requests[0]["time_left"]) == (1.0, 1.2)
+    assert requests[1]["time_bank"] <= 0.4
+    assert requests[1]["time_left"] == pytest.approx(0.2 + requests[1]["time_bank"], abs=2e-3)
+    assert record.faults == {0: "timeout"}
+    detail = record.fault_details[0]
+    assert detail.startswith("no answer to request 2 within ")
+    assert float(detail.split()[-2]) <= 0.6
+    assert leftovers(all_pids(slow, other)) == []
+
+
 def test_hang_uses_the_time_bank_then_times_out():
     limits = Limits(decision_timeout=0.2, time_bank=0.3, grace=0.2)
     records, bad, good = play_series(fault_spec("hang", at=1, limits=limits), random_spec(), 1)
