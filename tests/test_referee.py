@@ -195,13 +195,15 @@ def test_process_per_series_not_per_game():
     assert leftovers(all_pids(a, b)) == []
 
 
-def test_both_bots_fault_the_game_still_ends():
-    records, a, b = play_series(fault_spec("garbage", at=1), fault_spec("illegal", at=1), games=1)
-    record = records[0]
-    assert set(record.faults.values()) <= {"malformed", "illegal"}
-    assert 0 in record.faults  # seat 0 begins and faults at its first request
-    assert record.result is not None
-    assert leftovers(all_pids(a, b)) == []
+def test_two_bots_fault_the_game_still_ends():
+    # seat 0 begins and faults at its first request, then seat 1 at its first: seat 2 is left
+    with open_entrant(fault_spec("garbage", at=1), 1) as a, \
+            open_entrant(fault_spec("illegal", at=1), 2) as b, open_entrant(random_spec(), 3) as c:
+        record = play_game([a, b, c], seed=1, first_player=0)
+    assert record.faults == {0: "malformed", 1: "illegal"}
+    assert (record.result.winners, record.result.eliminated) == ([2], [0, 1])
+    assert record.result.reason == "last_standing"
+    assert leftovers(all_pids(a, b, c)) == []
 
 
 def test_command_not_found_is_startup():
@@ -337,20 +339,30 @@ def test_unknown_builtin_forfeits():
 
 
 def test_same_subprocess_entrant_twice_is_refused():
-    with open_entrant(random_spec()) as a, pytest.raises(ValueError):
+    with open_entrant(random_spec()) as a, pytest.raises(ValueError, match="'random_bot' is seated twice"):
         play_game([a, a], seed=1)
 
 
 def test_spec_needs_exactly_one_of_builtin_and_command():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'both': give exactly one of builtin and command"):
         open_entrant(EntrantSpec("both", builtin="random", command=("x",)))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'none': give exactly one of builtin and command"):
         open_entrant(EntrantSpec("none"))
+    with pytest.raises(ValueError, match="'empty': the command is empty"):
+        open_entrant(EntrantSpec("empty", command=()))
 
 
 def test_fault_codes_are_the_fixed_set():
     assert FAULT_CODES == ("crash", "timeout", "malformed", "illegal", "wrong_id", "oversize",
                            "startup", "version")
+
+
+def test_the_example_in_the_referee_docstring_holds():
+    import doctest
+
+    from tourney import referee
+
+    assert doctest.testmod(referee) == (0, 5)  # (failed, attempted): all five examples ran
 
 
 def test_python_placeholder_is_the_running_interpreter():
