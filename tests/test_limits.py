@@ -10,7 +10,7 @@ from tourney.config import entrant_spec, parse_config
 from tourney.entrants import EntrantSpec, Limits, open_entrant
 from tourney.referee import play_game
 
-LIMITS = dict(startup_timeout=5.0, decision_timeout=5.0, grace=0.3)
+LIMITS = {"startup_timeout": 5.0, "decision_timeout": 5.0, "grace": 0.3}
 
 
 def hog(memory_mb):
