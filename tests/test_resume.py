@@ -29,7 +29,7 @@ name = "resume"
 format = "round-robin"
 seed = 42
 games = 3
-rounds = 2
+rounds = 1
 concurrency = 2
 
 [limits]
@@ -185,7 +185,7 @@ def test_kill_and_resume_equals_uninterrupted(tmp_path):
     reference = snapshot(reference_db)
     total = len(reference["games"])
     requests = gate_requests(gate)  # the gate bots' requests in a whole run
-    assert reference["status"] == "finished" and total > 20 and requests > 100
+    assert reference["status"] == "finished" and total > 10 and requests > 100
 
     # one database killed three times (at the first gate request, early, mid-run), then resumed.
     # A run blocks at request N of its own count, so the games it stores hold fewer than N gate
@@ -229,7 +229,7 @@ def test_kill_and_resume_equals_uninterrupted(tmp_path):
 def test_rerun_of_finished_event_plays_nothing(tmp_path):
     cfg = tmp_path / "event.toml"
     cfg.write_text(CONFIG.replace("ROOT", str(ROOT)).replace("GATE", str(tmp_path))
-                   .replace("rounds = 2", "rounds = 1").replace("games = 3", "games = 1"))
+                   .replace("games = 3", "games = 1"))
     db = tmp_path / "r.db"
     runner = CliRunner()
     first = runner.invoke(app, ["run", str(cfg), "--db", str(db), "--json", "-q", "-j", "1"])

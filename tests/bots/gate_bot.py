@@ -6,8 +6,8 @@ It answers like examples/bots/random_bot.py (a random legal option from an RNG s
 hello), so its games are the same with or without the gate. Every bot process of a run counts
 its requests in GATE_DIR/requests (shared, under a lock). If GATE_DIR/block_at holds a number N,
 the process that makes request N of the count writes GATE_DIR/waiting and never answers: the run
-cannot finish until the test, which waits for that file, interrupts it. The bot then leaves when
-its stdin closes or when the referee terminates it.
+cannot finish until the test, which waits for that file, interrupts it. The bot then leaves at
+the referee's goodbye or when its stdin closes.
 """
 
 import fcntl
@@ -51,7 +51,7 @@ def main():
             option = rng.choice(message["options"])
             if blocked_at(count_request()):
                 (GATE / "waiting").write_text("")
-                sys.stdin.read()  # nothing comes before our answer: this returns at end of file
+                sys.stdin.readline()  # nothing comes before our answer but goodbye or end of file
                 return
             send({"type": "answer", "id": message["id"], "option": option["id"]})
         elif kind == "goodbye":
