@@ -141,7 +141,8 @@ def test_worldly_wisdom_separate_instances_each_adjusted():
 
 # ----------------------------------------------------------------- extra discards
 def test_holy_grail_draws_at_the_beginning_then_two_extra_discards():
-    g = pos([["Castle", "Pleasant Memories", "Holy Grail"], ["Death"]], draw=["Guardian Valkyrie", "Angel of Hope", "Study"],
+    g = pos([["Castle", "Pleasant Memories", "Holy Grail"], ["Death"]],
+            draw=["Guardian Valkyrie", "Angel of Hope", "Study"],
             discard=["Lancelot"], in_play=[["Holy Grail"], []], phase="begin")
     # Grail draws Guardian Valkyrie, then the turn's draw takes Angel of Hope
     assert hand(g, 0) == ["Castle", "Pleasant Memories", "Holy Grail", "Guardian Valkyrie", "Angel of Hope"]
@@ -444,8 +445,8 @@ def test_revolution_deals_an_uneven_number_one_at_a_time_from_its_player():
 
 
 def test_revolution_skips_players_who_left_and_shows_each_player_only_its_hand():
-    g = pos([["Castle", "Death"], ["Sleep", "Study", "Merlin", "Wood Elf"], ["Revolution", "Timeshift"], ["Lighthouse"]],
-            draw=DRAW, turn=2, alive=[True, True, True, False])
+    g = pos([["Castle", "Death"], ["Sleep", "Study", "Merlin", "Wood Elf"], ["Revolution", "Timeshift"],
+             ["Lighthouse"]], draw=DRAW, turn=2, alive=[True, True, True, False])
     g.hands[3] = []  # a player who left holds nothing
     play(g, "Revolution")
     assert [len(h) for h in g.hands] == [2, 2, 3, 0]

@@ -38,11 +38,20 @@ def test_play_json_and_log(db):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [s["entrant"] for s in data["seats"]] == ["greedy", "random_bot", "random"]
-    assert data["winners"] and data["reason"]
+    first_placed = [s["entrant"] for s in data["seats"] if s["placement"] == 1]
+    assert data["winners"] == first_placed and data["reason"]
+    assert all(s["points"] == 0 for s in data["seats"] if s["entrant"] in data["winners"])
+    # the same game as text: the referee's log as it goes, then the result line
+    game = json.loads(invoke("play", "greedy", "random", "--seed", "4", "--json").stdout)
     text = invoke("play", "greedy", "random", "--seed", "4")
     assert text.exit_code == 0
-    assert "game over" in text.stdout or "result:" in text.stdout
-    assert len(text.stdout.splitlines()) > 5  # the log, as it goes
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("game: crazier-eights seed=")
+    (winner,) = game["winners"]
+    seat = next(s["seat"] for s in game["seats"] if s["entrant"] == winner)
+    assert f"game over: player {seat} wins ({game['reason']})" in lines
+    points = ", ".join(f"{s['entrant']} {s['points']}" for s in game["seats"])
+    assert lines[-1] == f"result: {winner} wins ({game['reason']}); points: {points}"
 
 
 def test_play_unknown_entrant_is_exit_2(db):
@@ -55,16 +64,23 @@ def test_match_json_series(db):
     result = invoke("match", "greedy", "random", "--best-of", "5", "--seed", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    wins = {e["entrant"]: e["wins"] for e in data["entrants"]}
+    games = data["games"]
     assert data["best_of"] == 5
-    if data["outcome"] == "win":
-        assert wins[data["winner"]] == 3
-    assert sum(1 for g in data["games"] if g["winners"]) == sum(wins.values())
+    # the tally of the games listed: the match stops at the game that gives someone 3 wins
+    tally = dict.fromkeys((e["entrant"] for e in data["entrants"]), 0)
+    for gm in games:
+        assert max(tally.values()) < 3, "a game was played after the match was decided"
+        for name in gm["winners"]:
+            tally[name] += 1
+    assert {e["entrant"]: e["wins"] for e in data["entrants"]} == tally
+    decided = [name for name, wins in tally.items() if wins == 3]
+    assert (data["outcome"], data["winner"]) == (("win", decided[0]) if decided else ("draw", None))
     # after game 1 the loser of the previous game goes first
     seat = {e["entrant"]: e["seat"] for e in data["entrants"]}
-    for prev, cur in zip(data["games"], data["games"][1:]):
-        if prev["winners"]:
-            assert cur["first_player"] != seat[prev["winners"][0]]
+    after_a_win = [(prev, cur) for prev, cur in zip(games, games[1:]) if prev["winners"]]
+    assert after_a_win
+    for prev, cur in after_a_win:
+        assert cur["first_player"] == 1 - seat[prev["winners"][0]]
 
 
 def test_match_of_legs_to_100(db):

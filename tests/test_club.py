@@ -1,6 +1,7 @@
 """Club scorekeeping through the CLI: creation, entries, corrections, history, standings, who goes first."""
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -108,8 +109,32 @@ def test_tie_for_first_is_random_from_seed_and_reproducible(run):
         run("club", "add", league, "--cards", "P=0,Q=4,R=4")
     fa = js(run("club", "standings", "a", "--json"))["next_first"]
     fb = js(run("club", "standings", "b", "--json"))["next_first"]
-    assert fa == fb and fa["random"] is True and fa["tied"] == ["Q", "R"] and fa["entrant"] in ("Q", "R")
+    # docs/standings.md: random.Random("club:{seed}:{game}").choice(tied players in roster order)
+    expected = random.Random("club:11:2").choice(["Q", "R"])
+    assert fa == fb == {"game": 2, "entrant": expected, "points": 4, "tied": ["Q", "R"], "random": True}
     assert "settled at random" in run("club", "standings", "a").stdout
+
+
+def test_tie_break_seed_includes_the_game_number(run):
+    # Ann and Bea are tied before game 1 (0-0) and again before game 3 (3-3). With seed 3 the
+    # documented seeds "club:3:1" and "club:3:3" pick different players, so a seed without the
+    # game number (the same pick both times) cannot pass.
+    def pick(game):
+        return random.Random(f"club:3:{game}").choice(["Ann", "Bea"])
+
+    assert pick(1) != pick(3)
+    s = js(run("club", "new", "t", "--players", "Ann,Bea", "--seed", "3", "--json"))
+    assert s["next_first"] == {"game": 1, "entrant": pick(1), "points": 0, "tied": ["Ann", "Bea"],
+                               "random": True}
+    s = js(run("club", "add", "t", "--cards", "Ann=0,Bea=3", "--json"))
+    assert s["entered"]["first"] == pick(1)
+    assert s["next_first"] == {"game": 2, "entrant": "Bea", "points": 3, "tied": [], "random": False}
+    s = js(run("club", "add", "t", "--cards", "Ann=3,Bea=0", "--json"))
+    assert s["entered"]["first"] == "Bea"
+    assert s["next_first"] == {"game": 3, "entrant": pick(3), "points": 3, "tied": ["Ann", "Bea"],
+                               "random": True}
+    s = js(run("club", "add", "t", "--cards", "Ann=0,Bea=1", "--json"))
+    assert s["entered"]["first"] == pick(3)
 
 
 @pytest.mark.parametrize("cards, message", [

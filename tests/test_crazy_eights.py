@@ -80,8 +80,8 @@ def test_buried_eight_starter():
 def test_starter_player_after_dealer():
     g = engine.new_game("crazy-eights", players=4, seed=3, first_player=2)
     assert g.dealer == 1
-    if RANK[g.discard[-1]] not in (1, 2, 12):
-        assert g.pending.player == 2
+    assert RANK[g.discard[-1]] == 10  # a plain starter (this seed's): it changes nothing
+    assert g.pending.player == 2
 
 
 # -- matching, eights, drawing ----------------------------------------------------------------------
@@ -137,9 +137,14 @@ def test_empty_draw_pile_means_pass():
 
 def test_draw_pile_runs_out_then_pass():
     g = pos([["KC"], ["3C", "4C"]], ["6H"], draw=["2C", "3S"])
-    # forced: draws 2C and 3S (nothing playable), the pile is empty, passes; player 1 passes too
-    assert [e["type"] for e in g.events[-3:]] != []
-    assert g.result is not None and g.result.reason == "blocked"
+    # forced: player 0 draws 2C and 3S (nothing playable) and, the pile empty, passes. That turn
+    # drew cards, so the passes in a row start after it: player 1 passes, player 0 passes again
+    # and the deal is blocked. Lowest hand wins: player 1 (3 + 4) against player 0 (10 + 2 + 3).
+    assert [(e["type"], e.get("player")) for e in g.events[1:]] == [
+        ("draw", 0), ("pass", 0), ("pass", 1), ("pass", 0), ("end", None)]
+    assert g.events[1]["count"] == 2 and sorted(g.hands[0]) == sorted(C(x) for x in ["KC", "2C", "3S"])
+    assert g.result.reason == "blocked"
+    assert (g.result.winners, g.result.points) == ([1], [15, 7])
 
 
 def test_blocked_deal_lowest_hand_wins():
@@ -218,7 +223,8 @@ def test_queen_skips():
     assert g.pending.player == 2
     g = pos([["QH", "3H"], ["5H"]], ["6H"], draw=["3S"], options=SPECIAL)
     g.apply(play("QH"))
-    assert g.pending.player == 0 and g.pending.options == [play("3H"), "draw"]  # two players: the same player plays again
+    # two players: the queen skips the other player, so the same player plays again
+    assert g.pending.player == 0 and g.pending.options == [play("3H"), "draw"]
 
 
 def test_queen_plain_without_the_variant():
@@ -277,12 +283,17 @@ def test_two_without_stacking_must_draw():
     assert len(g.hands[1]) == 4 and g.pending.player == 0
 
 
-def _seed_with_starter(rank, players=3, options=SPECIAL):
+def _seed_with_starter(rank, players=3, options=SPECIAL, where=lambda g: True):
+    """The first seeded deal whose starter has ``rank`` and that satisfies ``where``."""
     for seed in range(500):
         g = engine.new_game("crazy-eights", players=players, seed=seed, options=options, first_player=1)
-        if RANK[g.discard[-1]] == rank:
+        if RANK[g.discard[-1]] == rank and where(g):
             return g
     raise AssertionError("no seed found")
+
+
+def _drew_at_once(g):
+    return any(e["type"] == "draw" for e in g.events)
 
 
 def test_special_starter_treated_as_played_by_dealer():
@@ -291,12 +302,18 @@ def test_special_starter_treated_as_played_by_dealer():
     assert g.pending.player == 2  # queen: the player to the dealer's left is skipped
     g = _seed_with_starter(1)
     assert g.pending.player == 2 and g.direction == -1  # ace: dealer's right begins
-    g = _seed_with_starter(2)
-    first = next(e for e in g.events if e["type"] in ("play", "draw"))
-    if first["type"] == "draw":  # player 1 had no two: drew two cards without being asked
-        assert first == {"type": "draw", "player": 1, "count": 2, "why": "two"}
-    else:
-        assert first["player"] == 1 and RANK[first["card"]] == 2
+    # two: the player to the dealer's left answers it. Without a two, they draw two cards
+    # without being asked and player 2 begins; with one, they choose between a two and drawing.
+    g = _seed_with_starter(2, where=_drew_at_once)
+    drawn = g.view(1)["events"][-1]
+    assert drawn == {"type": "draw", "player": 1, "count": 2, "why": "two", "cards": drawn["cards"]}
+    dealt = [c for c in g.hands[1] if c not in drawn["cards"]]
+    assert len(dealt) == 5 and not [c for c in dealt if RANK[c] == 2]
+    assert g.pending.player == 2
+    g = _seed_with_starter(2, where=lambda g: not _drew_at_once(g))
+    twos = [c for c in g.hands[1] if RANK[c] == 2]
+    assert twos and g.pending.player == 1
+    assert g.pending.options == [f"play:{c}" for c in twos] + ["draw"]
     g = _seed_with_starter(2, options={**SPECIAL, "special_starter": False})
     assert not any(e.get("why") == "two" for e in g.events[:4])
     g = _seed_with_starter(12, options={**SPECIAL, "special_starter": False})

@@ -42,10 +42,13 @@ def test_example_bot_plays_full_games(name, command):
         records = []
         for g in range(4):
             seats = [bot, other] if g % 2 == 0 else [other, bot]
-            records.append((seats.index(bot), play_game(seats, seed=g)))
-    for seat, record in records:
-        assert record.faults == {}
-        assert record.result is not None and record.decisions > 0
+            bot.wire_log = []
+            record = play_game(seats, seed=g)
+            asked = sum(1 for d, line in bot.wire_log if d == "out" and b'"type":"request"' in line)
+            records.append((asked, record))
+    for asked, record in records:  # in every game, in either seat, the bot answered its requests
+        assert record.faults == {} and record.result is not None
+        assert 0 < asked <= record.decisions
     assert len(bot.pids) == 1  # one process for the whole series
     assert bot.exit_how == "exited"  # it left on its own after goodbye
     assert not group_alive(bot.pids[0])

@@ -10,7 +10,7 @@ from tourney.bots.entrants import EntrantSpec, Limits, open_entrant
 from tourney.bots.referee import play_game
 from tourney.config import entrant_spec, parse_config
 
-LIMITS = dict(startup_timeout=5.0, decision_timeout=5.0, grace=0.3)
+LIMITS = {"startup_timeout": 5.0, "decision_timeout": 5.0, "grace": 0.3}
 
 
 def hog(memory_mb):

@@ -200,10 +200,8 @@ def check_series(entrants, records, rng):
                 options=record.options, first_player=record.first_player, series=None,
                 cards=cards)))
             assert "seed" not in start
-        request_id = 0
-        for choice in record.choices:
+        for request_id, choice in enumerate(record.choices, start=1):
             seat = game.pending.player
-            request_id += 1
             msg = next_msg(seat)
             assert msg["type"] == "request" and msg["id"] == request_id
             assert msg["view"] == json.loads(protocol.dumps(game.view(seat)))

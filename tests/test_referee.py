@@ -195,13 +195,15 @@ def test_process_per_series_not_per_game():
     assert leftovers(all_pids(a, b)) == []
 
 
-def test_both_bots_fault_the_game_still_ends():
-    records, a, b = play_series(fault_spec("garbage", at=1), fault_spec("illegal", at=1), games=1)
-    record = records[0]
-    assert set(record.faults.values()) <= {"malformed", "illegal"}
-    assert 0 in record.faults  # seat 0 begins and faults at its first request
-    assert record.result is not None
-    assert leftovers(all_pids(a, b)) == []
+def test_two_bots_fault_the_game_still_ends():
+    # seat 0 begins and faults at its first request, then seat 1 at its first: seat 2 is left
+    with open_entrant(fault_spec("garbage", at=1), 1) as a, \
+            open_entrant(fault_spec("illegal", at=1), 2) as b, open_entrant(random_spec(), 3) as c:
+        record = play_game([a, b, c], seed=1, first_player=0)
+    assert record.faults == {0: "malformed", 1: "illegal"}
+    assert (record.result.winners, record.result.eliminated) == ([2], [0, 1])
+    assert record.result.reason == "last_standing"
+    assert leftovers(all_pids(a, b, c)) == []
 
 
 def test_command_not_found_is_startup():
@@ -222,6 +224,28 @@ def test_time_bank_is_reported_and_used():
     assert requests
     assert all(b'"time_bank":' in r for r in requests)
     assert b'"time_left":3.5' in requests[0]
+
+
+def test_time_beyond_the_decision_timeout_is_debited_from_the_bank():
+    # docs/protocol.md: time a bot takes beyond decision_timeout comes out of its bank, and
+    # time_left is decision_timeout plus what is left. The bot takes 0.8 s over every answer:
+    # its first request allows 0.2 + 1.0 s, so it answers; that answer costs the bank at least
+    # 0.6 s, so the second request allows at most 0.2 + 0.4 s, and the same 0.8 s is a timeout.
+    limits = Limits(startup_timeout=2.0, decision_timeout=0.2, time_bank=1.0, grace=0.3)
+    spec = EntrantSpec("slow", command=("{python}", FAULT_BOT, "slow", "1", "0.8"), limits=limits)
+    with open_entrant(spec, seed=1) as slow, open_entrant(random_spec(), seed=2) as other:
+        slow.wire_log = []
+        record = play_game([slow, other], seed=3, first_player=0)
+    requests = [json.loads(line) for d, line in slow.wire_log if d == "out" and b'"request"' in line]
+    assert [r["id"] for r in requests] == [1, 2]
+    assert (requests[0]["time_bank"], requests[0]["time_left"]) == (1.0, 1.2)
+    assert requests[1]["time_bank"] <= 0.4
+    assert requests[1]["time_left"] == pytest.approx(0.2 + requests[1]["time_bank"], abs=2e-3)
+    assert record.faults == {0: "timeout"}
+    detail = record.fault_details[0]
+    assert detail.startswith("no answer to request 2 within ")
+    assert float(detail.split()[-2]) <= 0.6
+    assert leftovers(all_pids(slow, other)) == []
 
 
 def test_hang_uses_the_time_bank_then_times_out():
@@ -315,20 +339,30 @@ def test_unknown_builtin_forfeits():
 
 
 def test_same_subprocess_entrant_twice_is_refused():
-    with open_entrant(random_spec()) as a, pytest.raises(ValueError):
+    with open_entrant(random_spec()) as a, pytest.raises(ValueError, match="'random_bot' is seated twice"):
         play_game([a, a], seed=1)
 
 
 def test_spec_needs_exactly_one_of_builtin_and_command():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'both': give exactly one of builtin and command"):
         open_entrant(EntrantSpec("both", builtin="random", command=("x",)))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'none': give exactly one of builtin and command"):
         open_entrant(EntrantSpec("none"))
+    with pytest.raises(ValueError, match="'empty': the command is empty"):
+        open_entrant(EntrantSpec("empty", command=()))
 
 
 def test_fault_codes_are_the_fixed_set():
     assert FAULT_CODES == ("crash", "timeout", "malformed", "illegal", "wrong_id", "oversize",
                            "startup", "version")
+
+
+def test_the_example_in_the_referee_docstring_holds():
+    import doctest
+
+    from tourney.bots import referee
+
+    assert doctest.testmod(referee) == (0, 5)  # (failed, attempted): all five examples ran
 
 
 def test_python_placeholder_is_the_running_interpreter():

@@ -33,7 +33,8 @@ def env(tmp_path, monkeypatch):
         ("league", [ODD, "Ann"], [g([0], [0, 4], [1, 2]), g([1], [2, 0], [2, 1])], ("win", ODD)),
     ])
     runner = CliRunner()
-    assert runner.invoke(app, ["club", "new", "thu", "--player", ODD, "--players", "Ann,Cy", "--seed", "5"]).exit_code == 0
+    new = ["club", "new", "thu", "--player", ODD, "--players", "Ann,Cy", "--seed", "5"]
+    assert runner.invoke(app, new).exit_code == 0
     assert runner.invoke(app, ["club", "add", "thu", "--card", f"{ODD}=0", "--cards", "Ann=3,Cy=6"]).exit_code == 0
     assert runner.invoke(app, ["club", "add", "thu", "--card", f"{ODD}=4", "--cards", "Ann=0,Cy=6"]).exit_code == 0
 

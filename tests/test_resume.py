@@ -1,8 +1,14 @@
-"""Interrupted runs: a real ``tourney run`` is killed with SIGKILL at several moments and
-resumed; the resumed database must hold exactly the games of an uninterrupted run."""
+"""Interrupted runs: a real ``tourney run`` is killed with SIGKILL at several moments, or
+stopped with Ctrl-C, and resumed; the resumed database must hold exactly the games of an
+uninterrupted run.
+
+The interruptions cannot come too late: one entrant is tests/bots/gate_bot.py, which stops
+answering at a chosen request of the run, so the run is still going when the test interrupts it.
+"""
 
 import json
 import os
+import select
 import signal
 import sqlite3
 import subprocess
@@ -12,7 +18,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-import tourney.commands
+import tourney.commands  # registers the commands
 from tourney.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,12 +28,12 @@ CONFIG = """
 name = "resume"
 format = "round-robin"
 seed = 42
-games = 5
-rounds = 2
+games = 3
+rounds = 1
 concurrency = 2
 
 [limits]
-decision_timeout = 5.0
+decision_timeout = 30.0
 
 [[entrants]]
 name = "greedy"
@@ -38,8 +44,8 @@ name = "random"
 builtin = "random"
 
 [[entrants]]
-name = "py-random"
-command = ["{python}", "ROOT/examples/bots/random_bot.py"]
+name = "py-gate"
+command = ["{python}", "ROOT/tests/bots/gate_bot.py", "GATE"]
 
 [[entrants]]
 name = "py-smart"
@@ -105,40 +111,93 @@ def snapshot(db: Path) -> dict:
     return {"games": games, "series": series, "status": status}
 
 
-def run_and_kill(cfg: Path, db: Path, after_games: int) -> bool:
-    """Start a run, SIGKILL it once ``after_games`` games are stored; True if it was killed
-    before finishing."""
+def set_gate(gate: Path, block_at: int | None) -> None:
+    """Restart the gate bots' request count; make request ``block_at`` of the next run block."""
+    for name in ("requests", "waiting", "block_at"):
+        (gate / name).unlink(missing_ok=True)
+    if block_at is not None:
+        (gate / "block_at").write_text(str(block_at))
+
+
+def gate_requests(gate: Path) -> int:
+    return int((gate / "requests").read_text())
+
+
+def wait_until_blocked(proc: subprocess.Popen, gate: Path) -> None:
+    """Wait until a gate bot is holding the run up; the run cannot have finished."""
+    while not (gate / "waiting").exists():
+        assert proc.poll() is None, "the run ended although a gate bot never answered"
+        time.sleep(0.005)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (here: the run's worker processes)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat[stat.rfind(")") + 2:].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def wait_for_exit(pids: list[int]) -> None:
+    """Block until every process of ``pids`` has exited (they are not our children)."""
+    for pid in pids:
+        try:
+            fd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue
+        try:
+            select.select([fd], [], [])
+        finally:
+            os.close(fd)
+
+
+def kill_while_blocked(cfg: Path, db: Path, gate: Path, block_at: int) -> None:
+    """Start a run that resumes ``db``, SIGKILL its main process once a gate bot blocks it,
+    and wait until its workers have left (they close their bots when the main process dies)."""
+    set_gate(gate, block_at)
     proc = subprocess.Popen(tourney("run", str(cfg), "--db", str(db), "-q", "--resume"),
                             env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        while proc.poll() is None and count_games(db) < after_games:
-            time.sleep(0.005)
-        killed = proc.poll() is None
-        proc.send_signal(signal.SIGKILL)
+        wait_until_blocked(proc, gate)
+        workers = children(proc.pid)
     finally:
+        proc.send_signal(signal.SIGKILL)
         proc.wait()
-    return killed
+    assert workers  # concurrency 2: the series ran in worker processes
+    wait_for_exit(workers)
 
 
 def test_kill_and_resume_equals_uninterrupted(tmp_path):
+    gate = tmp_path / "gate"
+    gate.mkdir()
     cfg = tmp_path / "event.toml"
-    cfg.write_text(CONFIG.replace("ROOT", str(ROOT)))
+    cfg.write_text(CONFIG.replace("ROOT", str(ROOT)).replace("GATE", str(gate)))
     reference_db = tmp_path / "reference.db"
+    set_gate(gate, None)
     subprocess.run(tourney("run", str(cfg), "--db", str(reference_db), "-q"), env=env(),
                    check=True, stdout=subprocess.DEVNULL)
     reference = snapshot(reference_db)
     total = len(reference["games"])
-    assert reference["status"] == "finished" and total > 20
+    requests = gate_requests(gate)  # the gate bots' requests in a whole run
+    assert reference["status"] == "finished" and total > 10 and requests > 100
 
-    # one database killed three times (at the start, early, mid-run), then resumed to the end
+    # one database killed three times (at the first gate request, early, mid-run), then resumed.
+    # A run blocks at request N of its own count, so the games it stores hold fewer than N gate
+    # requests: after the kills, at least half of the gate requests of a whole run are still to
+    # come, and every run reaches its N.
     db = tmp_path / "killed.db"
-    kills = 0
     stored = []
-    for moment in (0, 3, total // 2):
-        kills += run_and_kill(cfg, db, moment)
+    for block_at in (1, requests // 4, requests // 4):
+        kill_while_blocked(cfg, db, gate, block_at)
         stored.append(count_games(db))
-    assert kills >= 2, "the run finished before it could be killed"
-    assert stored[-1] < total
+    assert stored == sorted(stored) and stored[-1] < total  # nothing lost, nothing finished
+    set_gate(gate, None)
     result = CliRunner().invoke(app, ["run", str(cfg), "--db", str(db), "--resume", "--json",
                                       "-q"])
     assert result.exit_code == 0, result.output
@@ -147,19 +206,21 @@ def test_kill_and_resume_equals_uninterrupted(tmp_path):
 
     # Ctrl-C (SIGINT to the whole process group, as a terminal sends it): exit 130, then resume
     db = tmp_path / "interrupted.db"
+    set_gate(gate, requests // 3)
     proc = subprocess.Popen(
         tourney("run", str(cfg), "--db", str(db), "-q"), env=env(), start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    while proc.poll() is None and count_games(db) < total // 3:
-        time.sleep(0.005)
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate()
-        assert proc.returncode == 130, err
-        assert b"Traceback" not in err and b"--resume" in err
-    else:
-        proc.communicate()
+    wait_until_blocked(proc, gate)
+    workers = children(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate()
+    wait_for_exit(workers)
+    assert proc.returncode == 130, err
+    # one line that says how to go on, no traceback
+    assert err.decode() == f"interrupted: finished games are stored; resume with: tourney run {cfg} --resume\n"
+    assert 0 < count_games(db) < total
+    set_gate(gate, None)
     result = CliRunner().invoke(app, ["run", str(cfg), "--db", str(db), "--json", "-q"])
     assert result.exit_code == 0, result.output
     assert snapshot(db) == reference
@@ -167,8 +228,8 @@ def test_kill_and_resume_equals_uninterrupted(tmp_path):
 
 def test_rerun_of_finished_event_plays_nothing(tmp_path):
     cfg = tmp_path / "event.toml"
-    cfg.write_text(CONFIG.replace("ROOT", str(ROOT)).replace("rounds = 2", "rounds = 1")
-                   .replace("games = 5", "games = 1"))
+    cfg.write_text(CONFIG.replace("ROOT", str(ROOT)).replace("GATE", str(tmp_path))
+                   .replace("games = 3", "games = 1"))
     db = tmp_path / "r.db"
     runner = CliRunner()
     first = runner.invoke(app, ["run", str(cfg), "--db", str(db), "--json", "-q", "-j", "1"])

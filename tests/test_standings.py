@@ -111,13 +111,15 @@ def test_points_ranking_for_a_league(db):
             g([0], [0, 4, 6, 2], [1, 3, 4, 2]),
             g([1], [4, 0, 1, 5], [3, 1, 2, 4]),
             g([2], [3, 3, 0, 1], [3, 3, 1, 2]),
-        ], ("win", "D")),
+        ], ("draw", None)),  # A, B and C share the fewest points: a drawn league, D last
     ])
     data = event_standings(db, ev)
     assert data["ranking"] == "points"
     r = rows(data)
     # totals: A 7, B 7, C 7, D 8; A, B and C each won once: all tied on total, wins and average
     assert [r[n]["points"] for n in "ABCD"] == [7, 7, 7, 8]
+    assert [r[n]["wins"] for n in "ABCD"] == [1, 1, 1, 0]
+    assert [(r[n]["series"]["drawn"], r[n]["series"]["lost"]) for n in "ABCD"] == [(1, 0)] * 3 + [(0, 1)]
     assert [r[n]["rank"] for n in "ABCD"] == [1, 1, 1, 4]
     assert r["A"]["average"] == pytest.approx(7 / 3, abs=1e-4)
     assert [x["entrant"] for x in data["standings"]] == ["A", "B", "C", "D"]
@@ -128,12 +130,13 @@ def test_points_ranking_tie_broken_by_wins(db):
         ("league", ["A", "B", "C"], [
             g([0], [0, 3, 4], [1, 2, 3]),
             g([2], [3, 3, 0], [2, 2, 1]),
-            g([2], [1, 0, 0], [3, 1, 1]),  # a Super-style game with two winners
+            g([1, 2], [1, 0, 0], [3, 1, 1]),  # a Super-style game with two winners
         ], None),
     ])
     r = rows(event_standings(db, ev))
-    # A 4 (1 win), B 6 (0 wins... B won game 3), C 4 (2 wins)
+    # totals A 4 (1 win), B 6 (1 win), C 4 (2 wins): C before A on wins, B last on points
     assert [r[n]["points"] for n in "ABC"] == [4, 6, 4]
+    assert [r[n]["wins"] for n in "ABC"] == [1, 1, 2]
     assert (r["C"]["rank"], r["A"]["rank"], r["B"]["rank"]) == (1, 2, 3)
 
 

@@ -63,12 +63,13 @@ def test_series_helpers():
     assert [sce.first_player_for_deal(d, 0, 3) for d in (1, 2, 3, 4)] == [1, 2, 0, 1]
 
 
-def _starter(rank, players=4, options=None):
+def _starter(rank, players=4, options=None, where=lambda g: True):
+    """The first seeded deal whose starter has ``rank`` and that satisfies ``where``."""
     for seed in range(400):
         g = engine.new_game(
             "super-crazy-eights", players=players, seed=seed, options=options or {}, first_player=1
         )
-        if RANK[g.discard[0]] == rank:
+        if RANK[g.discard[0]] == rank and where(g):
             return g
     raise AssertionError("no seed")
 
@@ -87,13 +88,20 @@ def test_starter_effects():
     assert g.direction == -1 and _first_turn(g)[0] == 3
     g = _starter(3)  # three: the hand to the dealer's left is skipped
     assert _first_turn(g)[0] == 2
-    g = _starter(2)  # two: the hand to the dealer's left draws two or plays a two
-    e = next((e for e in g.events if e["type"] in ("play", "draw")), None)
-    if e is None:
-        assert g.pending.player == 1 and g.stack == 2
-        assert all(o == "draw" or RANK[int(o[5:])] == 2 for o in g.pending.options)
-    else:
-        assert e["player"] == 1 and (e["type"] == "draw" and e["count"] == 2 or RANK[e["card"]] == 2)
+    # two: the hand to the dealer's left plays a two or draws two; without a two it draws at once
+    def drew_at_once(g):
+        return any(e["type"] == "draw" for e in g.events)
+
+    g = _starter(2, where=drew_at_once)
+    drawn = g.view(1)["events"][-1]
+    assert drawn == {"type": "draw", "player": 1, "count": 2, "why": "two", "cards": drawn["cards"]}
+    dealt = [c for c in g.hands[1] if c not in drawn["cards"]]
+    assert len(dealt) == 8 and not [c for c in dealt if RANK[c] == 2]
+    assert g.pending.player == 2 and g.stack == 0
+    g = _starter(2, where=lambda g: not drew_at_once(g))
+    twos = [c for c in g.hands[1] if RANK[c] == 2]
+    assert twos and g.pending.player == 1 and g.stack == 2
+    assert g.pending.options == [f"play:{c}" for c in twos] + ["draw"]
     g = _starter(8)  # eight: the next hand may play any card (and names the suit if it is an eight)
     assert g.wild and g.named_suit is None
     assert g.pending.player == 1
@@ -400,7 +408,8 @@ def test_save_load_continue_identically():
         g.apply(x)
         h.apply(x)
     assert h.to_dict() == g.to_dict()
-    again = engine.replay({"rule_set": "super-crazy-eights", "players": 2, "seed": 21, "options": {"deal": 5}}, g.choices)
+    start = {"rule_set": "super-crazy-eights", "players": 2, "seed": 21, "options": {"deal": 5}}
+    again = engine.replay(start, g.choices)
     assert again.to_dict() == g.to_dict()
 
 

@@ -1,6 +1,6 @@
 """A bot that misbehaves on purpose, for the referee's tests.
 
-Usage: fault_bot.py MODE [N]
+Usage: fault_bot.py MODE [N [SECONDS]]
 
 It plays like a random bot (first legal option) until its N-th decision request (default 2),
 then misbehaves according to MODE:
@@ -20,6 +20,7 @@ then misbehaves according to MODE:
   spawn_child      starts a child process that sleeps, then plays legally
   ignore_goodbye   plays legally but ignores goodbye, stdin EOF and SIGTERM
   hog              allocates and touches 512 MiB, then plays legally (the memory limit's test)
+  slow             sleeps SECONDS (default 1) before every answer, and answers legally
   legal            plays legally (the control)
 """
 
@@ -32,6 +33,7 @@ import time
 
 MODE = sys.argv[1]
 AT = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
 
 
 def send(obj):
@@ -96,6 +98,8 @@ def main():
                     sys.stdout.write("x" * (3 << 20) + "\n")
                     sys.stdout.flush()
                     continue
+                if MODE == "slow":
+                    time.sleep(SECONDS)
             send({"type": "answer", "id": msg["id"], "option": msg["options"][0]["id"]})
         elif kind == "goodbye":
             if MODE == "ignore_goodbye":

@@ -4,7 +4,11 @@
 >>> with open_entrant(EntrantSpec("a", builtin="random"), 1) as a, \\
 ...      open_entrant(EntrantSpec("b", builtin="greedy"), 2) as b:
 ...     record = play_game([a, b], seed=5)
->>> record.result.winners != [] or record.result.reason != ""
+>>> record.faults  # both played by the rules of the protocol
+{}
+>>> [record.result.placements[seat] for seat in record.result.winners]  # a winner is placed first
+[1]
+>>> engine.replay(record.start(), record.choices).result == record.result  # the record replays
 True
 
 Seat ``i`` is taken by ``entrants[i]``. The engine decides everything; the referee only asks
