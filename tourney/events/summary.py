@@ -14,15 +14,20 @@ def event_summary(db, event_id: int) -> dict:
     unit = _loads(ev["config"])["event"].get("unit", "match")
     series_out = []
     per: dict[str, dict] = {}
-    for pos, row in enumerate(db.query(
+    for row in db.query(
             "select e.name from event_entrants ee join entrants e on e.id = ee.entrant_id "
-            "where ee.event_id = ? order by ee.position", [event_id])):
+            "where ee.event_id = ? order by ee.position", [event_id]):
         per[row["name"]] = {"entrant": row["name"], "series_played": 0, "series_won": 0,
                             "series_drawn": 0, "series_lost": 0, "legs_won": 0,
                             "games_played": 0, "games_won": 0, "points": 0, "faults": 0}
     legs = {r["series_id"]: r["legs"] for r in db.query(
         "select series_id, count(distinct leg) as legs from games where event_id = ? "
         "group by series_id", [event_id])}
+    # duplicate sets with every rotation stored (a set cut short by an interruption is not one)
+    sets = {r["series_id"]: r["sets"] for r in db.query(
+        "select series_id, count(*) as sets from (select series_id, duplicate_set from games "
+        "where event_id = ? and duplicate_set is not null group by series_id, duplicate_set "
+        "having count(distinct rotation) = max(players)) group by series_id", [event_id])}
     for s in store.series_rows(db, event_id):
         winner = None
         for e in s["entrants"]:
@@ -37,6 +42,7 @@ def event_summary(db, event_id: int) -> dict:
             "winner": winner,
             "games": s["games_played"],
             "legs": legs.get(s["id"], 0),
+            "sets": sets.get(s["id"], 0),
             "entrants": [
                 {"entrant": e["name"], "seat": e["seat"], "wins": e["wins"],
                  "points": e["points"], "placement": e["placement"]}
@@ -83,6 +89,7 @@ def event_summary(db, event_id: int) -> dict:
         "rule_set": ev["rule_set"],
         "seed": ev["seed"],
         "status": ev["status"],
+        "duplicate": bool(_loads(ev["config"])["event"].get("duplicate")),
         "games": games,
         "series": series_out,
         "standings": [{"rank": p.pop("rank"), **p} for p in rows],

@@ -165,25 +165,48 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
             {"event_id": event_id, "entrant_id": ids[s["name"]], "position": i, "spec": dumps(s)}
             for i, s in enumerate(entrant_specs)
         )
-        for item in schedule:
-            series_id = db["series"].insert(
-                {
-                    "event_id": event_id,
-                    "idx": item["idx"],
-                    "round": item.get("round", 0),
-                    "kind": item["kind"],
-                    "seed": item["seed"],
-                    "games_target": item["games_target"],
-                    "status": "pending",
-                    "games_played": 0,
-                }
-            ).last_pk
-            db["series_entrants"].insert_all(
-                {"series_id": series_id, "entrant_id": ids[name], "seat": seat, "wins": 0,
-                 "points": 0}
-                for seat, name in enumerate(item["entrants"])
-            )
+        _insert_series(db, event_id, ids, schedule)
     return event_id
+
+
+#: how a bye is stored, by its value: (series outcome, whether its entrant is the winner, place)
+BYE_ROWS = {1.0: ("win", True, 1), 0.5: ("draw", False, 1), 0.0: ("loss", False, 2)}
+
+
+def _insert_series(db: Database, event_id: int, ids: dict[str, int], schedule: list[dict]) -> None:
+    """Series rows of ``schedule``; a ``"bye"`` item is stored finished, worth its ``bye`` value
+    (a win by default: outcome ``"win"`` and its entrant the winner)."""
+    for item in schedule:
+        row = {
+            "event_id": event_id,
+            "idx": item["idx"],
+            "round": item.get("round", 0),
+            "kind": item["kind"],
+            "seed": item["seed"],
+            "games_target": item["games_target"],
+            "status": "pending",
+            "games_played": 0,
+        }
+        placement = None
+        if item["kind"] == "bye":
+            outcome, wins, placement = BYE_ROWS[float(item.get("bye", 1.0))]
+            row.update(status="finished", outcome=outcome, finished_at=now(),
+                       winner_id=ids[item["entrants"][0]] if wins else None)
+        series_id = db["series"].insert(row).last_pk
+        db["series_entrants"].insert_all(
+            {"series_id": series_id, "entrant_id": ids[name], "seat": seat, "wins": 0,
+             "points": 0, "placement": placement}
+            for seat, name in enumerate(item["entrants"])
+        )
+
+
+def add_series(db: Database, event_id: int, schedule: list[dict]) -> None:
+    """Add the series of a new round (a Swiss or knockout round made from the results so far)."""
+    ids = {r["name"]: r["id"] for r in db.query(
+        "select e.id, e.name from event_entrants ee join entrants e on e.id = ee.entrant_id "
+        "where ee.event_id = ?", [event_id])}
+    with db.atomic():
+        _insert_series(db, event_id, ids, schedule)
 
 
 def record_game(db: Database, event_id: int, series_id: int, game: dict,
@@ -205,6 +228,8 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "series_id": series_id,
                 "idx": game["idx"],
                 "leg": game.get("leg", game["idx"]),
+                "duplicate_set": game.get("duplicate_set"),
+                "rotation": game.get("rotation"),
                 "rule_set": game["rule_set"],
                 "options": dumps(game["options"]),
                 "seed": game["seed"],
@@ -383,7 +408,8 @@ def list_games(db: Database, event: str | None = None, entrant: str | None = Non
         )
         params.append(entrant)
     sql = (
-        "select g.id, ev.name as event, s.idx as series, g.leg, g.idx as game, g.rule_set, g.seed, "
+        "select g.id, ev.name as event, s.idx as series, g.leg, g.idx as game, g.duplicate_set, "
+        "g.rotation, g.rule_set, g.seed, "
         "g.first_player, g.winners, g.reason, g.decisions, g.finished_at "
         "from games g join events ev on ev.id = g.event_id join series s on s.id = g.series_id"
     )
