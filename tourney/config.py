@@ -511,7 +511,8 @@ STARTER = {
 
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
                      games: int, max_games: int | None, config: str | os.PathLike | None,
-                     name: str | None) -> EventConfig:
+                     name: str | None, duplicate: bool = False,
+                     play_all: bool = False) -> EventConfig:
     """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
     names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
     import datetime
@@ -536,6 +537,10 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
     }
     if max_games is not None:
         raw["max_games"] = max_games
+    if duplicate:
+        raw["duplicate"] = True
+    if play_all:
+        raw["play_all"] = True
     event, _ = check_event("command line", raw, [s["name"] for s in specs])
     return EventConfig(path="command line", event=event, entrants=specs, concurrency=1,
                        base_dir=base_dir)
