@@ -275,3 +275,19 @@ def test_match_duplicate_plays_mirror_games(tmp_path):
     for a, b in zip(games[::2], games[1::2]):
         assert a["seed"] == b["seed"] and a["first_player"] == b["first_player"]
         assert (a["duplicate_set"], a["rotation"], b["rotation"]) == (b["duplicate_set"], 0, 1)
+
+
+def test_run_and_report_print_the_bracket(tmp_path):
+    config = tmp_path / "ko.toml"
+    config.write_text('[event]\nname = "ko"\nformat = "knockout"\nseed = 2\ngames = 1\n'
+                      + "".join(f'[[entrants]]\nname = "{n}"\nbuiltin = "greedy"\n' for n in NAMES))
+    db = str(tmp_path / "t.db")
+    r = invoke("run", str(config), "--db", db, "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert "series 0: a: bye" in r.stdout
+    assert "round 1\n  (1) a (bye) -> a\n  (4) d v (5) e -> " in r.stdout and "\nfinal\n" in r.stdout
+    doc = json.loads(invoke("run", str(config), "--db", db, "--json").stdout)
+    assert [len(rnd) for rnd in doc["bracket"]] == [4, 2, 1]
+    report = invoke("report", "ko", "--db", db)
+    assert report.exit_code == 0, report.output
+    assert "  (1) a (bye) -> a" in report.stdout and "final" in report.stdout

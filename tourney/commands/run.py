@@ -49,5 +49,15 @@ def run(
         typer.echo(f"event {summary['event']} ({summary['format']}, {summary['rule_set']}, "
                    f"seed {summary['seed']}): {summary['games']} games")
         typer.echo(standings_table(summary))
+        if "swiss" in summary:
+            from tourney.events.rounds import swiss_lines
+
+            typer.echo("")
+            typer.echo("\n".join(swiss_lines(summary["swiss"])))
+        if "bracket" in summary:
+            from tourney.events.rounds import bracket_lines
+
+            typer.echo("")
+            typer.echo("\n".join(bracket_lines(summary["bracket"])))
 
 

@@ -228,6 +228,48 @@ def bracket_lines(tree: list[list[dict]]) -> list[str]:
     return lines
 
 
+def format_extra(event: dict, rows: list[dict]) -> dict:
+    """What a Swiss or knockout adds to the event summary: ``swiss`` (the Swiss table with its
+    tie-breaks) or ``bracket`` (:func:`bracket`); nothing for other formats."""
+    if event["format"] == "swiss":
+        return {"swiss": swiss_standings(list(event["entrants"]), played_from_rows(rows),
+                                         event["seed"])}
+    if event["format"] == "knockout" and rows:
+        return {"bracket": bracket(rows, event)}
+    return {}
+
+
+def stored_extra(db, event_name: str) -> dict:
+    """:func:`format_extra` of a stored event (for reports)."""
+    import json
+
+    from tourney.results import store
+
+    ev = store.find_event(db, event_name)
+    event = json.loads(ev["config"] or "{}").get("event") if ev is not None else None
+    if ev is None or not event or event.get("format") not in ("swiss", "knockout"):
+        return {}
+    return format_extra(event, store.series_rows(db, ev["id"]))
+
+
+def extra_lines(extra: dict) -> list[str]:
+    """The Swiss table or the bracket as text lines (empty for other formats)."""
+    if "swiss" in extra:
+        return swiss_lines(extra["swiss"])
+    if "bracket" in extra:
+        return bracket_lines(extra["bracket"])
+    return []
+
+
+def swiss_lines(table: list[dict]) -> list[str]:
+    from tabulate import tabulate
+
+    return tabulate([[r["rank"], r["entrant"], r["score"], r["buchholz_cut1"],
+                      r["sonneborn_berger"]] for r in table],
+                    headers=["rank", "entrant", "score", "Buchholz Cut-1", "Sonneborn-Berger"],
+                    tablefmt="simple").splitlines()
+
+
 # -- rounds -----------------------------------------------------------------------------------
 
 

@@ -10,8 +10,11 @@ from tourney.results import store
 
 def event_summary(db, event_id: int) -> dict:
     """The ``tourney run --json`` document (see docs/formats.md)."""
+    from tourney.events import rounds
+
     ev = dict(db["events"].get(event_id))
-    unit = _loads(ev["config"])["event"].get("unit", "match")
+    config_event = _loads(ev["config"])["event"]
+    unit = config_event.get("unit", "match")
     series_out = []
     per: dict[str, dict] = {}
     for row in db.query(
@@ -28,7 +31,8 @@ def event_summary(db, event_id: int) -> dict:
         "select series_id, count(*) as sets from (select series_id, duplicate_set from games "
         "where event_id = ? and duplicate_set is not null group by series_id, duplicate_set "
         "having count(distinct rotation) = max(players)) group by series_id", [event_id])}
-    for s in store.series_rows(db, event_id):
+    rows_of_series = store.series_rows(db, event_id)
+    for s in rows_of_series:
         winner = None
         for e in s["entrants"]:
             if e["entrant_id"] == s["winner_id"]:
@@ -89,10 +93,11 @@ def event_summary(db, event_id: int) -> dict:
         "rule_set": ev["rule_set"],
         "seed": ev["seed"],
         "status": ev["status"],
-        "duplicate": bool(_loads(ev["config"])["event"].get("duplicate")),
+        "duplicate": bool(config_event.get("duplicate")),
         "games": games,
         "series": series_out,
         "standings": [{"rank": p.pop("rank"), **p} for p in rows],
+        **rounds.format_extra(config_event, rows_of_series),
     }
 
 
@@ -104,6 +109,8 @@ def series_line(s: dict, result: dict) -> str:
     """One readable line for a finished series (row from store.series_rows + SeriesState.result)."""
     names = [e["name"] for e in s["entrants"]]
     seats = result["seats"]
+    if s["kind"] == "bye":
+        return f"series {s['idx']}: {names[0]}: bye"
     if s["kind"] == "league":
         body = ", ".join(f"{names[r['seat']]} {r['points']}" for r in
                          sorted(seats, key=lambda r: (r["placement"], r["seat"])))
@@ -120,6 +127,8 @@ def series_line(s: dict, result: dict) -> str:
     legs = result.get("legs_played", result["games_played"])
     if legs != result["games_played"]:
         played = f"{legs} leg{'s' if legs != 1 else ''}, {result['games_played']} deals"
+    if result.get("sets_played"):
+        played = f"{result['sets_played']} duplicate set{'s' if result['sets_played'] != 1 else ''}, {played}"
     return f"series {s['idx']}: {body} ({played}): {tail}"
 
 
@@ -129,6 +138,7 @@ def stored_series_line(item: dict) -> str:
            "entrants": [{"name": e["entrant"]} for e in item["entrants"]]}
     winner = next((e["seat"] for e in item["entrants"] if e["entrant"] == item["winner"]), None)
     result = {"winner": winner, "games_played": item["games"], "legs_played": item["legs"],
+              "sets_played": item.get("sets", 0),
               "seats": [{"seat": e["seat"], "wins": e["wins"], "points": e["points"],
                          "placement": e["placement"]} for e in item["entrants"]]}
     return series_line(row, result)
