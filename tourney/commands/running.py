@@ -69,20 +69,20 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     def on_game_cb(s, payload):
         nonlocal games_seen
         games_seen += 1
-        if progress is not None:
+        if progress is not None and task_id is not None:
             progress.update(task_id, games=games_seen, refresh=True)
         if on_game is not None:
             on_game(s, payload)
 
     def on_series_cb(s, result):
-        if progress is not None:
+        if progress is not None and task_id is not None:
             progress.advance(task_id)
             progress.refresh()
         on_series(s, result)
 
     def more():  # the next round of a Swiss or knockout
         new = runner.next_round_tasks(db, event_id, cfg)
-        if progress is not None and new:
+        if progress is not None and task_id is not None and new:
             progress.update(task_id, total=len(store.series_rows(db, event_id)))
         return new
 

@@ -187,7 +187,7 @@ EVENT_STANDINGS = """
 
 @MIGRATIONS()
 def m001_initial(db: Database) -> None:
-    db["entrants"].create(
+    db.table("entrants").create(
         {
             "id": int,
             "name": str,
@@ -200,8 +200,8 @@ def m001_initial(db: Database) -> None:
         pk="id",
         not_null={"name", "kind"},
     )
-    db["entrants"].create_index(["name"], unique=True)
-    db["events"].create(
+    db.table("entrants").create_index(["name"], unique=True)
+    db.table("events").create(
         {
             "id": int,
             "name": str,
@@ -222,13 +222,13 @@ def m001_initial(db: Database) -> None:
         pk="id",
         not_null={"name", "format", "rule_set", "status"},
     )
-    db["events"].create_index(["name"], unique=True)
-    db["event_entrants"].create(
+    db.table("events").create_index(["name"], unique=True)
+    db.table("event_entrants").create(
         {"event_id": int, "entrant_id": int, "position": int, "spec": str},
         pk=("event_id", "entrant_id"),
         foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
     )
-    db["series"].create(
+    db.table("series").create(
         {
             "id": int,
             "event_id": int,
@@ -247,8 +247,8 @@ def m001_initial(db: Database) -> None:
         foreign_keys=[("event_id", "events", "id"), ("winner_id", "entrants", "id")],
         not_null={"event_id", "idx", "status"},
     )
-    db["series"].create_index(["event_id", "idx"], unique=True)
-    db["series_entrants"].create(
+    db.table("series").create_index(["event_id", "idx"], unique=True)
+    db.table("series_entrants").create(
         {
             "series_id": int,
             "entrant_id": int,
@@ -260,7 +260,7 @@ def m001_initial(db: Database) -> None:
         pk=("series_id", "entrant_id"),
         foreign_keys=[("series_id", "series", "id"), ("entrant_id", "entrants", "id")],
     )
-    db["games"].create(
+    db.table("games").create(
         {
             "id": int,
             "event_id": int,
@@ -284,9 +284,9 @@ def m001_initial(db: Database) -> None:
         foreign_keys=[("event_id", "events", "id"), ("series_id", "series", "id")],
         not_null={"event_id", "series_id", "idx"},
     )
-    db["games"].create_index(["series_id", "idx"], unique=True)
-    db["games"].create_index(["event_id"])
-    db["seats"].create(
+    db.table("games").create_index(["series_id", "idx"], unique=True)
+    db.table("games").create_index(["event_id"])
+    db.table("seats").create(
         {
             "game_id": int,
             "seat": int,
@@ -301,8 +301,8 @@ def m001_initial(db: Database) -> None:
         pk=("game_id", "seat"),
         foreign_keys=[("game_id", "games", "id"), ("entrant_id", "entrants", "id")],
     )
-    db["seats"].create_index(["entrant_id"])
-    db["replays"].create(
+    db.table("seats").create_index(["entrant_id"])
+    db.table("replays").create(
         {
             "game_id": int,
             "rule_set": str,
@@ -316,7 +316,7 @@ def m001_initial(db: Database) -> None:
         pk="game_id",
         foreign_keys=[("game_id", "games", "id")],
     )
-    db["game_logs"].create(
+    db.table("game_logs").create(
         {"game_id": int, "log": str, "stderr": str, "faults": str},
         pk="game_id",
         foreign_keys=[("game_id", "games", "id")],
@@ -325,13 +325,13 @@ def m001_initial(db: Database) -> None:
 
 @MIGRATIONS()
 def m002_replay_forfeits(db: Database) -> None:
-    db["replays"].add_column("forfeits", str, not_null_default="[]")
+    db.table("replays").add_column("forfeits", str, not_null_default="[]")
 
 
 @MIGRATIONS()
 def m003_game_legs(db: Database) -> None:
     # games stored before legs existed were each a leg of their own
-    db["games"].add_column("leg", int)
+    db.table("games").add_column("leg", int)
     db.execute("update games set leg = idx")
 
 
@@ -367,7 +367,7 @@ def m004_standings_views(db: Database) -> None:
 @MIGRATIONS()
 def m005_club_tables(db: Database) -> None:
     # if_not_exists / replace: a file from before the fold may have them already (old set 'club')
-    db["club_leagues"].create(
+    db.table("club_leagues").create(
         {
             "id": int,
             "name": str,
@@ -382,8 +382,8 @@ def m005_club_tables(db: Database) -> None:
         if_not_exists=True,
         not_null={"name", "rule_set", "seed", "eliminated_score"},
     )
-    db["club_leagues"].create_index(["name"], unique=True, if_not_exists=True)
-    db["club_members"].create(
+    db.table("club_leagues").create_index(["name"], unique=True, if_not_exists=True)
+    db.table("club_members").create(
         {
             "id": int,
             "league_id": int,
@@ -398,8 +398,8 @@ def m005_club_tables(db: Database) -> None:
         foreign_keys=[("league_id", "club_leagues", "id")],
         not_null={"league_id", "roster", "name", "start_points", "joined_after"},
     )
-    db["club_members"].create_index(["league_id", "name"], unique=True, if_not_exists=True)
-    db["club_games"].create(
+    db.table("club_members").create_index(["league_id", "name"], unique=True, if_not_exists=True)
+    db.table("club_games").create(
         {
             "id": int,
             "league_id": int,
@@ -412,8 +412,8 @@ def m005_club_tables(db: Database) -> None:
         foreign_keys=[("league_id", "club_leagues", "id"), ("first_member_id", "club_members", "id")],
         not_null={"league_id", "number"},
     )
-    db["club_games"].create_index(["league_id", "number"], unique=True, if_not_exists=True)
-    db["club_versions"].create(
+    db.table("club_games").create_index(["league_id", "number"], unique=True, if_not_exists=True)
+    db.table("club_versions").create(
         {
             "id": int,
             "league_id": int,
@@ -429,8 +429,8 @@ def m005_club_tables(db: Database) -> None:
         foreign_keys=[("league_id", "club_leagues", "id")],
         not_null={"league_id", "game_number", "version", "action", "by", "at"},
     )
-    db["club_versions"].create_index(["league_id", "game_number", "version"], unique=True, if_not_exists=True)
-    db["club_results"].create(
+    db.table("club_versions").create_index(["league_id", "game_number", "version"], unique=True, if_not_exists=True)
+    db.table("club_results").create(
         {
             "id": int,
             "league_id": int,
@@ -448,8 +448,8 @@ def m005_club_tables(db: Database) -> None:
         foreign_keys=[("league_id", "club_leagues", "id"), ("member_id", "club_members", "id")],
         not_null={"league_id", "game_number", "version", "member_id", "points", "winner"},
     )
-    db["club_results"].create_index(["league_id", "game_number", "version"], if_not_exists=True)
-    db["club_log"].create(
+    db.table("club_results").create_index(["league_id", "game_number", "version"], if_not_exists=True)
+    db.table("club_log").create(
         {
             "id": int,
             "league_id": int,
@@ -510,5 +510,5 @@ def m005_club_tables(db: Database) -> None:
 @MIGRATIONS()
 def m007_duplicate_sets(db: Database) -> None:
     # games stored before duplicate deals belong to no set
-    db["games"].add_column("duplicate_set", int)
-    db["games"].add_column("rotation", int)
+    db.table("games").add_column("duplicate_set", int)
+    db.table("games").add_column("rotation", int)

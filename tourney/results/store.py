@@ -31,6 +31,12 @@ class StoreError(UserError):
     """A database problem the user can fix (wrong file, conflicting event)."""
 
 
+def _pk(pk: object) -> int:
+    """The primary key sqlite-utils reports after an insert (always set for our tables)."""
+    assert isinstance(pk, int)
+    return pk
+
+
 def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
@@ -105,16 +111,16 @@ def upsert_entrant(db: Database, spec: dict) -> int:
         "command": dumps(spec["command"]) if spec.get("command") else None,
         "cwd": spec.get("cwd"),
     }
-    existing = list(db["entrants"].rows_where("name = ?", [spec["name"]]))
+    existing = list(db.table("entrants").rows_where("name = ?", [spec["name"]]))
     if existing:
-        db["entrants"].update(existing[0]["id"], row)
+        db.table("entrants").update(existing[0]["id"], row)
         return existing[0]["id"]
     row["created_at"] = now()
-    return db["entrants"].insert(row).last_pk
+    return _pk(db.table("entrants").insert(row).last_pk)
 
 
 def find_event(db: Database, name: str) -> dict | None:
-    rows = list(db["events"].rows_where("name = ?", [name]))
+    rows = list(db.table("events").rows_where("name = ?", [name]))
     return rows[0] if rows else None
 
 
@@ -144,7 +150,7 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
     """
     with db.atomic():
         ids = {spec["name"]: upsert_entrant(db, spec) for spec in entrant_specs}
-        event_id = db["events"].insert(
+        event_id = _pk(db.table("events").insert(
             {
                 "name": event["name"],
                 "format": event["format"],
@@ -160,8 +166,8 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
                 "status": "running",
                 "created_at": now(),
             }
-        ).last_pk
-        db["event_entrants"].insert_all(
+        ).last_pk)
+        db.table("event_entrants").insert_all(
             {"event_id": event_id, "entrant_id": ids[s["name"]], "position": i, "spec": dumps(s)}
             for i, s in enumerate(entrant_specs)
         )
@@ -192,8 +198,8 @@ def _insert_series(db: Database, event_id: int, ids: dict[str, int], schedule: l
             outcome, wins, placement = BYE_ROWS[float(item.get("bye", 1.0))]
             row.update(status="finished", outcome=outcome, finished_at=now(),
                        winner_id=ids[item["entrants"][0]] if wins else None)
-        series_id = db["series"].insert(row).last_pk
-        db["series_entrants"].insert_all(
+        series_id = _pk(db.table("series").insert(row).last_pk)
+        db.table("series_entrants").insert_all(
             {"series_id": series_id, "entrant_id": ids[name], "seat": seat, "wins": 0,
              "points": 0, "placement": placement}
             for seat, name in enumerate(item["entrants"])
@@ -222,7 +228,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
     {"wins", "points", "placement"}}}``.
     """
     with db.atomic():
-        game_id = db["games"].insert(
+        game_id = _pk(db.table("games").insert(
             {
                 "event_id": event_id,
                 "series_id": series_id,
@@ -244,9 +250,9 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "seconds": game.get("seconds", 0.0),
                 "finished_at": now(),
             }
-        ).last_pk
+        ).last_pk)
         winners = set(game["winners"])
-        db["seats"].insert_all(
+        db.table("seats").insert_all(
             {
                 "game_id": game_id,
                 "seat": s["seat"],
@@ -260,7 +266,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
             }
             for s in game["seats"]
         )
-        db["replays"].insert(
+        db.table("replays").insert(
             {
                 "game_id": game_id,
                 "rule_set": game["rule_set"],
@@ -273,7 +279,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "forfeits": dumps(game.get("forfeits") or []),
             }
         )
-        db["game_logs"].insert(
+        db.table("game_logs").insert(
             {
                 "game_id": game_id,
                 "log": "\n".join(game.get("log") or []),
@@ -291,7 +297,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
 
 def finish_series(db: Database, series_id: int, result: dict) -> None:
     """Store a series' result (call inside the transaction of its last game)."""
-    db["series"].update(
+    db.table("series").update(
         series_id,
         {
             "status": "finished",
@@ -311,7 +317,7 @@ def finish_series(db: Database, series_id: int, result: dict) -> None:
 
 def finish_event(db: Database, event_id: int) -> None:
     with db.atomic():
-        db["events"].update(event_id, {"status": "finished", "finished_at": now()})
+        db.table("events").update(event_id, {"status": "finished", "finished_at": now()})
 
 
 # ---------------------------------------------------------------------------------------------
