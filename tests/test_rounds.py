@@ -70,6 +70,17 @@ def test_swiss_allows_a_rematch_only_when_none_can_be_avoided():
     assert tables == [["b", "a"]] and sits_out is None  # b has had seat 0 less
 
 
+def test_swiss_tables_of_three_cut_the_ranking_and_swap_away_repeats():
+    names = list("abcdefg")
+    # 7 entrants in tables of 3: three tables of 3, 2 and 2 (no byes)
+    assert rounds.swiss_tables(names, [], 3) == [["a", "b", "c"], ["d", "e"], ["f", "g"]]
+    history = [Played(0, ["a", "b", "c"], rounds.placement_scores([1, 2, 3])),
+               won(0, "d", "e"), won(0, "g", "f", seats=["f", "g"])]
+    # scores a, d, g 1; b 1/2; c, e, f 0: cut [a d g] [b c] [e f]; b and c met already, and
+    # swapping b with e (the first swap that removes the repeat) gives [c e] and [b f]
+    assert rounds.swiss_tables(names, history, 3) == [["a", "d", "g"], ["c", "e"], ["b", "f"]]
+
+
 def test_a_drawn_pair_scores_half_each_and_a_bye_its_value():
     assert rounds.placement_scores([1, 1]) == [0.5, 0.5]
     assert rounds.placement_scores([1, 2, 2]) == [1.0, 0.25, 0.25]
@@ -212,7 +223,8 @@ def test_gauntlet_candidates_meet_every_pool_member_each_round():
     ({"format": "gauntlet"}, "missing field 'candidates'"),
     ({"format": "gauntlet", "candidates": ["a", "b", "c"]}, "the pool is empty"),
     ({"format": "gauntlet", "candidates": ["z"]}, "'z' is not an entrant"),
-    ({"format": "swiss", "players": 3}, "plays tables of 2"),
+    ({"format": "swiss", "players": 4}, "tables of 4 need at least 4 entrants"),
+    ({"format": "knockout", "players": 3}, "a knockout plays tables of 2"),
     ({"format": "swiss", "bye_score": 2}, "expected 1, 0.5 or 0"),
     ({"format": "knockout", "unit": "league"}, "a knockout takes unit 'match'"),
     ({"format": "knockout", "seeding": "luck"}, "expected 'config' or 'rating'"),

@@ -287,8 +287,10 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
               f"a {fmt} seats all its {n} entrants at one table, but players = {players}")
     if fmt == "round-robin" and players > n:
         _fail(path, "event.players", f"tables of {players} need at least {players} entrants")
-    if fmt in PAIRED_UNITS and players != 2:
+    if fmt in PAIRED_UNITS and fmt != "swiss" and players != 2:
         _fail(path, "event.players", f"a {fmt} plays tables of 2, but players = {players}")
+    if fmt == "swiss" and players > n:
+        _fail(path, "event.players", f"tables of {players} need at least {players} entrants")
     if n > 8 and fmt in one_table:
         _fail(path, "event.entrants", f"at most 8 entrants at one table, got {n}")
 
@@ -302,7 +304,7 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
         if unit not in UNITS:
             _fail(path, "event.unit", f"expected 'match' or 'league', got {unit!r}")
     else:
-        unit = unit or "match"
+        unit = unit or ("match" if players == 2 else "league")
         if unit not in PAIRED_UNITS[fmt]:
             known = " or ".join(repr(u) for u in PAIRED_UNITS[fmt])
             _fail(path, "event.unit", f"a {fmt} takes unit {known}, got {unit!r}")

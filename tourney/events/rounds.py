@@ -12,7 +12,9 @@ rebuilds exactly the pairings of an uninterrupted one.
 - with an odd field, the lowest-ranked entrant that has not had a bye sits out with a bye;
 - pair the top unpaired entrant with the next one it has not met, backtracking at dead ends;
   if no pairing avoids every rematch, pair in ranking order regardless;
-- seat 0 goes to whoever of the two has had it less (the higher ranked on a tie).
+- seat 0 goes to whoever of the two has had it less (the higher ranked on a tie);
+- tables of k > 2: the ranking cut into near-equal consecutive tables (no byes), entrants
+  swapped between neighbouring tables while that cuts repeat meetings.
 
 Final Swiss order: score, Buchholz Cut-1 (opponents' scores, the lowest dropped; a bye counts as
 an opponent with 0), Sonneborn-Berger (the opponents' scores weighted by the score against
@@ -96,6 +98,54 @@ def _pair(order: list[str], met: set[frozenset], budget: list[int]) -> list[tupl
         if tail is not None:
             return [(top, other), *tail]
     return None
+
+
+def _repeats(table: list[str], met: dict[frozenset, int]) -> int:
+    return sum(met.get(frozenset((a, b)), 0) for i, a in enumerate(table) for b in table[i + 1:])
+
+
+def _swap_down(tables: list[list[str]], met: dict[frozenset, int]) -> None:
+    """Cut fewer repeat meetings: swap one entrant of a table with one of the next table
+    (the best such swap first) while that lowers the two tables' repeats."""
+    improved = True
+    while improved:
+        improved = False
+        for upper, lower in zip(tables, tables[1:]):
+            before = _repeats(upper, met) + _repeats(lower, met)
+            best = None
+            for i, a in enumerate(upper):
+                for j, b in enumerate(lower):
+                    up = upper[:i] + [b] + upper[i + 1:]
+                    down = lower[:j] + [a] + lower[j + 1:]
+                    gain = before - _repeats(up, met) - _repeats(down, met)
+                    if gain > 0 and (best is None or gain > best[0]):
+                        best = (gain, i, j)
+            if best is not None:
+                _, i, j = best
+                upper[i], lower[j] = lower[j], upper[i]
+                improved = True
+
+
+def swiss_tables(names: list[str], history: list[Played], k: int) -> list[list[str]]:
+    """Tables of ``k`` > 2 for the next Swiss round: the ranking cut into ceil(n/k) consecutive
+    tables as equal as possible (larger ones first; no byes: the rule sets take 2 to 8
+    players), then entrants swapped between neighbouring tables to cut repeat meetings."""
+    total = scores(names, history)
+    order = sorted(names, key=lambda n: (-total[n], names.index(n)))
+    count = -(-len(order) // k)
+    base, extra = divmod(len(order), count)
+    tables, start = [], 0
+    for t in range(count):
+        size = base + (1 if t < extra else 0)
+        tables.append(order[start:start + size])
+        start += size
+    met: dict[frozenset, int] = {}
+    for p in history:
+        for i, a in enumerate(p.entrants):
+            for b in p.entrants[i + 1:]:
+                met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+    _swap_down(tables, met)
+    return [sorted(t, key=order.index) for t in tables]
 
 
 def swiss_round(names: list[str], history: list[Played]) -> tuple[list[list[str]], str | None]:
@@ -293,6 +343,8 @@ def first_round(event: dict) -> list[list[str]]:
     names = list(event["entrants"])
     if event["format"] == "knockout":
         return first_bracket_round(names)
+    if event["players"] > 2:
+        return swiss_tables(names, [], event["players"])
     tables, bye = swiss_round(names, [])
     return tables + ([[bye]] if bye else [])
 
@@ -304,6 +356,8 @@ def next_tables(event: dict, rows: list[dict]) -> list[list[str]]:
     if event["format"] == "swiss":
         if last + 1 >= event["rounds"]:
             return []
+        if event["players"] > 2:
+            return swiss_tables(list(event["entrants"]), played_from_rows(rows), event["players"])
         tables, bye = swiss_round(list(event["entrants"]), played_from_rows(rows))
         return tables + ([[bye]] if bye else [])
     ties = [s for s in rows if s["round"] == last]
