@@ -5,6 +5,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401
@@ -303,3 +305,59 @@ def test_run_and_report_print_the_bracket(tmp_path):
     report = invoke("report", "ko", "--db", db)
     assert report.exit_code == 0, report.output
     assert "  (1) a (bye) -> a" in report.stdout and "final" in report.stdout
+
+
+# -- invariants --------------------------------------------------------------------------------------
+
+
+@given(st.integers(2, 5).map(lambda h: 2 * h), st.data())
+def test_swiss_pairs_everyone_once_without_rematches_while_the_field_allows(n, data):
+    # after r < n/2 rounds every entrant has met r others, so the ones it has not met are at
+    # least n/2: a pairing without rematches exists (Dirac), and the search must find it
+    names = [f"e{i}" for i in range(n)]
+    history: list[Played] = []
+    for rnd in range(n // 2):
+        tables, sits_out = rounds.swiss_round(names, history)
+        assert sits_out is None and sorted(x for t in tables for x in t) == sorted(names)
+        assert all(len(t) == 2 for t in tables)
+        met = {frozenset(p.entrants) for p in history}
+        assert not any(frozenset(t) in met for t in tables)
+        for a, b in tables:
+            outcome = data.draw(st.sampled_from(["a", "b", "draw"]))
+            history.append(Played(rnd, [a, b], {"a": [1.0, 0.0], "b": [0.0, 1.0],
+                                                "draw": [0.5, 0.5]}[outcome]))
+
+
+@given(st.integers(3, 9), st.integers(1, 4), st.data())
+def test_swiss_byes_go_to_a_new_entrant_each_round(half, rounds_played, data):
+    n = 2 * half - 1  # odd
+    names = [f"e{i}" for i in range(n)]
+    history: list[Played] = []
+    byes = []
+    for rnd in range(min(rounds_played, n)):
+        tables, sits_out = rounds.swiss_round(names, history)
+        assert sits_out is not None and sits_out not in byes
+        assert sorted([sits_out, *(x for t in tables for x in t)]) == sorted(names)
+        byes.append(sits_out)
+        history.append(Played(rnd, [sits_out], [1.0], bye=True))
+        for a, b in tables:
+            win = data.draw(st.booleans())
+            history.append(Played(rnd, [a, b], [1.0, 0.0] if win else [0.0, 1.0]))
+
+
+@given(st.integers(2, 8), st.integers(0, 5))
+def test_a_duplicate_set_seats_every_entrant_once_in_every_seat(k, sets_before):
+    state = SeriesState("league", k, seed=1, games_target=sets_before + 1, duplicate=True)
+    result = {"winners": [0], "points": [0] * k, "placements": [1] + [2] * (k - 1)}
+    for _ in range(sets_before * k):
+        state.next_first_player()
+        state.add(result)
+    seatings = []
+    for _ in range(k):
+        seatings.append(state.seating())
+        state.next_first_player()
+        state.add(result)
+    for seat in range(k):
+        assert sorted(s[seat] for s in seatings) == list(range(k))
+    assert all(sorted(s) == list(range(k)) for s in seatings)
+    assert len(state.sets) == sets_before + 1 and state.over()
