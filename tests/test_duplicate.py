@@ -178,6 +178,8 @@ def test_games_json_shows_the_set_and_rotation(tmp_path):
     assert rows[0]["seed"] == rows[1]["seed"]
     assert [s["entrant"] for s in rows[0]["seats"]] == ["a", "b"]
     assert [s["entrant"] for s in rows[1]["seats"]] == ["b", "a"]
+    table = CliRunner().invoke(app, ["games", "--db", str(path)]).stdout
+    assert "set/rotation" in table and " 0/1 " in table
 
 
 def test_every_duplicate_game_gets_fresh_bots(monkeypatch):
