@@ -361,3 +361,20 @@ def test_a_duplicate_set_seats_every_entrant_once_in_every_seat(k, sets_before):
         assert sorted(s[seat] for s in seatings) == list(range(k))
     assert all(sorted(s) == list(range(k)) for s in seatings)
     assert len(state.sets) == sets_before + 1 and state.over()
+
+
+def test_a_duplicate_swiss_gives_the_same_rounds_and_games_at_any_concurrency():
+    cfg = parse_config(swiss_raw(name="dj", duplicate=True, rounds=2), base_dir=str(ROOT))
+
+    def run(concurrency):
+        db = store.open_db(":memory:")
+        event_id, _ = runner.prepare_event(db, cfg, "test")
+        runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), concurrency,
+                      more=lambda: runner.next_round_tasks(db, event_id, cfg)).run()
+        games = [tuple(r) for r in db.execute(
+            "select s.idx, g.idx, g.duplicate_set, g.rotation, g.seed, g.winners from games g "
+            "join series s on s.id = g.series_id order by s.idx, g.idx")]
+        return tables_of(db, event_id), games
+
+    one, two = run(1), run(2)
+    assert one == two and {r for r, _, _ in one[0]} == {0, 1}
