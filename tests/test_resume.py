@@ -178,3 +178,57 @@ def test_rerun_of_finished_event_plays_nothing(tmp_path):
     assert again.exit_code == 0
     assert json.loads(again.stdout) == json.loads(first.stdout)
     assert snapshot(db) == before
+
+
+SWISS = """
+[event]
+name = "resume-swiss"
+format = "swiss"
+seed = 8
+games = 1
+rounds = 3
+duplicate = true
+concurrency = 2
+
+[limits]
+decision_timeout = 5.0
+
+[[entrants]]
+name = "greedy"
+builtin = "greedy"
+
+[[entrants]]
+name = "random"
+builtin = "random"
+
+[[entrants]]
+name = "py-random"
+command = ["{python}", "ROOT/examples/bots/random_bot.py"]
+
+[[entrants]]
+name = "py-smart"
+command = ["{python}", "ROOT/examples/bots/smart_bot.py"]
+
+[[entrants]]
+name = "greedy-2"
+builtin = "greedy"
+"""
+
+
+def test_kill_and_resume_a_duplicate_swiss(tmp_path):
+    # rounds made from results, and duplicate sets cut anywhere: the resumed event must pair
+    # the same rounds and finish every set exactly as an uninterrupted run
+    cfg = tmp_path / "swiss.toml"
+    cfg.write_text(SWISS.replace("ROOT", str(ROOT)))
+    reference_db = tmp_path / "reference.db"
+    subprocess.run(tourney("run", str(cfg), "--db", str(reference_db), "-q"), env=env(),
+                   check=True, stdout=subprocess.DEVNULL)
+    reference = snapshot(reference_db)
+    total = len(reference["games"])
+    assert reference["status"] == "finished" and len(reference["series"]) == 9
+    db = tmp_path / "killed.db"
+    kills = sum(run_and_kill(cfg, db, moment) for moment in (1, total // 3, 2 * total // 3))
+    assert kills >= 2, "the run finished before it could be killed"
+    result = CliRunner().invoke(app, ["run", str(cfg), "--db", str(db), "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    assert snapshot(db) == reference
