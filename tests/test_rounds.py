@@ -83,6 +83,18 @@ def test_swiss_tables_of_three_cut_the_ranking_and_swap_away_repeats():
     assert rounds.swiss_tables(names, history, 3) == [["a", "d", "g"], ["c", "e"], ["b", "f"]]
 
 
+def test_when_every_pairing_is_a_rematch_the_last_round_is_not_repeated():
+    # four entrants after three rounds have all met; round 4 repeats round 1 or 2, never 3
+    names = list("abcd")
+    history = [won(0, "a", "b"), won(0, "c", "d"), won(1, "a", "c"), won(1, "b", "d"),
+               won(2, "a", "d"), won(2, "b", "c")]
+    tables, _ = rounds.swiss_round(names, history)
+    # ranking a 3, b 2, c 1, d 0: a-b and c-d (round 1's pairs) are the first that work
+    assert tables == [["b", "a"], ["d", "c"]]
+    last = {frozenset(("a", "d")), frozenset(("b", "c"))}
+    assert not any(frozenset(t) in last for t in tables)
+
+
 def test_a_drawn_pair_scores_half_each_and_a_bye_its_value():
     assert rounds.placement_scores([1, 1]) == [0.5, 0.5]
     assert rounds.placement_scores([1, 2, 2]) == [1.0, 0.25, 0.25]

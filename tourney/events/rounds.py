@@ -11,7 +11,8 @@ rebuilds exactly the pairings of an uninterrupted one.
 - rank by score (a series won 1, drawn 1/2, lost 0; a bye its ``bye_score``), then config order;
 - with an odd field, the lowest-ranked entrant that has not had a bye sits out with a bye;
 - pair the top unpaired entrant with the next one it has not met, backtracking at dead ends;
-  if no pairing avoids every rematch, pair in ranking order regardless;
+  if no pairing avoids every rematch, avoid at least the last round's pairs, and failing that
+  pair in ranking order;
 - seat 0 goes to whoever of the two has had it less (the higher ranked on a tie);
 - tables of k > 2: the ranking cut into near-equal consecutive tables (no byes), entrants
   swapped between neighbouring tables while that cuts repeat meetings.
@@ -162,11 +163,16 @@ def swiss_round(names: list[str], history: list[Played]) -> tuple[list[list[str]
     if len(order) % 2:
         fresh = [n for n in reversed(order) if n not in had_bye] or list(reversed(order))
         options = [(b, [n for n in order if n != b]) for b in fresh]
-    found = next(((bye, pairs) for bye, rest in options
-                  if (pairs := _pair(rest, met, [SEARCH_BUDGET])) is not None), None)
-    if found is not None:
-        bye, pairs = found
-    else:  # every pairing repeats a meeting: pair in ranking order regardless
+    last = max((p.round for p in history), default=-1)
+    recent = {frozenset(p.entrants) for p in history if not p.bye and p.round == last}
+    # no rematch at all if possible; else at least none of the last round; else ranking order
+    for avoid in (met, recent):
+        found = next(((bye, pairs) for bye, rest in options
+                      if (pairs := _pair(rest, avoid, [SEARCH_BUDGET])) is not None), None)
+        if found is not None:
+            bye, pairs = found
+            break
+    else:
         bye, rest = options[0]
         pairs = [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)]
     tables = [[a, b] if firsts[a] <= firsts[b] else [b, a] for a, b in pairs]
