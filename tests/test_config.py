@@ -58,7 +58,7 @@ BAD = [
      "script not found"),
     ("bad value", GOOD.replace("games = 1", "games = 2"), "odd number"),
     ("bad type", GOOD.replace("seed = 3", 'seed = "x"'), "event.seed: expected an integer"),
-    ("bad format", GOOD.replace('"round-robin"', '"swiss"'), "unknown format 'swiss'"),
+    ("bad format", GOOD.replace('"round-robin"', '"ladder"'), "unknown format 'ladder'"),
     ("bad bot", GOOD.replace('builtin = "random"', 'builtin = "clever"'), "unknown built-in bot"),
     ("bad limit", GOOD + '\n[limits]\ndecision_timeout = -1\n', "must be positive"),
     ("bad option", GOOD.replace("games = 1", "games = 1\noptions = { no_such_option = 1 }"),

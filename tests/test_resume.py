@@ -239,3 +239,65 @@ def test_rerun_of_finished_event_plays_nothing(tmp_path):
     assert again.exit_code == 0
     assert json.loads(again.stdout) == json.loads(first.stdout)
     assert snapshot(db) == before
+
+
+SWISS = """
+[event]
+name = "resume-swiss"
+format = "swiss"
+seed = 8
+games = 1
+rounds = 3
+duplicate = true
+concurrency = 2
+
+[limits]
+decision_timeout = 30.0
+
+[[entrants]]
+name = "greedy"
+builtin = "greedy"
+
+[[entrants]]
+name = "random"
+builtin = "random"
+
+[[entrants]]
+name = "py-gate"
+command = ["{python}", "ROOT/tests/bots/gate_bot.py", "GATE"]
+
+[[entrants]]
+name = "py-smart"
+command = ["{python}", "ROOT/examples/bots/smart_bot.py"]
+
+[[entrants]]
+name = "greedy-2"
+builtin = "greedy"
+"""
+
+
+def test_kill_and_resume_a_duplicate_swiss(tmp_path):
+    # rounds made from results, and duplicate sets cut anywhere: the resumed event must pair
+    # the same rounds and finish every set exactly as an uninterrupted run
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    cfg = tmp_path / "swiss.toml"
+    cfg.write_text(SWISS.replace("ROOT", str(ROOT)).replace("GATE", str(gate)))
+    reference_db = tmp_path / "reference.db"
+    set_gate(gate, None)
+    subprocess.run(tourney("run", str(cfg), "--db", str(reference_db), "-q"), env=env(),
+                   check=True, stdout=subprocess.DEVNULL)
+    reference = snapshot(reference_db)
+    total = len(reference["games"])
+    requests = gate_requests(gate)
+    assert reference["status"] == "finished" and len(reference["series"]) == 9
+    db = tmp_path / "killed.db"
+    stored = []
+    for block_at in (1, requests // 4, requests // 4):  # as in the test above: never too late
+        kill_while_blocked(cfg, db, gate, block_at)
+        stored.append(count_games(db))
+    assert stored == sorted(stored) and stored[-1] < total
+    set_gate(gate, None)
+    result = CliRunner().invoke(app, ["run", str(cfg), "--db", str(db), "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    assert snapshot(db) == reference

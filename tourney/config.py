@@ -4,7 +4,7 @@ A config file defines one event and its entrants (see docs/formats.md for the re
 
     [event]
     name = "demo"
-    format = "round-robin"        # single | match | league | round-robin
+    format = "round-robin"        # single | match | league | round-robin | gauntlet | swiss
     rule_set = "crazier-eights"
     seed = 2024
     players = 2                   # per table
@@ -32,6 +32,7 @@ Every mistake is a :class:`ConfigError` whose text is one line: ``FILE: PLACE: P
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import shutil
 import sys
@@ -41,9 +42,14 @@ from pathlib import Path
 
 from tourney.errors import UserError
 
-FORMATS = ("single", "match", "league", "round-robin")
+FORMATS = ("single", "match", "league", "round-robin", "gauntlet", "swiss", "knockout")
 BUILTIN_BOTS = ("random", "greedy")
 UNITS = ("match", "league")
+#: formats whose tables are pairs of entrants drawn from the field, and the units they take
+PAIRED_UNITS = {"gauntlet": ("match", "league", "single"), "swiss": ("match", "league", "single"),
+                "knockout": ("match",)}
+SEEDINGS = ("config", "rating")
+BYE_SCORES = (1.0, 0.5, 0.0)
 
 LIMIT_KEYS = {
     "startup_timeout": float,
@@ -58,7 +64,8 @@ LIMIT_KEYS = {
 
 EVENT_KEYS = {
     "name", "format", "rule_set", "options", "seed", "players", "games", "rounds",
-    "max_games", "concurrency", "entrants", "unit",
+    "max_games", "concurrency", "entrants", "unit", "duplicate", "play_all", "candidates",
+    "bye_score", "seeding",
 }
 ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits"}
 TOP_KEYS = {"event", "entrants", "limits"}
@@ -272,29 +279,35 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     if n < 2:
         _fail(path, "event.entrants", f"an event needs at least 2 entrants, got {n}")
 
-    default_players = 2 if fmt == "round-robin" else n
+    one_table = {"single": "single", "match": "match", "league": "league"}
+    default_players = n if fmt in one_table else 2
     players = _int(path, "event.players", raw.get("players", default_players), 2, 8)
-    if fmt in ("single", "match", "league") and players != n:
+    if fmt in one_table and players != n:
         _fail(path, "event.players",
               f"a {fmt} seats all its {n} entrants at one table, but players = {players}")
     if fmt == "round-robin" and players > n:
         _fail(path, "event.players", f"tables of {players} need at least {players} entrants")
-    if n > 8 and fmt != "round-robin":
+    if fmt in PAIRED_UNITS and fmt != "swiss" and players != 2:
+        _fail(path, "event.players", f"a {fmt} plays tables of 2, but players = {players}")
+    if fmt == "swiss" and players > n:
+        _fail(path, "event.players", f"tables of {players} need at least {players} entrants")
+    if n > 8 and fmt in one_table:
         _fail(path, "event.entrants", f"at most 8 entrants at one table, got {n}")
 
     unit = raw.get("unit")
-    if fmt == "match":
-        unit = "match"
-    elif fmt == "league":
-        unit = "league"
-    elif fmt == "single":
-        unit = "single"
-    else:
+    if fmt in one_table:
+        if "unit" in raw:
+            _fail(path, "event.unit", f"a {fmt} takes no 'unit' (it is one {one_table[fmt]})")
+        unit = one_table[fmt]
+    elif fmt == "round-robin":
         unit = unit or ("match" if players == 2 else "league")
         if unit not in UNITS:
             _fail(path, "event.unit", f"expected 'match' or 'league', got {unit!r}")
-    if "unit" in raw and fmt != "round-robin":
-        _fail(path, "event.unit", "only a round robin takes 'unit'")
+    else:
+        unit = unit or ("match" if players == 2 else "league")
+        if unit not in PAIRED_UNITS[fmt]:
+            known = " or ".join(repr(u) for u in PAIRED_UNITS[fmt])
+            _fail(path, "event.unit", f"a {fmt} takes unit {known}, got {unit!r}")
 
     deals = _has_series_rules(rule_set)
     default_games = {"single": 1, "match": 3, "league": 0 if deals else 5}.get(unit, 3)
@@ -312,9 +325,52 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
                          10000)
     elif "max_games" in raw:
         _fail(path, "event.max_games", "only matches take 'max_games'")
-    rounds = _int(path, "event.rounds", raw.get("rounds", 1), 1, 1000)
-    if fmt != "round-robin" and rounds != 1:
-        _fail(path, "event.rounds", "only a round robin takes 'rounds'")
+    # a Swiss needs about log2(n) rounds to separate the field
+    default_rounds = max(1, math.ceil(math.log2(n))) if fmt == "swiss" else 1
+    rounds = _int(path, "event.rounds", raw.get("rounds", default_rounds), 1, 1000)
+    if fmt not in ("round-robin", "gauntlet", "swiss") and rounds != 1:
+        _fail(path, "event.rounds", "only a round robin, a gauntlet or a Swiss takes 'rounds'")
+
+    extra: dict = {}
+    for key in ("duplicate", "play_all"):
+        flag = raw.get(key, False)
+        if not isinstance(flag, bool):
+            _fail(path, f"event.{key}", f"expected true or false, got {flag!r}")
+        if flag:
+            extra[key] = True
+    if extra.get("play_all") and unit != "match":
+        _fail(path, "event.play_all", "only matches take 'play_all'")
+    if fmt == "gauntlet":
+        cands = raw.get("candidates")
+        if cands is None:
+            _fail(path, "event", "missing field 'candidates' (the entrants that play the pool)")
+        if (not isinstance(cands, list) or not cands
+                or not all(isinstance(c, str) for c in cands)):
+            _fail(path, "event.candidates", "expected a non-empty list of entrant names")
+        for c in cands:
+            if c not in names:
+                _fail(path, "event.candidates", f"{c!r} is not an entrant of the event")
+        if len(set(cands)) != len(cands):
+            _fail(path, "event.candidates", "a candidate is listed twice")
+        if len(cands) == n:
+            _fail(path, "event.candidates", "every entrant is a candidate: the pool is empty")
+        extra["candidates"] = list(cands)
+    elif "candidates" in raw:
+        _fail(path, "event.candidates", "only a gauntlet takes 'candidates'")
+    if fmt == "swiss":
+        bye = raw.get("bye_score", 1.0)
+        if isinstance(bye, bool) or not isinstance(bye, int | float) or bye not in BYE_SCORES:
+            _fail(path, "event.bye_score", f"expected 1, 0.5 or 0, got {bye!r}")
+        extra["bye_score"] = float(bye)
+    elif "bye_score" in raw:
+        _fail(path, "event.bye_score", "only a Swiss takes 'bye_score'")
+    if fmt == "knockout":
+        seeding = raw.get("seeding", "config")
+        if seeding not in SEEDINGS:
+            _fail(path, "event.seeding", f"expected 'config' or 'rating', got {seeding!r}")
+        extra["seeding"] = seeding
+    elif "seeding" in raw:
+        _fail(path, "event.seeding", "only a knockout takes 'seeding'")
 
     try:
         import engine
@@ -338,6 +394,8 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
         "rounds": rounds,
         "entrants": list(names),
     }
+    # keys at their defaults are left out, so events stored before they existed keep their hash
+    event.update(extra)
     return event, concurrency
 
 
@@ -455,7 +513,8 @@ STARTER = {
 
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
                      games: int, max_games: int | None, config: str | os.PathLike | None,
-                     name: str | None) -> EventConfig:
+                     name: str | None, duplicate: bool = False,
+                     play_all: bool = False) -> EventConfig:
     """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
     names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
     import datetime
@@ -480,6 +539,10 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
     }
     if max_games is not None:
         raw["max_games"] = max_games
+    if duplicate:
+        raw["duplicate"] = True
+    if play_all:
+        raw["play_all"] = True
     event, _ = check_event("command line", raw, [s["name"] for s in specs])
     return EventConfig(path="command line", event=event, entrants=specs, concurrency=1,
                        base_dir=base_dir)
@@ -490,7 +553,8 @@ def starter_text() -> str:
 
     head = (
         "# A tourney event. Run it with: tourney run THIS_FILE\n"
-        "# Reference: docs/formats.md. format = single | match | league | round-robin.\n"
+        "# Reference: docs/formats.md. format = single | match | league | round-robin |\n"
+        "# gauntlet | swiss | knockout; duplicate = true plays every deal once per seat rotation.\n"
         "# Command entrants: argv list; \"{python}\" is the Python running tourney; cwd is\n"
         "# relative to this file's folder.\n\n"
     )

@@ -19,7 +19,8 @@ def games(
 ) -> None:
     """List stored games (oldest first) with their seats, winners and points.
 
-    JSON shape: {"games": [{"id", "event", "series", "leg", "game", "rule_set", "seed",
+    JSON shape: {"games": [{"id", "event", "series", "leg", "game", "duplicate_set",
+    "rotation", "rule_set", "seed",
     "first_player", "winners": [entrant names], "reason", "decisions", "finished_at", "seats":
     [{"seat", "entrant", "points", "placement", "fault"}]}]}.
     """
@@ -35,13 +36,22 @@ def games(
         out_json({"games": rows})
         return
     legs = any(g["leg"] != g["game"] for g in rows)  # a leg column only where legs are runs of deals
+    sets = any(g["duplicate_set"] is not None for g in rows)  # and a set column for duplicate deals
     table = [
-        [g["id"], g["event"], g["series"], *([g["leg"]] if legs else []), g["game"],
+        [g["id"], g["event"], g["series"], *([g["leg"]] if legs else []),
+         *([_set_cell(g)] if sets else []), g["game"],
          " ".join(f"{s['entrant']}:{s['points']}" + (f"!{s['fault']}" if s["fault"] else "")
                   for s in g["seats"]),
          ", ".join(g["winners"]) or "-", g["reason"]]
         for g in rows
     ]
-    headers = ["id", "event", "series", *(["leg"] if legs else []), "game", "seats:points",
+    headers = ["id", "event", "series", *(["leg"] if legs else []),
+               *(["set/rotation"] if sets else []), "game", "seats:points",
                "winners", "reason"]
     typer.echo(tabulate(table, headers=headers, tablefmt="simple"))
+
+
+def _set_cell(game: dict) -> str:
+    if game["duplicate_set"] is None:
+        return "-"
+    return f"{game['duplicate_set']}/{game['rotation']}"

@@ -33,6 +33,13 @@ def match(
     option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
     config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
     name: str = typer.Option(None, "--name", help="Event name to store the match under."),
+    duplicate: bool = typer.Option(
+        False, "--duplicate", help="Duplicate deals: every deal is played once per seat rotation "
+        "(the mirror game for two), by fresh bot processes; the match is best of N such sets."
+    ),
+    play_all: bool = typer.Option(
+        False, "--all", help="Play all N games (sets) even after a majority, for measurement."
+    ),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every game's log too."),
     db: str = typer.Option(None, "--db", help=DB_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the series as JSON."),
@@ -43,11 +50,12 @@ def match(
     first. A game without a winner counts for neither and another game is played; after
     --max-games games the match is drawn. With a rule set that plays a game as a series of
     deals (crazy-eights with -o series=target, super-crazy-eights) every game of the match is
-    such a leg: to the target score, or fifteen deals.
+    such a leg: to the target score, or fifteen deals. --duplicate plays every deal (or leg)
+    once per seat rotation and counts sets; --all plays every game even after a majority.
     """
     cfg = event_from_words("match", entrants, seed=seed, rule_set=rule_set,
                     options=parse_options(option), games=best_of, max_games=max_games,
-                    config=config, name=name)
+                    config=config, name=name, duplicate=duplicate, play_all=play_all)
     database = open_store(db)
     names = list(cfg.event["entrants"])
 
@@ -58,8 +66,11 @@ def match(
         if json_out:
             return
         tally = game["tally"]
-        who = ", ".join(names[w] for w in game["winners"]) or "no winner"
-        head = f"game {game['idx'] + 1}: first {names[game['first_player']]}; {who} ({game['reason']})"
+        seated = [names[slot] for slot in game["slots"]]  # who sat where (duplicate rotations)
+        who = ", ".join(seated[w] for w in game["winners"]) or "no winner"
+        head = f"game {game['idx'] + 1}: first {seated[game['first_player']]}; {who} ({game['reason']})"
+        if game["duplicate_set"] is not None:
+            head = f"set {game['duplicate_set'] + 1}, rotation {game['rotation'] + 1}, {head}"
         if "leg" not in tally:
             typer.echo(f"{head}; score {score(tally['wins'])}")
             return
@@ -79,12 +90,13 @@ def match(
         out_json(match_json(database, summary))
         return
     result = f"{series['winner']} wins" if series["winner"] else "drawn"
+    sets = f" ({series['sets']} duplicate sets)" if cfg.event.get("duplicate") else ""
     typer.echo(
         f"match: {result}, " + " - ".join(f"{e['entrant']} {e['wins']}"
                                           for e in series["entrants"])
         + (f" in {series['games']} games" if series["legs"] == series["games"]
            else f" in {series['legs']} leg{'s' if series['legs'] != 1 else ''} "
-                f"({series['games']} deals)")
+                f"({series['games']} deals)") + sets
     )
 
 
@@ -96,15 +108,18 @@ def match_json(db, summary: dict) -> dict:
     games = store.list_games(db, event=summary["event"])
     return {
         "event": summary["event"],
-        "seed": ev["seed"],
-        "best_of": ev["games"],
+        "seed": summary["seed"],
+        "best_of": db.execute("select games from events where name = ?",
+                              [summary["event"]]).fetchone()[0],
         "legs": series["legs"],
+        "sets": series["sets"],
         "outcome": series["outcome"],
         "winner": series["winner"],
         "entrants": [{"entrant": e["entrant"], "seat": e["seat"], "wins": e["wins"]}
                      for e in series["entrants"]],
         "games": [
-            {"game_id": g["id"], "game": g["game"], "leg": g["leg"], "seed": g["seed"],
+            {"game_id": g["id"], "game": g["game"], "leg": g["leg"],
+             "duplicate_set": g["duplicate_set"], "rotation": g["rotation"], "seed": g["seed"],
              "first_player": g["first_player"],
              "winners": [g["seats"][w]["entrant"] for w in g["winners"]], "reason": g["reason"]}
             for g in games

@@ -50,5 +50,15 @@ def run(
         typer.echo("")
         typer.echo(f"event {summary['event']} (seed {summary['seed']})")
         typer.echo(render_table(event_standings(database, find_event(database, summary["event"]))), nl=False)
+        if "swiss" in summary:
+            from tourney.events.rounds import swiss_lines
+
+            typer.echo("")
+            typer.echo("\n".join(swiss_lines(summary["swiss"])))
+        if "bracket" in summary:
+            from tourney.events.rounds import bracket_lines
+
+            typer.echo("")
+            typer.echo("\n".join(bracket_lines(summary["bracket"])))
 
 

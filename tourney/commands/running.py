@@ -17,7 +17,8 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     from tourney.results import store
 
     event_id, resumed = runner.prepare_event(db, cfg, source, restart=restart)
-    tasks = runner.pending_tasks(db, event_id, cfg)
+    # a Swiss or knockout stopped between rounds goes on with its next round
+    tasks = runner.pending_tasks(db, event_id, cfg) or runner.next_round_tasks(db, event_id, cfg)
     total = len(store.series_rows(db, event_id))
     if resumed:
         done_games = db.execute("select count(*) from games where event_id = ?",
@@ -63,9 +64,15 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
             progress.refresh()
         on_series(s, result)
 
+    def more():  # the next round of a Swiss or knockout
+        new = runner.next_round_tasks(db, event_id, cfg)
+        if progress is not None and task_id is not None and new:
+            progress.update(task_id, total=len(store.series_rows(db, event_id)))
+        return new
+
     event_runner = runner.Runner(db, event_id, tasks, concurrency or cfg.concurrency,
                             on_game=on_game_cb, on_series=on_series_cb,
-                            on_warn=lambda t: err(f"warning: {t}"), on_line=on_line)
+                            on_warn=lambda t: err(f"warning: {t}"), on_line=on_line, more=more)
     try:
         if progress is not None:
             with progress:

@@ -1,9 +1,12 @@
-"""Events: single game, best-of-N match, points league, round robin; scheduling and running.
+"""Events: single game, best-of-N match, points league, round robin, gauntlet, Swiss, knockout;
+scheduling and running.
 
 One module per job:
 
 - :mod:`~tourney.events.schedule`: the series an event is made of;
-- :mod:`~tourney.events.series`: the rules of one series (:class:`SeriesState`);
+- :mod:`~tourney.events.rounds`: Swiss and knockout rounds, made from the results so far;
+- :mod:`~tourney.events.series`: the rules of one series (:class:`SeriesState`), duplicate
+  sets included;
 - :mod:`~tourney.events.play`: playing a series with its entrants (:func:`run_series`);
 - :mod:`~tourney.events.workers`: the worker processes of the local pool;
 - :mod:`~tourney.events.runner`: creating or resuming an event and running it, the main process

@@ -3,6 +3,10 @@
 A series is played game by game; every finished game is sent to ``emit`` as plain data for the
 main process to store. A resumed series first plays its stored games again, unrecorded, so
 that bots that keep state across a series are where they were.
+
+In duplicate mode (:class:`~tourney.events.series.SeriesState`, ``duplicate``) every game is
+played by bots opened for that game alone, so no bot can carry what it saw of a deal into the
+deal's other rotations; for the same reason a resumed duplicate series needs no re-play.
 """
 
 from __future__ import annotations
@@ -14,9 +18,13 @@ from tourney import seeding
 from tourney.events.series import SeriesState
 
 
-def game_payload(record, idx: int, players: int, leg: int | None = None) -> dict:
+def game_payload(record, idx: int, players: int, leg: int | None = None,
+                 slots: list[int] | None = None, set_position: tuple[int, int] | None = None
+                 ) -> dict:
     """The JSON-ready data of a finished game, for the main process to store; ``leg`` is the
-    0-based leg the game belongs to (its own ``idx`` when a leg is one deal)."""
+    0-based leg the game belongs to (its own ``idx`` when a leg is one deal), ``slots`` the
+    series slot sitting in each seat (default: slot = seat), ``set_position`` the duplicate
+    set and rotation of the game (None outside duplicate mode)."""
     result = record.result
     fp = record.first_player
     faults = {int(k): v for k, v in (record.faults or {}).items()}
@@ -24,6 +32,9 @@ def game_payload(record, idx: int, players: int, leg: int | None = None) -> dict
     return {
         "idx": idx,
         "leg": idx if leg is None else leg,
+        "slots": list(range(players)) if slots is None else list(slots),
+        "duplicate_set": None if set_position is None else set_position[0],
+        "rotation": None if set_position is None else set_position[1],
         "rule_set": record.rule_set,
         "options": record.options or {},
         "seed": record.seed,
@@ -70,27 +81,34 @@ class SeriesTask:
     max_games: int | None
     entrants: list[dict]  # resolved entrant specs in seat order
     done: list[dict] = field(default_factory=list)  # stored games (first_player, winners, ...)
+    duplicate: bool = False
+    play_all: bool = False
+
+    def state(self) -> SeriesState:
+        return SeriesState(self.kind, len(self.entrants), self.seed, self.games_target,
+                           self.max_games, self.rule_set, self.options,
+                           duplicate=self.duplicate, play_all=self.play_all)
 
 
 def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None) -> None:
     """Play a series; ``emit(("game", idx, payload, result_or_None))`` after every new game and
     ``emit(("warn", idx, text))`` for a re-played stored game that came out differently.
     ``opened``, if given, is filled with the open entrants (a worker closes them if it must quit)."""
+    state = task.state()
+    for g in task.done:  # recompute the RNG draws of the stored games
+        state.next_first_player()
+        state.add(g)
+    if state.over():
+        return
+    if task.duplicate:
+        _run_duplicate(task, state, emit, on_line, opened)
+        return
     from tourney.bots.entrants import open_entrant
     from tourney.bots.referee import play_game
     from tourney.config import entrant_spec
 
     n = len(task.entrants)
-    state = SeriesState(task.kind, n, task.seed, task.games_target, task.max_games,
-                        task.rule_set, task.options)
-    plan = []
-    for g in task.done:  # recompute the RNG draws of the stored games
-        plan.append(state.next_first_player())
-        state.add(g)
-    if state.over():
-        return
-    replay_state = SeriesState(task.kind, n, task.seed, task.games_target, task.max_games,
-                               task.rule_set, task.options)
+    replay_state = task.state()
     with ExitStack() as stack:
         entrants = [
             stack.enter_context(
@@ -124,3 +142,38 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
             state.add(payload)
             payload["tally"] = state.tally()  # not stored: for progress lines
             emit(("game", task.idx, payload, state.result() if state.over() else None))
+
+
+def _run_duplicate(task: SeriesTask, state: SeriesState, emit, on_line,
+                   opened: list | None) -> None:
+    """Play on a duplicate series: each game with the set's deal, its rotation's seating and
+    bots opened for that game only (a bot never sees a deal it will meet again)."""
+    from tourney.bots.entrants import open_entrant
+    from tourney.bots.referee import play_game
+    from tourney.config import entrant_spec
+
+    n = len(task.entrants)
+    while not state.over():
+        gi = len(state.games)
+        fp = state.next_first_player()
+        slots = state.seating()
+        set_idx, deal = state.deal_key()
+        with ExitStack() as stack:
+            entrants = [
+                stack.enter_context(open_entrant(
+                    entrant_spec(task.entrants[slots[seat]]),
+                    seed=seeding.game_entrant_seed(task.event_seed, task.idx, seat, gi)))
+                for seat in range(n)
+            ]
+            if opened is not None:
+                opened[:] = entrants
+            record = play_game(
+                entrants, rule_set=task.rule_set, options=state.game_options(),
+                seed=seeding.deal_seed(task.event_seed, task.idx, set_idx, deal),
+                first_player=fp, series=state.info(), on_line=on_line,
+            )
+        payload = game_payload(record, gi, n, leg=state.leg_index(), slots=slots,
+                               set_position=state.set_position())
+        state.add(payload)
+        payload["tally"] = state.tally()
+        emit(("game", task.idx, payload, state.result() if state.over() else None))

@@ -11,7 +11,7 @@ import os
 import queue as _queue
 import sys
 
-from tourney.events import workers
+from tourney.events import rounds, workers
 from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
 from tourney.results import store
@@ -36,7 +36,10 @@ def prepare_event(db, cfg, source: str, restart: bool = False) -> tuple[int, boo
             )
         return row["id"], True
     event = dict(cfg.event)
-    event_id = store.create_event(db, event, cfg.entrants, schedule(event), canonical, source)
+    seeded = dict(event)
+    if event.get("seeding") == "rating":  # the bracket is fixed now, from the ratings stored so far
+        seeded["entrants"] = rounds.rating_order(db, event["entrants"])
+    event_id = store.create_event(db, event, cfg.entrants, schedule(seeded), canonical, source)
     return event_id, False
 
 
@@ -45,6 +48,14 @@ def db_name(db) -> str:
         return db.execute("pragma database_list").fetchone()[2] or ":memory:"
     except Exception:
         return "the database"
+
+
+def next_round_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
+    """The next round of a Swiss or knockout, created if every series so far has finished, as
+    tasks; [] when there is none (other formats, a round still running, the event complete)."""
+    if not rounds.next_round(db, event_id, cfg.event):
+        return []
+    return pending_tasks(db, event_id, cfg)
 
 
 def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
@@ -70,6 +81,7 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
             event_seed=ev["seed"], seed=s["seed"], games_target=s["games_target"],
             max_games=ev.get("max_games"),
             entrants=[specs[e["name"]] for e in s["entrants"]], done=done,
+            duplicate=bool(ev.get("duplicate")), play_all=bool(ev.get("play_all")),
         ))
     return tasks
 
@@ -86,10 +98,13 @@ class Runner:
 
     Callbacks: ``on_game(series_row, payload)``, ``on_series(series_row, result)``,
     ``on_warn(text)``; ``on_line`` (in-process runs only) gets every log line as it is made.
+    ``more()``, if given, is asked for further tasks when the given ones are done (the next
+    round of a Swiss or knockout), until it returns none.
     """
 
     def __init__(self, db, event_id: int, tasks: list[SeriesTask], concurrency: int,
-                 on_game=None, on_series=None, on_warn=None, on_line=None):
+                 on_game=None, on_series=None, on_warn=None, on_line=None, more=None):
+        self.more = more
         self.db = db
         self.event_id = event_id
         self.tasks = tasks
@@ -109,8 +124,9 @@ class Runner:
         _, idx, payload, result = msg
         s = self.series[idx]
         ids = [e["entrant_id"] for e in s["entrants"]]
+        slots = payload.get("slots") or list(range(len(ids)))  # who sat where (duplicate)
         for seat in payload["seats"]:
-            seat["entrant_id"] = ids[seat["seat"]]
+            seat["entrant_id"] = ids[slots[seat["seat"]]]
         stored_result = None
         if result is not None:
             stored_result = {
@@ -128,8 +144,12 @@ class Runner:
                 self.on_series(s, result)
 
     def run(self) -> None:
-        if not self.tasks:
-            return
+        while self.tasks:
+            self._run_tasks()
+            self.tasks = self.more() if self.more is not None else []
+            self.series = {s["idx"]: s for s in store.series_rows(self.db, self.event_id)}
+
+    def _run_tasks(self) -> None:
         size = min(self.concurrency, len(self.tasks))
         if size <= 1:
             for task in self.tasks:
@@ -166,8 +186,9 @@ class Runner:
                     msg = q.get(timeout=0.2)
                 except _queue.Empty:
                     for f in futures:
-                        if f.done() and f.exception() is not None:
-                            raise f.exception()
+                        failure = f.exception() if f.done() else None
+                        if failure is not None:
+                            raise failure from None
                     done = sum(1 for f in futures if f.done())
                     if done == len(futures) and returned == done:
                         break  # every worker returned and nothing more arrived

@@ -1,5 +1,5 @@
-"""Schedules: the series an event is made of, in order (round robin, and one series for the
-other formats)."""
+"""Schedules: the series an event is made of, in order (round robin, gauntlet, the first round
+of a Swiss or knockout, and one series for the other formats)."""
 
 from __future__ import annotations
 
@@ -16,12 +16,28 @@ def schedule(event: dict) -> list[dict]:
     rounds). Tables of k > 2 with n entrants: n tables per round, table i seats entrants
     i, i+1, ..., i+k-1 (mod n) in seats 0..k-1, so everyone plays k series per round, once in
     every seat.
+
+    Gauntlet: in every round each candidate plays each member of the pool (the other
+    entrants), the candidate in seat 0 in even rounds. Swiss and knockout: only the first
+    round (later ones depend on results: :mod:`tourney.events.rounds`); a table of one is a bye.
     """
+    from tourney.events import rounds
+
     names = list(event["entrants"])
+    fmt = event["format"]
+    if fmt in ("swiss", "knockout"):
+        return [rounds.series_item(event, idx, 0, table)
+                for idx, table in enumerate(rounds.first_round(event))]
     unit = event["unit"]
     target = event["games"]
     plans: list[tuple[int, list[str]]] = []
-    if event["format"] != "round-robin":
+    if fmt == "gauntlet":
+        pool = [n for n in names if n not in event["candidates"]]
+        for r in range(event["rounds"]):
+            for c in event["candidates"]:
+                for p in pool:
+                    plans.append((r, [c, p] if r % 2 == 0 else [p, c]))
+    elif fmt != "round-robin":
         plans.append((0, names))
     else:
         n, k = len(names), event["players"]

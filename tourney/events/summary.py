@@ -3,6 +3,8 @@ the one-line account of a finished series."""
 
 from __future__ import annotations
 
+import json
+
 from tourney.results import store
 
 #: version of the ``tourney run --json`` shape: 2 took the standings rows of ``tourney standings``
@@ -12,14 +14,22 @@ SUMMARY_VERSION = 2
 def event_summary(db, event_id: int) -> dict:
     """The ``tourney run --json`` document (docs/formats.md): the event, its series, and its
     standings exactly as ``tourney standings`` computes them (one definition, one vocabulary)."""
+    from tourney.events import rounds
     from tourney.results.standings import event_standings
 
     ev = dict(db["events"].get(event_id))
+    config_event = json.loads(ev["config"])["event"] if ev["config"] else {}
     legs = {r["series_id"]: r["legs"] for r in db.query(
         "select series_id, count(distinct leg) as legs from games where event_id = ? "
         "group by series_id", [event_id])}
+    # duplicate sets with every rotation stored (a set cut short by an interruption is not one)
+    sets = {r["series_id"]: r["sets"] for r in db.query(
+        "select series_id, count(*) as sets from (select series_id, duplicate_set from games "
+        "where event_id = ? and duplicate_set is not null group by series_id, duplicate_set "
+        "having count(distinct rotation) = max(players)) group by series_id", [event_id])}
     series_out = []
-    for s in store.series_rows(db, event_id):
+    rows_of_series = store.series_rows(db, event_id)
+    for s in rows_of_series:
         winner = next((e["name"] for e in s["entrants"] if e["entrant_id"] == s["winner_id"]), None)
         series_out.append({
             "series": s["idx"],
@@ -30,6 +40,7 @@ def event_summary(db, event_id: int) -> dict:
             "winner": winner,
             "games": s["games_played"],
             "legs": legs.get(s["id"], 0),
+            "sets": sets.get(s["id"], 0),
             "entrants": [
                 {"entrant": e["name"], "seat": e["seat"], "wins": e["wins"],
                  "points": e["points"], "placement": e["placement"]}
@@ -45,11 +56,13 @@ def event_summary(db, event_id: int) -> dict:
         "rule_set": ev["rule_set"],
         "seed": ev["seed"],
         "status": ev["status"],
+        "duplicate": bool(config_event.get("duplicate")),
         "games": games,
         "series": series_out,
         "ranking": standings["ranking"],
         "tie_breaks": standings["tie_breaks"],
         "standings": standings["standings"],
+        **rounds.format_extra(config_event, rows_of_series),
     }
 
 
@@ -57,6 +70,8 @@ def series_line(s: dict, result: dict) -> str:
     """One readable line for a finished series (row from store.series_rows + SeriesState.result)."""
     names = [e["name"] for e in s["entrants"]]
     seats = result["seats"]
+    if s["kind"] == "bye":
+        return f"series {s['idx']}: {names[0]}: bye"
     if s["kind"] == "league":
         body = ", ".join(f"{names[r['seat']]} {r['points']}" for r in
                          sorted(seats, key=lambda r: (r["placement"], r["seat"])))
@@ -73,6 +88,8 @@ def series_line(s: dict, result: dict) -> str:
     legs = result.get("legs_played", result["games_played"])
     if legs != result["games_played"]:
         played = f"{legs} leg{'s' if legs != 1 else ''}, {result['games_played']} deals"
+    if result.get("sets_played"):
+        played = f"{result['sets_played']} duplicate set{'s' if result['sets_played'] != 1 else ''}, {played}"
     return f"series {s['idx']}: {body} ({played}): {tail}"
 
 
@@ -82,6 +99,7 @@ def stored_series_line(item: dict) -> str:
            "entrants": [{"name": e["entrant"]} for e in item["entrants"]]}
     winner = next((e["seat"] for e in item["entrants"] if e["entrant"] == item["winner"]), None)
     result = {"winner": winner, "games_played": item["games"], "legs_played": item["legs"],
+              "sets_played": item.get("sets", 0),
               "seats": [{"seat": e["seat"], "wins": e["wins"], "points": e["points"],
                          "placement": e["placement"]} for e in item["entrants"]]}
     return series_line(row, result)

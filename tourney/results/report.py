@@ -141,9 +141,19 @@ def progress(db: Database, data: dict) -> dict:
 
 
 def build(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:
+    from tourney.events import rounds
+
     data = _standings.resolve(db, name, club=club, reference=reference)
     data["progress"] = progress(db, data)
+    if data.get("kind") == "event":  # a Swiss table or a knockout bracket
+        data.update(rounds.stored_extra(db, data["event"]))
     return data
+
+
+def _extra_lines(data: dict) -> list[str]:
+    from tourney.events import rounds
+
+    return rounds.extra_lines(data)
 
 
 # --------------------------------------------------------------------------- renderers
@@ -192,7 +202,9 @@ def render_table(data: dict) -> str:
     from tabulate import tabulate
 
     headers, rows = table_rows(data)
-    return title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True) + "\n"
+    text = title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True) + "\n"
+    extra = _extra_lines(data)
+    return text + "".join(f"\n{line}" for line in extra) + ("\n" if extra else "")
 
 
 def _md(text) -> str:
@@ -216,6 +228,8 @@ def render_markdown(data: dict) -> str:
     extra = footer(data)
     if extra:
         lines += ["", _md(extra)]
+    if _extra_lines(data):
+        lines += ["", "```", *_extra_lines(data), "```"]
     return "\n".join(lines) + "\n"
 
 
@@ -326,6 +340,7 @@ def render_html(data: dict) -> str:
         f'<p class="muted">{e(_subtitle(data))}</p>',
         *body,
         f"<p>{e(below)}</p>" if below else "",
+        f"<pre>{e(chr(10).join(_extra_lines(data)))}</pre>" if _extra_lines(data) else "",
         f"<figure>{chart_svg(prog)}<figcaption>{e(caption)}</figcaption></figure>",
         f'<p class="muted">Made by tourney from the results database (report format version {data["version"]}).</p>',
         "</body>",

@@ -36,12 +36,15 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     One row per series: a best-of-N match, a league table's run of games, or a single game
     (a series of one). ``id`` (pk), ``event_id`` (fk events), ``idx`` (0-based place in the
     event's schedule; unique with ``event_id``), ``round`` (round-robin round, else 0),
-    ``kind`` (``"single"``, ``"match"``, ``"league"``), ``seed`` (the series seed, see
+    ``kind`` (``"single"``, ``"match"``, ``"league"``, or ``"bye"``: a Swiss or knockout bye,
+    one entrant, no games, finished when created), ``seed`` (the series seed, see
     docs/formats.md), ``games_target`` (best-of N legs, or number of league games; 0 = one
     leg of the rule set's own series), ``status``
     (``"pending"``, ``"finished"``), ``outcome`` (``"win"``, ``"draw"`` or null while
     pending), ``winner_id`` (fk entrants, null for a draw or while pending), ``games_played``
-    (stored games, i.e. deals), ``finished_at``. All series rows of an event are created before its first game.
+    (stored games, i.e. deals), ``finished_at``. All series rows of an event are created before
+    its first game, except in a Swiss or a knockout, whose next round is created when the
+    previous one has finished.
 
 ``series_entrants``
     The table of a series. pk (``series_id``, ``entrant_id``); ``seat`` (the seat this entrant
@@ -57,7 +60,10 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     series' result) in one transaction. ``id`` (pk), ``event_id`` (fk), ``series_id`` (fk),
     ``idx`` (0-based game number in the series; unique with ``series_id``), ``leg`` (0-based
     leg of the series this deal belongs to: equal to ``idx`` unless the rule set plays a leg as
-    a run of deals; added by migration ``m003_game_legs``), ``rule_set``,
+    a run of deals; added by migration ``m003_game_legs``), ``duplicate_set`` and ``rotation``
+    (in a duplicate event: the 0-based duplicate set of the series the game belongs to, and
+    which cyclic rotation of the seating it is; null otherwise; migration
+    ``m007_duplicate_sets``), ``rule_set``,
     ``options`` (JSON, completed with defaults), ``seed`` (the game seed), ``players``,
     ``first_player`` (seat), ``turn_order`` (JSON list of seats in the order they played,
     clockwise from the first player), ``teams`` (JSON or null), ``winners`` (JSON list of
@@ -499,3 +505,10 @@ def m005_club_tables(db: Database) -> None:
         FROM totals t JOIN club_leagues l ON l.id = t.league_id
         """,
     )
+
+
+@MIGRATIONS()
+def m007_duplicate_sets(db: Database) -> None:
+    # games stored before duplicate deals belong to no set
+    db.table("games").add_column("duplicate_set", int)
+    db.table("games").add_column("rotation", int)

@@ -33,6 +33,12 @@ class StoreError(UserError):
     """A database problem the user can fix (wrong file, conflicting event)."""
 
 
+def _pk(pk: object) -> int:
+    """The primary key sqlite-utils reports after an insert (always set for our tables)."""
+    assert isinstance(pk, int)
+    return pk
+
+
 def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
@@ -112,7 +118,7 @@ def upsert_entrant(db: Database, spec: dict) -> int:
         db.table("entrants").update(existing[0]["id"], row)
         return existing[0]["id"]
     row["created_at"] = now()
-    return db.table("entrants").insert(row).last_pk
+    return _pk(db.table("entrants").insert(row).last_pk)
 
 
 def find_event(db: Database, name: str) -> dict | None:
@@ -154,7 +160,7 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
     """
     with db.atomic():
         ids = {spec["name"]: upsert_entrant(db, spec) for spec in entrant_specs}
-        event_id = db.table("events").insert(
+        event_id = _pk(db.table("events").insert(
             {
                 "name": event["name"],
                 "format": event["format"],
@@ -170,30 +176,53 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
                 "status": "running",
                 "created_at": now(),
             }
-        ).last_pk
+        ).last_pk)
         db.table("event_entrants").insert_all(
             {"event_id": event_id, "entrant_id": ids[s["name"]], "position": i, "spec": dumps(s)}
             for i, s in enumerate(entrant_specs)
         )
-        for item in schedule:
-            series_id = db.table("series").insert(
-                {
-                    "event_id": event_id,
-                    "idx": item["idx"],
-                    "round": item.get("round", 0),
-                    "kind": item["kind"],
-                    "seed": item["seed"],
-                    "games_target": item["games_target"],
-                    "status": "pending",
-                    "games_played": 0,
-                }
-            ).last_pk
-            db.table("series_entrants").insert_all(
-                {"series_id": series_id, "entrant_id": ids[name], "seat": seat, "wins": 0,
-                 "points": 0}
-                for seat, name in enumerate(item["entrants"])
-            )
+        _insert_series(db, event_id, ids, schedule)
     return event_id
+
+
+#: how a bye is stored, by its value: (series outcome, whether its entrant is the winner, place)
+BYE_ROWS = {1.0: ("win", True, 1), 0.5: ("draw", False, 1), 0.0: ("loss", False, 2)}
+
+
+def _insert_series(db: Database, event_id: int, ids: dict[str, int], schedule: list[dict]) -> None:
+    """Series rows of ``schedule``; a ``"bye"`` item is stored finished, worth its ``bye`` value
+    (a win by default: outcome ``"win"`` and its entrant the winner)."""
+    for item in schedule:
+        row = {
+            "event_id": event_id,
+            "idx": item["idx"],
+            "round": item.get("round", 0),
+            "kind": item["kind"],
+            "seed": item["seed"],
+            "games_target": item["games_target"],
+            "status": "pending",
+            "games_played": 0,
+        }
+        placement = None
+        if item["kind"] == "bye":
+            outcome, wins, placement = BYE_ROWS[float(item.get("bye", 1.0))]
+            row.update(status="finished", outcome=outcome, finished_at=now(),
+                       winner_id=ids[item["entrants"][0]] if wins else None)
+        series_id = _pk(db.table("series").insert(row).last_pk)
+        db.table("series_entrants").insert_all(
+            {"series_id": series_id, "entrant_id": ids[name], "seat": seat, "wins": 0,
+             "points": 0, "placement": placement}
+            for seat, name in enumerate(item["entrants"])
+        )
+
+
+def add_series(db: Database, event_id: int, schedule: list[dict]) -> None:
+    """Add the series of a new round (a Swiss or knockout round made from the results so far)."""
+    ids = {r["name"]: r["id"] for r in db.query(
+        "select e.id, e.name from event_entrants ee join entrants e on e.id = ee.entrant_id "
+        "where ee.event_id = ?", [event_id])}
+    with db.atomic():
+        _insert_series(db, event_id, ids, schedule)
 
 
 def record_game(db: Database, event_id: int, series_id: int, game: dict,
@@ -209,12 +238,14 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
     {"wins", "points", "placement"}}}``.
     """
     with db.atomic():
-        game_id = db.table("games").insert(
+        game_id = _pk(db.table("games").insert(
             {
                 "event_id": event_id,
                 "series_id": series_id,
                 "idx": game["idx"],
                 "leg": game.get("leg", game["idx"]),
+                "duplicate_set": game.get("duplicate_set"),
+                "rotation": game.get("rotation"),
                 "rule_set": game["rule_set"],
                 "options": dumps(game["options"]),
                 "seed": game["seed"],
@@ -229,7 +260,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "seconds": game.get("seconds", 0.0),
                 "finished_at": now(),
             }
-        ).last_pk
+        ).last_pk)
         winners = set(game["winners"])
         db.table("seats").insert_all(
             {
@@ -397,7 +428,8 @@ def list_games(db: Database, event: str | None = None, entrant: str | None = Non
         )
         params.append(entrant)
     sql = (
-        "select g.id, ev.name as event, s.idx as series, g.leg, g.idx as game, g.rule_set, g.seed, "
+        "select g.id, ev.name as event, s.idx as series, g.leg, g.idx as game, g.duplicate_set, "
+        "g.rotation, g.rule_set, g.seed, "
         "g.first_player, g.winners, g.reason, g.decisions, g.finished_at "
         "from games g join events ev on ev.id = g.event_id join series s on s.id = g.series_id"
     )
