@@ -33,7 +33,7 @@ rounds = 1
 concurrency = 2
 
 [limits]
-decision_timeout = 30.0
+decision_timeout = 30.0  # long: a held-up gate bot is interrupted, never timed out
 
 [[entrants]]
 name = "greedy"
