@@ -203,5 +203,8 @@ class Runner:
                     p.terminate()
                 except Exception:
                     pass
+            # wait for the pool's own threads too: left running, they can hit a closed pipe while
+            # the interpreter exits ("Exception ignored ... Bad file descriptor" after Ctrl-C)
+            pool.shutdown(wait=True)
             raise
         pool.shutdown(wait=True)
