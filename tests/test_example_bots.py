@@ -42,8 +42,8 @@ def test_example_bot_plays_full_games(name, command):
         records = []
         for g in range(4):
             seats = [bot, other] if g % 2 == 0 else [other, bot]
-            records.append((seats.index(bot), play_game(seats, seed=g)))
-    for seat, record in records:
+            records.append(play_game(seats, seed=g))
+    for record in records:
         assert record.faults == {}
         assert record.result is not None and record.decisions > 0
     assert len(bot.pids) == 1  # one process for the whole series
@@ -85,6 +85,16 @@ def test_check_explains_a_faulty_bot(mode, expected):
     result = runner.invoke(app, args)
     assert result.exit_code == 1, result.output
     assert expected in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("version", ["1", "1.x", "1.0.3"])
+def test_check_refuses_a_version_not_major_dot_minor(version):
+    result = runner.invoke(app, ["check", "--games", "1", "--", "{python}", FAULT_BOT,
+                                 f"version={version}"])
+    assert result.exit_code == 1, result.output
+    assert "FAIL handshake: version" in result.output
+    assert f'"MAJOR.MINOR" such as "1.0", got {version!r}' in result.output
     assert "Traceback" not in result.output
 
 

@@ -56,6 +56,8 @@ __all__ = [
 STDERR_CAP_BYTES = 64 * 1024
 #: slack added by the referee to every deadline, for the pipe and the scheduler (seconds)
 TIME_MARGIN = 0.05
+#: without a pidfd (not Linux), how often a silent bot is checked for having exited (ms)
+EXIT_CHECK_MS = 50
 #: environment variables passed on from the referee's environment (all others are dropped)
 PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT")
 
@@ -348,6 +350,7 @@ class SubprocessEntrant(Entrant):
         self.exit_how: str | None = None
         self.exit_status: int | None = None
         self.pids: list[int] = []  # every process started, for tests and diagnostics
+        self._pidfd: int | None = None
         self.wire_log: list | None = None
 
     # life cycle ------------------------------------------------------------------------------
@@ -360,20 +363,24 @@ class SubprocessEntrant(Entrant):
         return self._proc.pid if self._proc is not None else None
 
     def start(self) -> None:
-        """Start the process and do the handshake; raises :class:`EntrantError` on failure
-        (and sets ``failed``: the entrant will not be started again)."""
+        """Start the process and do the handshake; raises :class:`EntrantError` on failure.
+
+        A failed first start costs only the game it was for: the next game tries again. A
+        failed restart sets ``failed``, and the entrant is not started again."""
         if self._proc is not None:
             return
         if self.failed is not None:
             raise self.failed
         if self.closed:
             raise EntrantError("startup", "the entrant is closed")
+        first = not self.pids
         try:
             self._spawn()
             self._handshake()
         except EntrantError as exc:
             self._stop(graceful=False)
-            self.failed = exc
+            if not first:  # docs/protocol.md, section 5: only a failed *restart* is final
+                self.failed = exc
             raise
         self.started = True
 
@@ -408,6 +415,10 @@ class SubprocessEntrant(Entrant):
         os.set_blocking(self._out_fd, False)
         self._poll_in = select.poll()
         self._poll_in.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        # the process's exit is watched too: a child of the bot may hold its stdout open
+        self._pidfd = _open_pidfd(proc.pid)
+        if self._pidfd is not None:
+            self._poll_in.register(self._pidfd, select.POLLIN)
         self._poll_out = select.poll()
         self._poll_out.register(self._in_fd, select.POLLOUT | select.POLLERR)
         self._pump = _StderrPump(proc.stderr.fileno(), self._stderr)
@@ -522,6 +533,9 @@ class SubprocessEntrant(Entrant):
             proc.stdout.close()
         except OSError:  # pragma: no cover
             pass
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
         self._proc = None
 
     def _close_stdin(self) -> None:
@@ -552,6 +566,7 @@ class SubprocessEntrant(Entrant):
     def _read_line(self, deadline: float) -> bytes:
         max_bytes = self.limits.max_line_bytes
         buf = self._buf
+        gone = False
         while True:
             i = buf.find(b"\n", self._scan)
             if i >= 0:
@@ -568,11 +583,19 @@ class SubprocessEntrant(Entrant):
             self._scan = len(buf)
             if len(buf) > max_bytes:
                 raise ProtocolError("oversize", f"a line longer than {max_bytes} bytes")
+            if gone:  # it exited, and all it wrote before exiting has been read
+                raise ProtocolError("crash", "the bot exited")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise ProtocolError("timeout", "no answer in time")
-            if not self._poll_in.poll(max(1, int(left * 1000) + 1)):
-                continue
+            wait_ms = max(1, int(left * 1000) + 1)
+            if self._pidfd is None:  # no exit notice from the kernel: look now and then
+                wait_ms = min(wait_ms, EXIT_CHECK_MS)
+            ready = self._poll_in.poll(wait_ms)
+            if self._pidfd is None:
+                gone = self._exited(0)
+            else:
+                gone = any(fd == self._pidfd for fd, _ in ready)
             try:
                 chunk = os.read(self._out_fd, 1 << 16)
             except BlockingIOError:
@@ -582,6 +605,7 @@ class SubprocessEntrant(Entrant):
             if not chunk:
                 raise ProtocolError("crash", "the bot closed its stdout (it has probably exited)")
             buf += chunk
+            gone = False  # read on until the pipe is empty before calling it a crash
 
     # games -----------------------------------------------------------------------------------
     def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
@@ -667,6 +691,15 @@ def _become_subreaper() -> bool:
             except (OSError, AttributeError):  # pragma: no cover
                 _SUBREAPER = False
     return _SUBREAPER
+
+
+def _open_pidfd(pid: int) -> int | None:
+    """A file descriptor that becomes readable when process ``pid`` exits (Linux 5.3 and
+    later), or None where the platform has none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def _reap_group(pgid: int) -> None:

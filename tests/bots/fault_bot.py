@@ -20,6 +20,8 @@ then misbehaves according to MODE:
   spawn_child      starts a child process that sleeps, then plays legally
   ignore_goodbye   plays legally but ignores goodbye, stdin EOF and SIGTERM
   hog              allocates and touches 512 MiB, then plays legally (the memory limit's test)
+  orphan_stdout    starts a sleeping child that keeps its stdout open, then exits at request N
+  version=V        says it speaks protocol version V (e.g. version=1.0.3), then plays legally
   legal            plays legally (the control)
 """
 
@@ -49,7 +51,7 @@ def main():
         time.sleep(30)
     if MODE == "ignore_goodbye":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if MODE == "spawn_child":
+    if MODE in ("spawn_child", "orphan_stdout"):
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
     requests = 0
     for line in sys.stdin:
@@ -60,6 +62,8 @@ def main():
                 send({"type": "answer", "id": 0, "option": "x"})
                 continue
             version = "2.0" if MODE == "bad_version" else "1.0"
+            if MODE.startswith("version="):
+                version = MODE.split("=", 1)[1]
             send({"type": "hello", "protocol": "tourney-bot", "version": version, "name": MODE})
             if MODE == "exit_after_hello":
                 sys.exit(0)
@@ -69,6 +73,8 @@ def main():
                 sys.stderr.write(("x" * 1023 + "\n") * 2048)
                 sys.stderr.flush()
             if requests >= AT:
+                if MODE == "orphan_stdout":
+                    os._exit(0)
                 if MODE == "crash":
                     sys.stderr.write("fault_bot: crashing on purpose\n")
                     sys.stderr.flush()
