@@ -24,11 +24,15 @@ from tourney.entrants import (
 )
 from tourney.protocol import FAULT_CODES
 from tourney.referee import GameRecord, play_game, replay
+from tourney.sandbox import Policy
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULT_BOT = str(ROOT / "tests" / "bots" / "fault_bot.py")
 RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
 FAST = Limits(startup_timeout=2.0, decision_timeout=0.5, grace=0.3)
+#: for bots that keep state in pytest's private (0700) temporary folders, out of a sandboxed
+#: bot's reach: these tests are about the referee, tests/test_fairplay.py about the sandbox
+UNSANDBOXED = Policy("off")
 
 
 def fault_spec(mode, at=2, limits=FAST, name=None):
@@ -125,7 +129,7 @@ def test_a_failed_first_start_costs_only_its_game(tmp_path):
         f"sys.argv = [{FAULT_BOT!r}, 'legal']\n"
         f"runpy.run_path({FAULT_BOT!r}, run_name='__main__')\n"
     )
-    spec = EntrantSpec("shy", command=("{python}", str(script)), limits=FAST)
+    spec = EntrantSpec("shy", command=("{python}", str(script)), limits=FAST, sandbox=UNSANDBOXED)
     records, shy, good = play_series(spec, random_spec(), games=3)
     assert [r.faults for r in records] == [{0: "startup"}, {}, {}]
     assert records[0].decisions == 0 and records[1].decisions > 0
@@ -168,7 +172,7 @@ def test_restart_that_fails_forfeits_the_rest(tmp_path):
         f"sys.argv = [{FAULT_BOT!r}, 'crash', '2']\n"
         f"runpy.run_path({FAULT_BOT!r}, run_name='__main__')\n"
     )
-    spec = EntrantSpec("once", command=("{python}", str(script)), limits=FAST)
+    spec = EntrantSpec("once", command=("{python}", str(script)), limits=FAST, sandbox=UNSANDBOXED)
     records, bad, good = play_series(spec, random_spec(), games=3)
     assert [r.faults for r in records] == [{0: "crash"}, {0: "startup"}, {0: "startup"}]
     assert records[1].decisions == 0 and records[2].decisions == 0
@@ -289,9 +293,9 @@ def test_minimal_environment_and_cwd(tmp_path):
         "import os, json, sys\n"
         "sys.stderr.write(json.dumps({'cwd': os.getcwd(), 'env': sorted(os.environ)}))\n"
         "sys.stderr.flush()\n"
-        f"exec(open({RANDOM_BOT!r}).read())\n"
+        "exec(open(sys.argv[1]).read())\n"
     )
-    spec = EntrantSpec("env", command=("{python}", "-c", code), cwd=str(tmp_path),
+    spec = EntrantSpec("env", command=("{python}", "-c", code, RANDOM_BOT), cwd=str(tmp_path),
                        env={"MY_BOT_LEVEL": "3"}, limits=FAST)
     try:
         with open_entrant(spec) as a, open_entrant(EntrantSpec("g", builtin="greedy")) as g:

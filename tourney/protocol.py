@@ -16,15 +16,15 @@ bot -> referee: ``hello`` (the answer to the referee's hello), ``answer``
 
 from __future__ import annotations
 
+import json as _json
 import re
 from typing import Any
 
+_orjson: Any
 try:  # orjson is several times faster on the view-sized messages this protocol sends
     import orjson as _orjson
 except ImportError:  # pragma: no cover - exercised only where orjson is missing
     _orjson = None
-
-import json as _json
 
 #: the protocol's name, sent in both hellos
 PROTOCOL = "tourney-bot"

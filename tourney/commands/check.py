@@ -47,6 +47,10 @@ def check(
     startup_timeout: float = typer.Option(10.0, min=0.01, help="Seconds allowed for the handshake."),
     decision_timeout: float = typer.Option(5.0, min=0.01, help="Seconds allowed per decision."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every game's log."),
+    sandbox: str = typer.Option("auto", help="Isolate the bot: auto, on or off (docs/protocol.md, "
+                                             "\"Fair play\")."),
+    network: bool = typer.Option(False, "--network", help="Let the sandboxed bot use the network."),
+    writable: bool = typer.Option(False, "--writable", help="Let the sandboxed bot write its folder."),
 ) -> None:
     """Check a bot: start it, do the handshake, play seeded games against a built-in bot, and
     tell you plainly what is wrong, if anything.
@@ -54,9 +58,10 @@ def check(
     Exit status: 0 the bot behaved, 1 it faulted, 2 bad usage.
     """
     from engine import OptionsError, validate_options
-    from tourney.entrants import EntrantError, EntrantSpec, Limits, open_entrant
+    from tourney.entrants import EntrantError, EntrantSpec, Limits, SubprocessEntrant, open_entrant
     from tourney.protocol import FAULT_MEANINGS
     from tourney.referee import play_game
+    from tourney.sandbox import MODES, Policy, problem
 
     def fail_usage(message: str) -> None:
         typer.echo(f"error: {message}", err=True)
@@ -73,16 +78,19 @@ def check(
         fail_usage(f"cannot find the program {exe!r}")
     if opponent not in ("random", "greedy"):
         fail_usage(f"--opponent must be random or greedy, not {opponent!r}")
+    if sandbox not in MODES:
+        fail_usage(f"--sandbox must be auto, on or off, not {sandbox!r}")
     try:
         validate_options(rule_set, {}, 2)
     except OptionsError as exc:
         fail_usage(str(exc))
 
     limits = Limits(startup_timeout=startup_timeout, decision_timeout=decision_timeout)
-    spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits)
+    spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits,
+                       sandbox=Policy(sandbox, network=network, writable=writable))
     problems = 0
-    with open_entrant(spec, seed=seed) as bot, \
-            open_entrant(EntrantSpec(opponent, builtin=opponent), seed=seed + 1) as other:
+    bot = SubprocessEntrant(spec, seed)
+    with bot, open_entrant(EntrantSpec(opponent, builtin=opponent), seed=seed + 1) as other:
         try:
             bot.start()
         except EntrantError as exc:
@@ -91,9 +99,15 @@ def check(
             text = bot.take_stderr()
             if text.strip():
                 typer.echo("  the bot's stderr ends with:\n" + _tail(text))
-            raise typer.Exit(1)
+            raise typer.Exit(1) from None
         typer.echo(f"ok   handshake: the bot calls itself {bot.bot_name!r}, "
                    f"protocol version {bot.bot_version}")
+        if bot.isolated:
+            typer.echo("ok   sandbox: the bot runs isolated")
+        elif sandbox == "off":
+            typer.echo("--   sandbox: off, as asked")
+        else:
+            typer.echo(f"--   sandbox: none here ({problem()})")
         for g in range(games):
             seats = [bot, other] if g % 2 == 0 else [other, bot]
             me = seats.index(bot)

@@ -62,6 +62,20 @@ def standings_table(summary: dict) -> str:
     return tabulate(rows, headers=headers, tablefmt="simple")
 
 
+def keep_from_bots(db, cfg) -> None:
+    """Hide the database, the config and every entrant's folder from the sandboxed bots (each
+    still sees its own folder): docs/protocol.md, "Fair play"."""
+    import os
+
+    from tourney import sandbox
+
+    files = [row[2] for row in db.execute("pragma database_list").fetchall() if row[2]]
+    if os.path.isfile(cfg.path):
+        files.append(cfg.path)
+    folders = [e["cwd"] for e in cfg.resolved_entrants() if e.get("cwd")]
+    sandbox.keep_private(*files, *folders)
+
+
 def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=False, quiet=False,
             on_line=None, on_game=None, expect_resume=False):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
@@ -74,6 +88,7 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
         fail(str(exc))
     tasks = formats.pending_tasks(db, event_id, cfg)
     total = len(store.series_rows(db, event_id))
+    keep_from_bots(db, cfg)
     if resumed:
         done_games = db.execute("select count(*) from games where event_id = ?",
                                 [event_id]).fetchone()[0]
@@ -107,13 +122,13 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     def on_game_cb(s, payload):
         nonlocal games_seen
         games_seen += 1
-        if progress is not None:
+        if progress is not None and task_id is not None:
             progress.update(task_id, games=games_seen, refresh=True)
         if on_game is not None:
             on_game(s, payload)
 
     def on_series_cb(s, result):
-        if progress is not None:
+        if progress is not None and task_id is not None:
             progress.advance(task_id)
             progress.refresh()
         on_series(s, result)
@@ -220,7 +235,7 @@ def cli_event(fmt: str, words: list[str], *, seed: int, rule_set: str, options: 
     from tourney import config as cfgmod
 
     known = {}
-    limits = {}
+    limits: dict = {}
     base_dir = os.getcwd()
     try:
         if config is not None:
