@@ -8,7 +8,7 @@ Measures, in one run:
       of a typical request, the child (stdlib json, like random_bot.py) parses it and writes
       it back, the parent parses the echo.
 
-  (d) (b) again with both bots in their sandboxes (tourney/sandbox.py), and the start-up time
+  (d) (b) again with both bots in their sandboxes (tourney/bots/sandbox.py), and the start-up time
       (process start and handshake) of random_bot.py with and without its sandbox.
 
 The line before last gives ``decisions_per_s=<float>`` for (b). The last line is
@@ -34,10 +34,10 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
-from tourney import protocol  # noqa: E402
-from tourney.entrants import EntrantSpec, Limits, open_entrant  # noqa: E402
-from tourney.referee import play_game  # noqa: E402
-from tourney.sandbox import Policy  # noqa: E402
+from tourney.bots import protocol  # noqa: E402
+from tourney.bots.entrants import EntrantSpec, Limits, open_entrant  # noqa: E402
+from tourney.bots.referee import play_game  # noqa: E402
+from tourney.bots.sandbox import Policy  # noqa: E402
 
 RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
 ECHO = (

@@ -20,8 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tourney import formats, store  # noqa: E402
 from tourney.config import parse_config  # noqa: E402
+from tourney.events import runner  # noqa: E402
+from tourney.results import store  # noqa: E402
 
 BOTS = ["examples/bots/random_bot.py", "examples/bots/smart_bot.py"]
 
@@ -41,10 +42,10 @@ def config(entrants: int, games: int, rounds: int, seed: int) -> dict:
 def run(raw: dict, concurrency: int, path: Path):
     cfg = parse_config(raw, base_dir=str(ROOT))
     db = store.open_db(path)
-    event_id, _ = formats.prepare_event(db, cfg, "bench")
-    tasks = formats.pending_tasks(db, event_id, cfg)
+    event_id, _ = runner.prepare_event(db, cfg, "bench")
+    tasks = runner.pending_tasks(db, event_id, cfg)
     start = time.perf_counter()
-    formats.Runner(db, event_id, tasks, concurrency).run()
+    runner.Runner(db, event_id, tasks, concurrency).run()
     seconds = time.perf_counter() - start
     games = sorted(
         (r["sidx"], r["idx"], r["seed"], r["winners"], r["choices"])

@@ -88,14 +88,14 @@ def test_run_of_a_legs_match_prints_legs(db):
     config = str(ROOT / "configs" / "crazy-eights-match.toml")
     result = invoke("run", config, "--quiet")
     assert result.exit_code == 0, result.output
-    header = next(line for line in result.stdout.splitlines() if line.lstrip().startswith("rank"))
-    assert "legs won" in header
+    header = next(line for line in result.stdout.splitlines() if line.split()[:2] == ["rank", "entrant"])
+    assert "legs" in header
     data = json.loads(invoke("run", config, "--json").stdout)  # the stored event, again
     series = data["series"][0]
     assert series["legs"] >= 2 and series["games"] > series["legs"]
-    assert sorted(r["legs_won"] for r in data["standings"])[-1] == 2
+    assert sorted(r["series"]["legs_won"] for r in data["standings"])[-1] == 2
     plain = invoke("run", str(ROOT / "configs" / "match.toml"), "--quiet")
-    assert "legs won" not in plain.stdout  # one deal per leg: no legs column
+    assert "legs" not in plain.stdout.split("entrant")[1].splitlines()[0]  # one deal per leg: no legs column
 
 
 def test_match_even_best_of_is_refused(db):
@@ -129,13 +129,14 @@ command = ["{{python}}", "{RANDOM_BOT}"]
     data = json.loads(result.stdout)
     assert data["status"] == "finished" and len(data["series"]) == 3
     assert sorted(s["entrant"] for s in data["standings"]) == ["g", "py", "r"]
-    assert {"rank", "series_won", "games_won", "points"} <= set(data["standings"][0])
+    assert {"rank", "series", "wins", "points", "faults", "rating"} <= set(data["standings"][0])
 
     games = json.loads(invoke("games", "--event", "cli", "--json").stdout)["games"]
     assert len(games) == data["games"]
     only_py = json.loads(invoke("games", "--entrant", "py", "--json").stdout)["games"]
     assert only_py and all(any(s["entrant"] == "py" for s in g["seats"]) for g in only_py)
-    assert json.loads(invoke("games", "--event", "nope", "--json").stdout) == {"games": []}
+    unknown = invoke("games", "--event", "nope", "--json")
+    assert unknown.exit_code == 2 and unknown.stdout == "" and "no event named 'nope'" in unknown.stderr
 
     for g in games:
         rep = invoke("replay", str(g["id"]), "--json")

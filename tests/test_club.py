@@ -1,6 +1,7 @@
 """Club scorekeeping through the CLI: creation, entries, corrections, history, standings, who goes first."""
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -9,7 +10,10 @@ import tourney.commands  # noqa: F401  (registers the commands)
 from engine import crazy_eights, super_crazy_eights
 from engine.eights_family import NAME, RANK
 from tourney.app import app
-from tourney.club import ClubError, League, card_value, open_db, parse_value
+from tourney.club import ClubError
+from tourney.club.entries import card_value, parse_value
+from tourney.club.league import League
+from tourney.results.store import open_db
 
 
 @pytest.fixture
@@ -34,7 +38,7 @@ def js(result):
 
 
 def by_name(summary):
-    return {r["name"]: r for r in summary["standings"]}
+    return {r["entrant"]: r for r in summary["standings"]}
 
 
 def test_league_from_creation_to_a_corrected_game(run):
@@ -44,14 +48,14 @@ def test_league_from_creation_to_a_corrected_game(run):
 
     s = js(run("club", "add", "thu", "--cards", "Ann=0,Bea=3,Cy=5", "--json", "--by", "kim"))
     assert s["entered"]["winners"] == ["Ann"]
-    assert s["next_first"] == {"game": 2, "name": "Cy", "points": 5, "tied": [], "random": False}
+    assert s["next_first"] == {"game": 2, "entrant": "Cy", "points": 5, "tied": [], "random": False}
 
     s = js(run("club", "add", "thu", "--cards", "Ann=4,Bea=0,Cy=1", "--json"))
     # totals now Ann 4, Bea 3, Cy 6: Cy leads game 3
     assert s["entered"]["first"] == "Cy"
-    assert s["next_first"]["name"] == "Cy"
+    assert s["next_first"]["entrant"] == "Cy"
     st = by_name(s)
-    assert (st["Ann"]["total"], st["Bea"]["total"], st["Cy"]["total"]) == (4, 3, 6)
+    assert (st["Ann"]["points"], st["Bea"]["points"], st["Cy"]["points"]) == (4, 3, 6)
 
     # correct game 1: Bea had 9, not 3 -> Bea (9) should have led game 2, which Cy led
     r = run("club", "correct", "thu", "1", "--cards", "Bea=9", "--dry-run", "--json")
@@ -62,21 +66,21 @@ def test_league_from_creation_to_a_corrected_game(run):
         {"game": 2, "was": "Cy", "now": "Bea", "actually_first": "Cy", "now_random": False}]
     assert "should have gone first" in r.stderr
     # dry run changed nothing
-    assert by_name(js(run("club", "standings", "thu", "--json")))["Bea"]["total"] == 3
+    assert by_name(js(run("club", "standings", "thu", "--json")))["Bea"]["points"] == 3
 
     # no terminal and no --yes: refuse cleanly, change nothing
     r = run("club", "correct", "thu", "1", "--cards", "Bea=9", ok=False)
-    assert r.exit_code == 1 and "--yes" in r.stderr and "Traceback" not in r.output
-    assert by_name(js(run("club", "standings", "thu", "--json")))["Bea"]["total"] == 3
+    assert r.exit_code == 2 and "--yes" in r.stderr and "Traceback" not in r.output
+    assert by_name(js(run("club", "standings", "thu", "--json")))["Bea"]["points"] == 3
 
     s = js(run("club", "correct", "thu", "1", "--cards", "Bea=9", "--yes", "--by", "lee",
                "--note", "misread", "--json"))
     assert s["correction"]["version"] == 2
     st = by_name(s)
-    assert (st["Ann"]["total"], st["Bea"]["total"], st["Cy"]["total"]) == (4, 9, 6)
-    assert [r["name"] for r in s["standings"]] == ["Ann", "Cy", "Bea"]
+    assert (st["Ann"]["points"], st["Bea"]["points"], st["Cy"]["points"]) == (4, 9, 6)
+    assert [r["entrant"] for r in s["standings"]] == ["Ann", "Cy", "Bea"]
     assert [r["rank"] for r in s["standings"]] == [1, 2, 3]
-    assert s["next_first"]["name"] == "Bea"
+    assert s["next_first"]["entrant"] == "Bea"
 
     h = js(run("club", "history", "thu", "--json"))["history"]
     assert [e["action"] for e in h] == ["create", "enter", "enter", "correct"]
@@ -104,7 +108,7 @@ def test_tie_for_first_is_random_from_seed_and_reproducible(run):
         run("club", "add", league, "--cards", "P=0,Q=4,R=4")
     fa = js(run("club", "standings", "a", "--json"))["next_first"]
     fb = js(run("club", "standings", "b", "--json"))["next_first"]
-    assert fa == fb and fa["random"] is True and fa["tied"] == ["Q", "R"] and fa["name"] in ("Q", "R")
+    assert fa == fb and fa["random"] is True and fa["tied"] == ["Q", "R"] and fa["entrant"] in ("Q", "R")
     assert "settled at random" in run("club", "standings", "a").stdout
 
 
@@ -121,15 +125,19 @@ def test_tie_for_first_is_random_from_seed_and_reproducible(run):
 def test_bad_entries_are_refused_with_one_line(run, cards, message):
     run("club", "new", "thu", "--players", "Ann,Bea,Cy", "--seed", "1")
     r = run("club", "add", "thu", "--cards", cards, ok=False)
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
     assert js(run("club", "standings", "thu", "--json"))["games_played"] == 0
 
 
 def test_unknown_league_is_one_line(run):
+    r = run("club", "standings", "nope", ok=False)  # no database yet: reading creates none
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "no such database" in r.stderr
+    assert not Path(run.db).exists()
+    run("club", "new", "thu", "--players", "Ann,Bea", "--seed", "1")
     r = run("club", "standings", "nope", ok=False)
-    assert r.exit_code == 1 and r.stderr.count("\n") == 1 and "no club league named 'nope'" in r.stderr
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "no club league named 'nope'" in r.stderr
 
 
 def test_elimination_scores_snapshot_and_lone_survivor_wins(run):
@@ -170,10 +178,10 @@ def test_crazy_eights_target_league_reproduces_document_003(run):
     r = run("club", "add", "classic", "--cards", "Kara=50,Daniel=0,Luis=20,Emily=0", ok=False)
     assert "two winners" in r.stderr                                  # only one player goes out
     s = js(run("club", "add", "classic", "--cards", DOCUMENT_003[2], "--json"))
-    totals = {r["name"]: r["total"] for r in s["standings"]}
+    totals = {r["entrant"]: r["points"] for r in s["standings"]}
     assert totals == {"Kara": 112, "Daniel": 51, "Luis": 64, "Emily": 72}
     assert s["finished"] == DANIEL_WINS_003
-    assert s["standings"][0]["name"] == "Daniel" and s["next_first"] is None
+    assert s["standings"][0]["entrant"] == "Daniel" and s["next_first"] is None
     r = run("club", "add", "classic", "--cards", "Kara=0,Daniel=1,Luis=2,Emily=3", ok=False)
     assert "is over" in r.stderr and "Daniel won" in r.stderr
 
@@ -262,10 +270,10 @@ def test_withdraw_and_join(run):
     run("club", "new", "w", "--players", "A,B,C", "--seed", "5")
     run("club", "add", "w", "--cards", "A=0,B=3,C=6")
     r = run("club", "withdraw", "w", "C", ok=False)                   # no terminal, no --yes
-    assert r.exit_code == 1 and "--yes" in r.stderr
+    assert r.exit_code == 2 and "--yes" in r.stderr
     s = js(run("club", "withdraw", "w", "C", "--yes", "--json"))
     c = by_name(s)["C"]
-    assert c["withdrawn"] is True and c["total"] == 6 and c["withdrawn_after"] == 1
+    assert c["withdrawn"] is True and c["points"] == 6 and c["withdrawn_after"] == 1
     r = run("club", "add", "w", "--cards", "A=0,B=3,C=1", ok=False)
     assert "C withdrew after game 1" in r.stderr
     s = js(run("club", "join", "w", "D", "--json"))                   # default start: max of active (3)
@@ -274,9 +282,9 @@ def test_withdraw_and_join(run):
     assert "missing player: D" in r.stderr
     s = js(run("club", "add", "w", "--cards", "A=2,B=0,D=1", "--json"))
     st = by_name(s)
-    assert (st["A"]["total"], st["B"]["total"], st["D"]["total"], st["D"]["games"]) == (2, 3, 4, 1)
+    assert (st["A"]["points"], st["B"]["points"], st["D"]["points"], st["D"]["games"]) == (2, 3, 4, 1)
     assert st["C"]["withdrawn"] is True and st["C"]["rank"] == 4
-    assert s["next_first"]["name"] == "D"
+    assert s["next_first"]["entrant"] == "D"
     s = js(run("club", "join", "w", "E", "--start", "zero", "--json"))
     assert s["joined"]["start_points"] == 0
     assert "withdrawn" in run("club", "standings", "w").stdout
@@ -296,5 +304,5 @@ def test_shared_ranks_in_the_view(tmp_path):
     lg.add([("A", "0"), ("B", "2"), ("C", "3")])
     lg.add([("A", "2"), ("B", "0"), ("C", "1")])
     # A 2 (1 win), B 2 (1 win), C 4: A and B tied on total, wins and average -> share rank 1
-    ranks = {r["name"]: r["rank"] for r in lg.standings()}
+    ranks = {r["entrant"]: r["rank"] for r in lg.standings()}
     assert ranks == {"A": 1, "B": 1, "C": 3}

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
-from tourney.entrants import EntrantSpec, Limits, open_entrant
-from tourney.referee import play_game
+from tourney.bots.entrants import EntrantSpec, Limits, open_entrant
+from tourney.bots.referee import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "examples" / "bots"
@@ -83,7 +83,7 @@ def test_check_explains_a_faulty_bot(mode, expected):
     args = ["check", "--games", "1", "--decision-timeout", "0.3", "--", "{python}", FAULT_BOT,
             mode, "2" if mode != "ignore_goodbye" else "100000"]
     result = runner.invoke(app, args)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 3, result.output
     assert expected in result.output
     assert "Traceback" not in result.output
 
@@ -92,7 +92,7 @@ def test_check_explains_a_faulty_bot(mode, expected):
 def test_check_refuses_a_version_not_major_dot_minor(version):
     result = runner.invoke(app, ["check", "--games", "1", "--", "{python}", FAULT_BOT,
                                  f"version={version}"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 3, result.output
     assert "FAIL handshake: version" in result.output
     assert f'"MAJOR.MINOR" such as "1.0", got {version!r}' in result.output
     assert "Traceback" not in result.output

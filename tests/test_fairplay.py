@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tourney import sandbox
-from tourney.entrants import EntrantError, EntrantSpec, Limits, open_entrant
-from tourney.referee import play_game
-from tourney.sandbox import Policy
+from tourney.bots import sandbox
+from tourney.bots.entrants import EntrantError, EntrantSpec, Limits, open_entrant
+from tourney.bots.referee import play_game
+from tourney.bots.sandbox import Policy
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "bots"

@@ -4,8 +4,14 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from tourney import formats, seeding, store
+from tourney import seeding
 from tourney.config import parse_config
+from tourney.events import runner
+from tourney.events.play import SeriesTask, run_series
+from tourney.events.schedule import schedule
+from tourney.events.series import SeriesState
+from tourney.events.summary import event_summary
+from tourney.results import store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,7 +28,7 @@ def entrants(*names):
 
 def test_round_robin_pairs_once_per_round():
     cfg = parse_config({"event": event(rounds=2), "entrants": entrants("a", "b", "c", "d")})
-    plan = formats.schedule(cfg.event)
+    plan = schedule(cfg.event)
     assert len(plan) == 12
     pairs = Counter(frozenset(s["entrants"]) for s in plan)
     assert set(pairs.values()) == {2}
@@ -32,7 +38,7 @@ def test_round_robin_pairs_once_per_round():
 
 def test_round_robin_tables_rotate_seats():
     cfg = parse_config({"event": event(players=3, games=2), "entrants": entrants(*"abcde")})
-    plan = formats.schedule(cfg.event)
+    plan = schedule(cfg.event)
     assert all(s["kind"] == "league" and len(s["entrants"]) == 3 for s in plan)
     for name in "abcde":
         seats = sorted(s["entrants"].index(name) for s in plan if name in s["entrants"])
@@ -50,7 +56,7 @@ def g(winners, placements, points=None):
 
 
 def test_match_loser_goes_first_and_draws_count_for_neither():
-    st = formats.SeriesState("match", 2, seed=1, games_target=3, max_games=7)
+    st = SeriesState("match", 2, seed=1, games_target=3, max_games=7)
     first = st.next_first_player()
     st.add(g([0], [1, 2]))
     assert st.next_first_player() == 1  # the loser
@@ -67,7 +73,7 @@ def test_match_loser_goes_first_and_draws_count_for_neither():
 
 
 def test_match_capped_is_drawn():
-    st = formats.SeriesState("match", 2, seed=1, games_target=3, max_games=4)
+    st = SeriesState("match", 2, seed=1, games_target=3, max_games=4)
     for _ in range(4):
         st.next_first_player()
         st.add(g([], [1, 1]))
@@ -76,7 +82,7 @@ def test_match_capped_is_drawn():
 
 
 def test_league_most_points_goes_first_and_fewest_ranks_first():
-    st = formats.SeriesState("league", 3, seed=4, games_target=2)
+    st = SeriesState("league", 3, seed=4, games_target=2)
     st.next_first_player()
     st.add({"winners": [1], "placements": [2, 1, 3], "points": [3, 0, 5]})
     assert st.next_first_player() == 2
@@ -90,9 +96,9 @@ def test_league_most_points_goes_first_and_fewest_ranks_first():
 def test_league_ties_broken_by_series_seed():
     firsts = set()
     for seed in range(20):
-        st = formats.SeriesState("league", 4, seed=seed, games_target=1)
+        st = SeriesState("league", 4, seed=seed, games_target=1)
         a = st.next_first_player()
-        again = formats.SeriesState("league", 4, seed=seed, games_target=1).next_first_player()
+        again = SeriesState("league", 4, seed=seed, games_target=1).next_first_player()
         assert a == again
         firsts.add(a)
     assert len(firsts) > 1
@@ -101,8 +107,8 @@ def test_league_ties_broken_by_series_seed():
 def run_event(raw, concurrency, db=None):
     cfg = parse_config(raw, base_dir=str(ROOT))
     db = db or store.open_db(":memory:")
-    event_id, _ = formats.prepare_event(db, cfg, "test")
-    formats.Runner(db, event_id, formats.pending_tasks(db, event_id, cfg), concurrency).run()
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), concurrency).run()
     store.finish_event(db, event_id)
     return db, event_id
 
@@ -125,7 +131,7 @@ def test_identical_games_at_any_concurrency():
     db2, e2 = run_event(raw, 2)
     assert games_of(db1) == games_of(db2)
     assert len(games_of(db1)) == 8
-    s1, s2 = formats.event_summary(db1, e1), formats.event_summary(db2, e2)
+    s1, s2 = event_summary(db1, e1), event_summary(db2, e2)
     assert s1["standings"] == s2["standings"]
     # seeds follow the documented derivation
     for sidx, gidx, seed, *_ in games_of(db1):
@@ -206,7 +212,7 @@ def deal(points, winner):
 
 
 def test_match_counts_legs_to_100_and_the_leg_loser_deals_next():
-    st = formats.SeriesState("match", 2, seed=3, games_target=3, rule_set="crazy-eights",
+    st = SeriesState("match", 2, seed=3, games_target=3, rule_set="crazy-eights",
                              options=TARGET)
     first = st.next_first_player()
     assert st.info() == {"kind": "match", "game": 1, "scores": [0, 0], "wins": [0, 0],
@@ -237,7 +243,7 @@ def test_match_counts_legs_to_100_and_the_leg_loser_deals_next():
 
 
 def test_match_cap_counts_legs():
-    st = formats.SeriesState("match", 2, seed=3, games_target=1, max_games=2,
+    st = SeriesState("match", 2, seed=3, games_target=1, max_games=2,
                              rule_set="crazy-eights", options=TARGET)
     for _ in range(2):
         st.next_first_player()
@@ -247,7 +253,7 @@ def test_match_cap_counts_legs():
 
 
 def test_single_game_of_a_series_rule_set_is_one_leg():
-    st = formats.SeriesState("single", 2, seed=1, games_target=1, rule_set="crazy-eights",
+    st = SeriesState("single", 2, seed=1, games_target=1, rule_set="crazy-eights",
                              options={**TARGET, "scoring": "high"})
     st.next_first_player()
     st.add(deal([0, 40], 0))  # high scoring: the player who went out collects 40
@@ -263,7 +269,7 @@ def test_single_game_of_a_series_rule_set_is_one_leg():
 
 
 def test_a_league_of_deals_is_not_played_in_legs():
-    st = formats.SeriesState("league", 2, seed=1, games_target=3, rule_set="super-crazy-eights")
+    st = SeriesState("league", 2, seed=1, games_target=3, rule_set="super-crazy-eights")
     assert st.module is None and "leg" not in st.info() and st.info()["of"] == 3
 
 
@@ -287,11 +293,11 @@ def test_crazy_eights_match_to_100_end_to_end():
     assert [e["wins"] for e in series["entrants"]] == wins
     assert max(wins) == 2 and series["status"] == "finished"
     assert series["winner_id"] == series["entrants"][wins.index(2)]["entrant_id"]
-    summary = formats.event_summary(db, event_id)
+    summary = event_summary(db, event_id)
     assert summary["series"][0]["legs"] == len(legs)
     by_name = {r["entrant"]: r for r in summary["standings"]}
-    assert [by_name[e["name"]]["legs_won"] for e in series["entrants"]] == wins
-    assert summary["standings"][0]["legs_won"] == 2
+    assert [by_name[e["name"]]["series"]["legs_won"] for e in series["entrants"]] == wins
+    assert summary["standings"][0]["series"]["legs_won"] == 2
 
 
 def test_super_crazy_eights_match_leg_is_fifteen_deals():
@@ -308,7 +314,7 @@ def test_super_crazy_eights_match_leg_is_fifteen_deals():
 
 
 def test_bots_are_told_the_leg_and_deal(monkeypatch):
-    from tourney import referee
+    from tourney.bots import referee
 
     seen = []
     real = referee.play_game
@@ -318,11 +324,11 @@ def test_bots_are_told_the_leg_and_deal(monkeypatch):
         return real(entrants, **kw)
 
     monkeypatch.setattr(referee, "play_game", spy)
-    task = formats.SeriesTask(idx=0, kind="match", rule_set="crazy-eights", options=TARGET,
+    task = SeriesTask(idx=0, kind="match", rule_set="crazy-eights", options=TARGET,
                               event_seed=4, seed=seeding.series_seed(4, 0), games_target=3,
                               max_games=None, entrants=entrants("a", "b"))
     games = []
-    formats.run_series(task, lambda msg: games.append(msg[2]))
+    run_series(task, lambda msg: games.append(msg[2]))
     assert [s["game"] for s in seen] == list(range(1, len(games) + 1))
     assert [s["leg"] - 1 for s in seen] == [g["leg"] for g in games]
     for s, g in zip(seen, games):
@@ -334,7 +340,7 @@ def test_bots_are_told_the_leg_and_deal(monkeypatch):
 
 def test_a_series_resumed_in_the_middle_of_a_leg_continues_exactly():
     def task(seed, done=()):
-        return formats.SeriesTask(idx=0, kind="match", rule_set="crazy-eights", options=TARGET,
+        return SeriesTask(idx=0, kind="match", rule_set="crazy-eights", options=TARGET,
                                   event_seed=seed, seed=seeding.series_seed(seed, 0),
                                   games_target=3, max_games=None, entrants=entrants("a", "b"),
                                   done=list(done))
@@ -346,7 +352,7 @@ def test_a_series_resumed_in_the_middle_of_a_leg_continues_exactly():
     # so the resumed series must rebuild the leg's dealer (the previous leg's loser) and totals
     for seed in range(50):
         whole = []
-        formats.run_series(task(seed), whole.append)
+        run_series(task(seed), whole.append)
         games = [m[2] for m in whole]
         legs = [g["leg"] for g in games]
         cuts = [i for i in range(1, len(games)) if legs[i] == legs[i - 1] and legs[i] > 0]
@@ -354,6 +360,6 @@ def test_a_series_resumed_in_the_middle_of_a_leg_continues_exactly():
             break
     assert cuts, "no seed gave a later leg of several deals"
     rest = []
-    formats.run_series(task(seed, games[:cuts[0]]), rest.append)
+    run_series(task(seed, games[:cuts[0]]), rest.append)
     assert [key(m[2]) for m in rest] == [key(g) for g in games[cuts[0]:]]
     assert rest[-1][3] == whole[-1][3]  # the same series result

@@ -6,9 +6,9 @@ no process is left behind (helpers shared with tests/test_referee.py).
 
 from test_referee import FAULT_BOT, all_pids, leftovers, random_spec
 
+from tourney.bots.entrants import EntrantSpec, Limits, open_entrant
+from tourney.bots.referee import play_game
 from tourney.config import entrant_spec, parse_config
-from tourney.entrants import EntrantSpec, Limits, open_entrant
-from tourney.referee import play_game
 
 LIMITS = dict(startup_timeout=5.0, decision_timeout=5.0, grace=0.3)
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 import engine
-from tourney import protocol
-from tourney.entrants import EntrantSpec, Limits, open_entrant
-from tourney.protocol import ProtocolError, check_answer, check_hello, parse_line
-from tourney.referee import play_game
+from tourney.bots import protocol
+from tourney.bots.entrants import EntrantSpec, Limits, open_entrant
+from tourney.bots.protocol import ProtocolError, check_answer, check_hello, parse_line
+from tourney.bots.referee import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")

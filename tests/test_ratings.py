@@ -3,8 +3,9 @@
 import pytest
 from test_standings import build_event, g
 
-from tourney.ratings import MU, SIGMA, event_ratings, rate_games, rating_ranks
-from tourney.standings import event_standings, open_db
+from tourney.results.ratings import MU, SIGMA, event_ratings, rate_games, rating_ranks
+from tourney.results.standings import event_standings
+from tourney.results.store import open_db
 
 
 def test_a_tie_gives_equal_changes_to_equal_players():

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from tourney import store
-from tourney.entrants import (
+from tourney.bots.entrants import (
     STDERR_CAP_BYTES,
     EntrantError,
     EntrantSpec,
@@ -22,9 +21,10 @@ from tourney.entrants import (
     SubprocessEntrant,
     open_entrant,
 )
-from tourney.protocol import FAULT_CODES
-from tourney.referee import GameRecord, play_game, replay
-from tourney.sandbox import Policy
+from tourney.bots.protocol import FAULT_CODES
+from tourney.bots.referee import GameRecord, play_game, replay
+from tourney.bots.sandbox import Policy
+from tourney.results import store
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULT_BOT = str(ROOT / "tests" / "bots" / "fault_bot.py")

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
-from tourney.report import CSV_COLUMNS
-from tourney.standings import open_db
+from tourney.results.report import CSV_COLUMNS
+from tourney.results.store import open_db
 
 ODD = 'Bob, "the <b>" & co\'s <script>x</script>'
 
@@ -60,7 +60,7 @@ def test_csv_parses_back(env):
 
 def test_json_shape(env):
     data = json.loads(env("bots", "--format", "json"))
-    assert data["version"] == 1 and data["kind"] == "event" and data["event"] == "bots"
+    assert data["version"] == 2 and data["kind"] == "event" and data["event"] == "bots"
     assert data["ranking"] == "games" and data["tie_breaks"][0] == "wins (more first)"
     top = data["standings"][0]
     assert top["entrant"] == ODD
@@ -129,6 +129,6 @@ def test_html_is_self_contained_and_escaped(env, name, club):
 
 def test_report_errors(env):
     r = CliRunner().invoke(app, ["report", "nope", "--format", "json"])
-    assert r.exit_code == 1 and r.stderr.startswith("error: ") and r.stdout == ""
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and r.stdout == ""
     r = CliRunner().invoke(app, ["report", "bots", "--format", "pdf"])
     assert r.exit_code == 2

@@ -6,9 +6,10 @@ import pytest
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
-from tourney import store
 from tourney.app import app
-from tourney.standings import TIE_BREAKS, event_standings, find_event, open_db
+from tourney.results import store
+from tourney.results.standings import TIE_BREAKS, event_standings, find_event
+from tourney.results.store import open_db
 
 
 def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
@@ -196,16 +197,16 @@ def test_standings_cli_json_and_errors(tmp_path, monkeypatch):
     r = runner.invoke(app, ["standings", "first", "--json"])
     assert r.exit_code == 0, r.stderr
     data = json.loads(r.stdout)
-    assert data["version"] == 1 and data["event"] == "first"
+    assert data["version"] == 2 and data["event"] == "first"
     assert [x["entrant"] for x in data["standings"]] == ["A", "B"]
     r = runner.invoke(app, ["standings", "--json"])  # latest event
     assert json.loads(r.stdout)["event"] == "second"
     r = runner.invoke(app, ["standings"])
     assert r.exit_code == 0 and "Y<&>" in r.stdout
     r = runner.invoke(app, ["standings", "nope"])
-    assert r.exit_code == 1 and r.stderr.startswith("error: no event named 'nope'") and "Traceback" not in r.output
+    assert r.exit_code == 2 and r.stderr.startswith("error: no event named 'nope'") and "Traceback" not in r.output
     r = runner.invoke(app, ["standings", "--db", str(tmp_path / "missing.db")])
-    assert r.exit_code == 1 and "no such database" in r.stderr
+    assert r.exit_code == 2 and "no such database" in r.stderr
 
 
 def test_standings_cli_reads_club_leagues(tmp_path, monkeypatch):
@@ -215,4 +216,4 @@ def test_standings_cli_reads_club_leagues(tmp_path, monkeypatch):
     assert runner.invoke(app, ["club", "add", "thu", "--cards", "A=0,B=4"]).exit_code == 0
     data = json.loads(runner.invoke(app, ["standings", "thu", "--json"]).stdout)
     assert data["kind"] == "club" and [(x["entrant"], x["points"]) for x in data["standings"]] == [("A", 0), ("B", 4)]
-    assert data["next_first"]["name"] == "B"
+    assert data["next_first"]["entrant"] == "B"

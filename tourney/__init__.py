@@ -4,4 +4,4 @@ The package never changes the rules: it seats entrants, asks them for decisions 
 engine's decision model, and keeps what happened. ``engine`` never imports ``tourney``.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

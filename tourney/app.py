@@ -1,16 +1,54 @@
-"""The Typer application object; command modules in ``tourney.commands`` register on it."""
+"""The Typer application object; command modules in ``tourney.commands`` register on it.
+
+Errors are mapped to exit codes here, once for every command (:mod:`tourney.errors`): a
+:class:`~tourney.errors.TourneyError` (or an engine input error) becomes one ``error:`` line on
+stderr and its exit code; anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
 
 import typer
+from typer.core import TyperGroup
+
+from tourney import __version__
+from tourney.errors import exit_code_for, exit_codes_help
+
+
+class _Group(TyperGroup):
+    """The root command group: runs a command and maps the errors it lets escape."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            code = exit_code_for(exc)
+            if code is None:
+                raise
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code) from None
+
 
 app = typer.Typer(
     name="tourney",
+    cls=_Group,
     help="Run Crazier Eights games, matches, leagues and bot tournaments; keep and report results.",
+    epilog="Example: tourney run configs/demo.toml, then tourney standings\n\n" + exit_codes_help(),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"tourney {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print tourney's version and exit."),
+) -> None:
     """Run Crazier Eights games, matches, leagues and bot tournaments; keep and report results."""

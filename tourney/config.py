@@ -39,6 +39,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from tourney.errors import UserError
+
 FORMATS = ("single", "match", "league", "round-robin")
 BUILTIN_BOTS = ("random", "greedy")
 UNITS = ("match", "league")
@@ -52,7 +54,7 @@ LIMIT_KEYS = {
     "cpu_seconds": int,
     "grace": float,
     "max_stderr_bytes": int,
-    "sandbox": str,  # auto | on | off: see tourney/sandbox.py
+    "sandbox": str,  # auto | on | off: see tourney/bots/sandbox.py
 }
 
 EVENT_KEYS = {
@@ -65,7 +67,7 @@ SANDBOX_SWITCHES = ("network", "writable")
 TOP_KEYS = {"event", "entrants", "limits"}
 
 
-class ConfigError(Exception):
+class ConfigError(UserError):
     """A mistake in a config; ``str()`` is the one-line message shown to the user."""
 
 
@@ -384,7 +386,7 @@ def parse_config(data: dict, path: str = "<config>", base_dir: str = ".",
 def check_sandbox(path: str, entrants: list[dict]) -> None:
     """Refuse an event whose bots must be isolated (``sandbox = "on"``) where they cannot be;
     where ``"auto"`` bots cannot be, say so once, now, rather than from every worker."""
-    from tourney import sandbox
+    from tourney.bots import sandbox
 
     modes = {(e.get("limits") or {}).get("sandbox", "auto") for e in entrants if "command" in e}
     if not modes - {"off"}:
@@ -417,8 +419,8 @@ def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventCo
 
 def entrant_spec(spec: dict):
     """A :class:`tourney.entrants.EntrantSpec` from a resolved spec dict."""
-    from tourney.entrants import EntrantSpec, Limits
-    from tourney.sandbox import Policy
+    from tourney.bots.entrants import EntrantSpec, Limits
+    from tourney.bots.sandbox import Policy
 
     limit_fields = {f.name for f in dataclasses.fields(Limits)}
     given = spec.get("limits") or {}
@@ -483,6 +485,38 @@ STARTER = {
         {"name": "my-bot", "command": ["{python}", "examples/bots/random_bot.py"], "cwd": "."},
     ],
 }
+
+
+def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
+                     games: int, max_games: int | None, config: str | os.PathLike | None,
+                     name: str | None) -> EventConfig:
+    """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
+    names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
+    import datetime
+
+    known: dict[str, dict] = {}
+    base_dir = os.getcwd()
+    if config is not None:
+        loaded = load_config(config)
+        base_dir = loaded.base_dir
+        known = {e["name"]: e for e in loaded.entrants}
+    taken: set[str] = set()
+    specs = [entrant_from_arg(w, taken, known) for w in words]
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S%f")
+    raw = {
+        "name": name or f"{'play' if fmt == 'single' else fmt}-{stamp}",
+        "format": fmt,
+        "rule_set": rule_set,
+        "options": options,
+        "seed": seed,
+        "games": games,
+        "entrants": [s["name"] for s in specs],
+    }
+    if max_games is not None:
+        raw["max_games"] = max_games
+    event, _ = check_event("command line", raw, [s["name"] for s in specs])
+    return EventConfig(path="command line", event=event, entrants=specs, concurrency=1,
+                       base_dir=base_dir)
 
 
 def starter_text() -> str:

@@ -7,6 +7,7 @@ from tourney.commands import (
     check,  # noqa: F401
     club,  # noqa: F401
     demo,  # noqa: F401
+    events,  # noqa: F401
     games,  # noqa: F401
     init,  # noqa: F401
     match,  # noqa: F401
@@ -15,4 +16,5 @@ from tourney.commands import (
     report,  # noqa: F401
     run,  # noqa: F401
     standings,  # noqa: F401
+    upgrade,  # noqa: F401
 )

@@ -8,6 +8,8 @@ import shutil
 import typer
 
 from tourney.app import app
+from tourney.commands.common import EXIT_CODES
+from tourney.errors import CheckFailed, UserError
 
 ADVICE = {
     "crash": "Your bot exited (or closed stdout) during a game. Look at its stderr below for a "
@@ -34,7 +36,7 @@ def _tail(text: str, lines: int = 15) -> str:
     return "\n".join("    " + line for line in text.rstrip().splitlines()[-lines:])
 
 
-@app.command(epilog="Example: tourney check -- python3 examples/bots/random_bot.py")
+@app.command(epilog="Example: tourney check -- python3 examples/bots/random_bot.py\n\n" + EXIT_CODES)
 def check(
     command: list[str] = typer.Argument(
         None, metavar="COMMAND...",
@@ -55,35 +57,31 @@ def check(
     """Check a bot: start it, do the handshake, play seeded games against a built-in bot, and
     tell you plainly what is wrong, if anything.
 
-    Exit status: 0 the bot behaved, 1 it faulted, 2 bad usage.
+    Exit status: 0 the bot behaved, 3 it broke the protocol, 2 bad usage.
     """
     from engine import OptionsError, validate_options
-    from tourney.entrants import EntrantError, EntrantSpec, Limits, SubprocessEntrant, open_entrant
-    from tourney.protocol import FAULT_MEANINGS
-    from tourney.referee import play_game
-    from tourney.sandbox import MODES, Policy, problem
-
-    def fail_usage(message: str) -> None:
-        typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(2)
+    from tourney.bots.entrants import EntrantError, EntrantSpec, Limits, SubprocessEntrant, open_entrant
+    from tourney.bots.protocol import FAULT_MEANINGS
+    from tourney.bots.referee import play_game
+    from tourney.bots.sandbox import MODES, Policy, problem
 
     if not command:
-        fail_usage("give the bot's command after --, e.g. tourney check -- python3 my_bot.py")
+        raise UserError("give the bot's command after --, e.g. tourney check -- python3 my_bot.py")
     if cwd is not None and not os.path.isdir(cwd):
-        fail_usage(f"--cwd {cwd!r} is not a directory")
+        raise UserError(f"--cwd {cwd!r} is not a directory")
     exe = command[0]
     if exe != "{python}" and shutil.which(exe, path=os.environ.get("PATH")) is None and not (
         os.path.isfile(os.path.join(cwd or ".", exe)) and os.sep in exe
     ):
-        fail_usage(f"cannot find the program {exe!r}")
+        raise UserError(f"cannot find the program {exe!r}")
     if opponent not in ("random", "greedy"):
-        fail_usage(f"--opponent must be random or greedy, not {opponent!r}")
+        raise UserError(f"--opponent must be random or greedy, not {opponent!r}")
     if sandbox not in MODES:
-        fail_usage(f"--sandbox must be auto, on or off, not {sandbox!r}")
+        raise UserError(f"--sandbox must be auto, on or off, not {sandbox!r}")
     try:
         validate_options(rule_set, {}, 2)
     except OptionsError as exc:
-        fail_usage(str(exc))
+        raise UserError(str(exc)) from None
 
     limits = Limits(startup_timeout=startup_timeout, decision_timeout=decision_timeout)
     spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits,
@@ -99,7 +97,7 @@ def check(
             text = bot.take_stderr()
             if text.strip():
                 typer.echo("  the bot's stderr ends with:\n" + _tail(text))
-            raise typer.Exit(1) from None
+            raise CheckFailed("the handshake failed") from None
         typer.echo(f"ok   handshake: the bot calls itself {bot.bot_name!r}, "
                    f"protocol version {bot.bot_version}")
         if bot.isolated:
@@ -139,6 +137,5 @@ def check(
         typer.echo(f"FAIL goodbye: the bot did not exit within {limits.grace:g} s of goodbye and "
                    f"was {bot.exit_how}. Exit when you read goodbye or reach end of stdin.")
     if problems:
-        typer.echo(f"{problems} problem(s) found")
-        raise typer.Exit(1)
+        raise CheckFailed(f"{problems} problem(s) found")
     typer.echo("the bot follows the protocol")

@@ -1,8 +1,9 @@
 """``tourney club ...``: scorekeeping for leagues played with real cards.
 
 Data goes to stdout (a table, or JSON with ``--json``), messages to stderr. A user mistake
-(unknown league or player, impossible result) prints one ``error:`` line and exits 1; a usage
-error exits 2. Shapes of the JSON output are documented in docs/standings.md.
+(unknown league or player, impossible result, a change not confirmed) prints one ``error:`` line
+and exits 2, changing nothing (the exit-code table: tourney.errors). Shapes of the JSON output are
+documented in docs/standings.md.
 """
 
 from __future__ import annotations
@@ -15,13 +16,20 @@ import typer
 from tabulate import tabulate
 
 from tourney.app import app
+from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store
+from tourney.errors import UserError
 
 club_app = typer.Typer(
     name="club",
     help="Keep the scores of a club league played with real cards (lowest total wins).",
+    epilog="Example: tourney club new thursday --players Ann,Bea,Cy --seed 7\n\n" + EXIT_CODES,
     no_args_is_help=True,
 )
 app.add_typer(club_app, name="club")
+
+
+def _epilog(example: str) -> str:
+    return f"Example: {example}\n\n{EXIT_CODES}"
 
 
 # Options shared by several commands, declared once so their flags and help read the same everywhere.
@@ -40,7 +48,7 @@ def _yes_option():
 
 
 def _db_option():
-    return typer.Option(None, "--db", help="SQLite database file (default: $TOURNEY_DB, else results/tourney.db).")
+    return typer.Option(None, "--db", help=DB_HELP)
 
 
 def _by_option():
@@ -51,20 +59,13 @@ def _json_option():
     return typer.Option(False, "--json", help="Print JSON (shape in docs/standings.md).")
 
 
-def err(message: str) -> None:
-    typer.echo(message, err=True)
-
-
 @contextmanager
-def _league(db_path: str | None, name: str | None = None):
-    from tourney.club import ClubError, League, open_db
+def _league(db_path: str | None, name: str | None = None, *, readonly: bool = False):
+    """The database (or league ``name`` in it); read-only for commands that only look."""
+    from tourney.club.league import League
 
-    try:
-        db = open_db(db_path)
-        yield (League(db, name) if name is not None else db)
-    except ClubError as e:
-        err(f"error: {e}")
-        raise typer.Exit(1) from None
+    db = open_store(db_path, readonly=readonly)
+    yield (League(db, name) if name is not None else db)
 
 
 def _out_json(data) -> None:
@@ -72,27 +73,13 @@ def _out_json(data) -> None:
 
 
 def _print_standings(summary: dict) -> None:
-    rows = []
-    for r in summary["standings"]:
-        mark = " (withdrawn)" if r["withdrawn"] else ""
-        rows.append([r["rank"], r["name"] + mark, r["total"], r["games"], r["wins"],
-                     "" if r["average"] is None else f"{r['average']:.2f}",
-                     r["start_points"] or ""])
-    target = f", play to {summary['target']}" if summary["target"] else ""
-    typer.echo(f"{summary['league']} ({summary['rule_set']}{target}; lowest total wins; "
-               f"{summary['games_played']} games)")
-    typer.echo(tabulate(rows, headers=["rank", "entrant", "total", "games", "wins", "avg", "start"],
-                        disable_numparse=True))
-    if summary["finished"]:
-        f = summary["finished"]
-        typer.echo(f"finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}")
-    elif summary["next_first"]:
-        nf = summary["next_first"]
-        if nf["random"]:
-            typer.echo(f"first in game {nf['game']}: {nf['name']} (tie on {nf['points']} between "
-                       f"{', '.join(nf['tied'])}, settled at random from the league's seed)")
-        else:
-            typer.echo(f"first in game {nf['game']}: {nf['name']} (most points: {nf['points']})")
+    from tourney.results.report import footer, render_table
+    from tourney.results.standings import club_envelope
+
+    data = club_envelope(summary)
+    typer.echo(render_table(data), nl=False)
+    if footer(data):
+        typer.echo(footer(data))
 
 
 def _show(summary: dict, as_json: bool, **done) -> None:
@@ -110,20 +97,18 @@ def _confirm(yes: bool, question: str, hint: str = "add --yes") -> None:
     if yes:
         return
     if not sys.stdin.isatty():
-        err(f"error: not changing anything without confirmation; {hint}")
-        raise typer.Exit(1)
+        raise UserError(f"not changing anything without confirmation; {hint}")
     if not typer.confirm(question, err=True):
-        err("nothing changed")
-        raise typer.Exit(1)
+        raise UserError("nothing changed")
 
 
 def _pairs(cards: list[str], card: list[str]):
-    from tourney.club import parse_pairs
+    from tourney.club.entries import parse_pairs
 
     return parse_pairs(cards or []) + parse_pairs(card or [], split=False)
 
 
-@club_app.command("new", epilog="Example: tourney club new thursday --players Ann,Bea,Cy --seed 7 --target 100")
+@club_app.command("new", epilog=_epilog("tourney club new thursday --players Ann,Bea,Cy --seed 7 --target 100"))
 def new(
     name: str = _name_argument(),
     players: str = typer.Option("", "--players", help="Players, comma-separated, in roster order."),
@@ -139,7 +124,7 @@ def new(
     as_json: bool = _json_option(),
 ) -> None:
     """Create a club league with its players."""
-    from tourney.club import League
+    from tourney.club.league import League
 
     names = [p for p in players.split(",") if p.strip()] + list(player or [])
     with _league(db) as database:
@@ -150,12 +135,12 @@ def new(
     _show(summary, as_json)
 
 
-@club_app.command("list")
+@club_app.command("list", epilog=_epilog("tourney club list --json"))
 def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None:
     """List the club leagues in the database."""
-    from tourney.club import list_leagues
+    from tourney.club.league import list_leagues
 
-    with _league(db) as database:
+    with _league(db, readonly=True) as database:
         rows = list_leagues(database)
     if as_json:
         _out_json({"version": 1, "leagues": rows})
@@ -164,7 +149,7 @@ def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None
                             headers=["league", "rule set", "target", "games"], disable_numparse=True))
 
 
-@club_app.command("add", epilog="Example: tourney club add thursday --cards Ann=0,Bea=3,Cy=elim:5")
+@club_app.command("add", epilog=_epilog("tourney club add thursday --cards Ann=0,Bea=3,Cy=elim:5"))
 def add(
     name: str = _name_argument(),
     cards: list[str] = typer.Option(None, "--cards",
@@ -185,7 +170,7 @@ def add(
     _show(summary, as_json, entered=result)
 
 
-@club_app.command("correct", epilog="Example: tourney club correct thursday 2 --cards Bea=4 --dry-run")
+@club_app.command("correct", epilog=_epilog("tourney club correct thursday 2 --cards Bea=4 --dry-run"))
 def correct(
     name: str = _name_argument(),
     game: int = typer.Argument(..., help="Number of the game to correct."),
@@ -199,7 +184,7 @@ def correct(
     as_json: bool = _json_option(),
 ) -> None:
     """Correct a game's result. The correction is a new version; the old one is kept in the history."""
-    with _league(db, name) as league:
+    with _league(db, name, readonly=dry_run) as league:
         values = _pairs(cards, card)
         preview = league.correct(game, values, by=by, note=note, dry_run=True)
         _describe_correction(preview, dry_run)
@@ -245,14 +230,14 @@ def _end_warning(change: dict, dry_run: bool) -> str:
     return line
 
 
-@club_app.command("history")
+@club_app.command("history", epilog=_epilog("tourney club history thursday"))
 def history(
     name: str = _name_argument(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Show who changed what and when: creation, entries, corrections, withdrawals, joins."""
-    with _league(db, name) as league:
+    with _league(db, name, readonly=True) as league:
         rows = league.history()
     if as_json:
         _out_json({"version": 1, "league": name, "history": rows})
@@ -281,19 +266,19 @@ def history(
     typer.echo(tabulate(table, headers=["at (UTC)", "by", "action", "game", "what"], disable_numparse=True))
 
 
-@club_app.command("standings")
+@club_app.command("standings", epilog=_epilog("tourney club standings thursday --json"))
 def standings(
     name: str = _name_argument(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Show the standings (lowest total first) and who goes first in the next game."""
-    with _league(db, name) as league:
+    with _league(db, name, readonly=True) as league:
         summary = league.summary()
     _show(summary, as_json)
 
 
-@club_app.command("withdraw")
+@club_app.command("withdraw", epilog=_epilog("tourney club withdraw thursday Cy"))
 def withdraw(
     name: str = _name_argument(),
     player: str = typer.Argument(..., help="The player who leaves (kept in the standings, marked)."),
@@ -312,7 +297,7 @@ def withdraw(
     _show(summary, as_json, withdrawn=result)
 
 
-@club_app.command("join")
+@club_app.command("join", epilog=_epilog("tourney club join thursday Dan --start average"))
 def join(
     name: str = _name_argument(),
     player: str = typer.Argument(..., help="The new player."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from tourney.app import app
-from tourney.commands.run import DB_HELP, EXIT_CODES, open_store, out_json
+from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json
 
 
 @app.command(epilog="Examples: tourney games --event demo\n\ntourney games --entrant greedy "
@@ -25,9 +25,9 @@ def games(
     """
     from tabulate import tabulate
 
-    from tourney import store
+    from tourney.results import store
 
-    database = open_store(db, create=False)
+    database = open_store(db, readonly=True)
     rows = store.list_games(database, event=event, entrant=entrant, limit=limit)
     for g in rows:
         g["winners"] = [g["seats"][w]["entrant"] for w in g["winners"]]

@@ -7,7 +7,8 @@ from pathlib import Path
 import typer
 
 from tourney.app import app
-from tourney.commands.run import EXIT_CODES, fail
+from tourney.commands.common import EXIT_CODES
+from tourney.errors import UserError
 
 
 @app.command(epilog="Example: tourney init my-event.toml && tourney run my-event.toml\n\n"
@@ -25,7 +26,7 @@ def init(
         with open(path, "x", encoding="utf-8") as fh:
             fh.write(starter_text())
     except FileExistsError:
-        fail(f"{path}: already exists; not overwritten")
+        raise UserError(f"{path}: already exists; not overwritten") from None
     except OSError as exc:
-        fail(f"{path}: cannot write ({exc.strerror})")
+        raise UserError(f"{path}: cannot write ({exc.strerror})") from None
     typer.echo(f"wrote {path}", err=True)

@@ -7,15 +7,11 @@ from pathlib import Path
 import typer
 
 from tourney.app import app
-from tourney.commands.run import (
-    DB_HELP,
-    EXIT_CODES,
-    cli_event,
-    execute,
-    open_store,
-    out_json,
-    parse_options,
-)
+from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
+from tourney.commands.running import execute
+from tourney.config import event_from_words
+from tourney.results import store
+from tourney.results.standings import find_event
 
 
 @app.command(
@@ -49,7 +45,7 @@ def match(
     deals (crazy-eights with -o series=target, super-crazy-eights) every game of the match is
     such a leg: to the target score, or fifteen deals.
     """
-    cfg = cli_event("match", entrants, seed=seed, rule_set=rule_set,
+    cfg = event_from_words("match", entrants, seed=seed, rule_set=rule_set,
                     options=parse_options(option), games=best_of, max_games=max_games,
                     config=config, name=name)
     database = open_store(db)
@@ -76,7 +72,7 @@ def match(
         if verbose and not json_out:
             typer.echo(f"  {line}")
 
-    summary = execute(database, cfg, "command line", concurrency=1, json_out=True, quiet=True,
+    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
                       on_line=on_line, on_game=on_game)
     series = summary["series"][0]
     if json_out:
@@ -94,10 +90,9 @@ def match(
 
 def match_json(db, summary: dict) -> dict:
     """The ``tourney match --json`` document."""
-    from tourney import store
 
     series = summary["series"][0]
-    ev = store.find_event(db, summary["event"])
+    ev = find_event(db, summary["event"])
     games = store.list_games(db, event=summary["event"])
     return {
         "event": summary["event"],

@@ -7,15 +7,13 @@ from pathlib import Path
 import typer
 
 from tourney.app import app
-from tourney.commands.run import (
-    DB_HELP,
-    EXIT_CODES,
-    cli_event,
-    execute,
-    open_store,
-    out_json,
-    parse_options,
-)
+from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
+from tourney.commands.running import execute
+from tourney.config import event_from_words
+from tourney.results import store
+
+#: the ``reason`` of a game of several deals: decided on the deals' totals (docs/formats.md, "Legs")
+LEG_TOTALS = "leg_totals"
 
 
 @app.command(
@@ -40,48 +38,69 @@ def play(
     The game is stored like any event's game, so `tourney games` lists it and `tourney replay`
     shows it again.
     """
-    cfg = cli_event("single", entrants, seed=seed, rule_set=rule_set,
+    cfg = event_from_words("single", entrants, seed=seed, rule_set=rule_set,
                     options=parse_options(option), games=1, max_games=None, config=config,
                     name=name)
     database = open_store(db)
-    games = []
+    deals: list[dict] = []
 
     def on_line(line):
         if not json_out:
             typer.echo(line)
 
-    summary = execute(database, cfg, "command line", concurrency=1, json_out=True, quiet=True,
-                      on_line=on_line, on_game=lambda s, p: games.append(p))
-    game = games[-1] if games else None
-    names = [e["entrant"] for e in summary["series"][0]["entrants"]]
+    def on_deal(deal):
+        deals.append(deal)
+        tally = deal["tally"]
+        if not json_out and "leg" in tally:  # a game of several deals: say where the leg stands
+            names = cfg.event["entrants"]
+            who = ", ".join(names[w] for w in deal["winners"]) or "no winner"
+            typer.echo(f"deal {len(deals)}: {who} ({deal['reason']}); leg points "
+                       + " - ".join(f"{n} {p}" for n, p in zip(names, tally["leg_scores"])))
+
+    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
+                      on_line=on_line, on_game=lambda s, p: on_deal(p))
+    series = summary["series"][0]
+    names = [e["entrant"] for e in series["entrants"]]
+    ids = [g["id"] for g in store.list_games(database, event=summary["event"])]
+    result = play_result(summary["event"], series, names, deals, ids)
     if json_out:
-        gid = database.execute(
-            "select g.id from games g join events e on e.id = g.event_id where e.name = ?",
-            [summary["event"]]).fetchone()[0]
-        out_json(game_json(gid, summary["event"], names, game))
+        out_json(result)
         return
-    winners = [names[s] for s in game["winners"]]
+    winners = ", ".join(result["winners"])
+    how = result["reason"] if len(deals) == 1 else f"decided on the totals of {len(deals)} deals"
     typer.echo(
-        f"result: {', '.join(winners) + ' wins' if winners else 'no winner'} "
-        f"({game['reason']}); points: "
-        + ", ".join(f"{n} {p}" for n, p in zip(names, game["points"]))
+        f"result: {winners + ' wins' if winners else 'no winner'} ({how}); points: "
+        + ", ".join(f"{s['entrant']} {s['points']}" for s in result["seats"])
     )
 
 
-def game_json(game_id: int, event: str, names: list[str], game: dict) -> dict:
-    """The ``tourney play --json`` document."""
+def play_result(event: str, series: dict, names: list[str], deals: list[dict], ids: list[int]) -> dict:
+    """The ``tourney play --json`` document: the whole game as the rule set defines it. With a rule
+    set that plays a game as a run of deals (a leg: super-crazy-eights, crazy-eights to a target)
+    the winner, points and placements are the leg's, and ``deals`` lists every deal; with one deal
+    they are that deal's. ``game_id`` and ``seed`` are the first deal's."""
+    first = deals[0]
+    seats = {e["seat"]: e for e in series["entrants"]}
     return {
-        "game_id": game_id,
+        "game_id": ids[0],
         "event": event,
-        "rule_set": game["rule_set"],
-        "seed": game["seed"],
-        "first_player": game["first_player"],
-        "winners": [names[s] for s in game["winners"]],
-        "reason": game["reason"],
+        "rule_set": first["rule_set"],
+        "seed": first["seed"],
+        "first_player": first["first_player"],
+        # one deal: its winners (a team may win together); a leg: the series' one winner, if any
+        "winners": ([names[w] for w in first["winners"]] if len(deals) == 1
+                    else [series["winner"]] if series["winner"] else []),
+        "reason": first["reason"] if len(deals) == 1 else LEG_TOTALS,
         "seats": [
-            {"seat": s["seat"], "entrant": names[s["seat"]], "points": s["points"],
-             "placement": s["placement"], "fault": s["fault"]}
-            for s in game["seats"]
+            {"seat": s, "entrant": names[s], "points": seats[s]["points"], "placement": seats[s]["placement"],
+             "fault": next((d["seats"][s]["fault"] for d in deals if d["seats"][s]["fault"]), None)}
+            for s in range(len(names))
         ],
-        "decisions": game["decisions"],
+        "decisions": sum(d["decisions"] for d in deals),
+        "deals": [
+            {"game_id": gid, "deal": i + 1, "seed": d["seed"], "first_player": d["first_player"],
+             "winners": [names[w] for w in d["winners"]], "reason": d["reason"], "points": list(d["points"]),
+             "decisions": d["decisions"]}
+            for i, (gid, d) in enumerate(zip(ids, deals))
+        ],
     }

@@ -7,7 +7,8 @@ import json
 import typer
 
 from tourney.app import app
-from tourney.commands.run import DB_HELP, EXIT_CODES, fail, open_store, out_json
+from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json
+from tourney.errors import CheckFailed, UserError
 
 
 @app.command(epilog="Example: tourney replay 12\n\n" + EXIT_CODES)
@@ -18,17 +19,17 @@ def replay(
 ) -> None:
     """Replay a stored game from its seed and option ids and print it turn by turn.
 
-    The replayed result is checked against the stored one (exit code 1 if they differ).
+    The replayed result is checked against the stored one (exit code 3 if they differ).
     JSON shape: {"game_id", "start": {rule_set, players, seed, options, first_player, teams},
     "choices": [...], "forfeits": [[n, seat, code]], "seats": [entrant names], "log": [lines],
     "result": {winners, reason, points, placements, eliminated, detail}, "matches_stored": bool}.
     """
-    from tourney import store
+    from tourney.results import store
 
-    database = open_store(db, create=False)
+    database = open_store(db, readonly=True)
     rows = list(database["replays"].rows_where("game_id = ?", [game_id]))
     if not rows:
-        fail(f"no game with id {game_id}")
+        raise UserError(f"no game with id {game_id}")
     row = rows[0]
     names = [r["name"] for r in database.query(
         "select e.name from seats s join entrants e on e.id = s.entrant_id where s.game_id = ? "
@@ -63,5 +64,4 @@ def replay(
         typer.echo(f"result: {who} ({result.reason}); points: "
                    + ", ".join(f"{n} {p}" for n, p in zip(names, result.points)))
     if not ok:
-        typer.echo("error: the replay does not match the stored result", err=True)
-        raise typer.Exit(1)
+        raise CheckFailed("the replay does not match the stored result")

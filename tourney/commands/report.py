@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 import typer
 
 from tourney.app import app
+from tourney.commands.common import DB_HELP, EXIT_CODES, open_store
+from tourney.errors import UserError
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
@@ -19,27 +21,19 @@ class Format(str, Enum):
 
 
 @app.command(epilog="Examples: tourney report spring --format html -o spring.html  |  "
-                    "tourney report thursday --club --format markdown")
+                    "tourney report thursday --club --format markdown\n\n" + EXIT_CODES)
 def report(
     event: str = typer.Argument(None, help="Event name (default: the latest event), or a club league's name."),
     fmt: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
     output: Path = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
     club: bool = typer.Option(False, "--club", help="EVENT names a club league."),
-    db: str = typer.Option(None, "--db", help="SQLite database file (default: $TOURNEY_DB, else results/tourney.db)."),
+    db: str = typer.Option(None, "--db", help=DB_HELP),
 ) -> None:
     """Report an event's (or club league's) standings: table, csv and json for programs, markdown
     for a forum post, html as one self-contained page with a chart of the entrants' progress."""
-    from tourney import store
-    from tourney.club import ClubError
-    from tourney.report import build, render
-    from tourney.standings import StandingsError, open_db
+    from tourney.results.report import build, render
 
-    try:
-        database = open_db(db, create=False)
-        data = build(database, event, club=club)
-    except (StandingsError, ClubError, store.StoreError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(1) from None
+    data = build(open_store(db, readonly=True), event, club=club)
     text = render(data, fmt.value)
     if output is None:
         typer.echo(text, nl=False)
@@ -47,6 +41,5 @@ def report(
     try:
         output.write_text(text, encoding="utf-8", newline="")
     except OSError as e:
-        typer.echo(f"error: cannot write {output}: {e.strerror}", err=True)
-        raise typer.Exit(1) from None
+        raise UserError(f"cannot write {output}: {e.strerror}") from None
     typer.echo(f"wrote {output} ({fmt.value})", err=True)

@@ -39,9 +39,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import IO, Any
 
-from tourney import protocol, sandbox
-from tourney.protocol import FAULT_CODES, ProtocolError
-from tourney.sandbox import Policy
+from tourney.bots import protocol, sandbox
+from tourney.bots.protocol import FAULT_CODES, ProtocolError
+from tourney.bots.sandbox import Policy
 
 __all__ = [
     "FAULT_CODES",
@@ -105,7 +105,7 @@ class EntrantSpec:
     running tourney (``sys.executable``). ``cwd`` is the bot's working directory (default: the
     current one). ``env`` is added to a minimal environment (PATH, HOME, locale, TZ, TMPDIR and
     ``PYTHONUNBUFFERED=1``); nothing else of the referee's environment is passed on.
-    ``sandbox`` is how the bot is isolated (:mod:`tourney.sandbox`; by default wherever the
+    ``sandbox`` is how the bot is isolated (:mod:`tourney.bots.sandbox`; by default wherever the
     platform allows).
     """
 

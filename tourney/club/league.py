@@ -1,26 +1,4 @@
-"""Club scorekeeping: leagues played with real cards, entered game by game.
-
-A club league is a series of games between its entrants (club members). After each game every
-player's points are entered: cards left in hand for ``crazier-eights``, card values for
-``crazy-eights`` and ``super-crazy-eights`` (as the engine's ``card_points`` scores them); the
-winner scores 0, lower totals are better.
-
-Everything lives in the tourney database, in tables of this module's own migration set
-``Migrations("club")`` (prefix ``club_``), next to the tables of ``tourney.store``:
-
-``club_leagues``   one row per league (rule set, seed, target score, elimination scoring)
-``club_members``   the league's entrants, in roster order, with the starting points of late joiners
-                   and the game after which a member withdrew
-``club_games``     one row per game played: who actually went first (as entered, or derived)
-``club_results``   one row per player per *version* of a game's result; nothing is updated in place
-``club_versions``  one row per version of a game's result: who entered it, when, and why
-``club_log``       the league's history: a closed set of actions (see ``ACTIONS``)
-
-The view ``club_results_current`` keeps only the newest version of each game, and the view
-``club_standings`` is *the* definition of a league's standings (totals, wins, ranks): the CLI,
-the reports and datasette all read it. Rules (scoring, validation, tie-breaks, joining) are
-documented in docs/standings.md.
-"""
+"""The club league over the database: members, games, corrections, withdrawals, standings."""
 
 from __future__ import annotations
 
@@ -32,314 +10,16 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
 
-from engine import crazy_eights, super_crazy_eights
-from engine.eights_family import RANK_NAMES
+from tourney.club import RULE_SETS, ClubError
+from tourney.club.entries import Entry, parse_value
+from tourney.club.scoring import ELIMINATED_SCORES, score_game
 
-#: rule sets a club league can use, and what an entered number means for them
-RULE_SETS = ("crazier-eights", "crazy-eights", "super-crazy-eights")
-#: how an eliminated player scores (rulings.md item 13); ``snapshot`` is the project's ruling
-ELIMINATED_SCORES = ("snapshot", "zero", "max_plus_one")
 #: the closed set of actions of a league's history (``club_log.action``)
 ACTIONS = ("create", "enter", "correct", "withdraw", "join")
-#: how a joining player's starting points are chosen (``--start``); see docs/standings.md
-JOIN_STARTS = ("max", "average", "min", "zero")
-
-MIGRATIONS = Migrations("club")
 
 
-class ClubError(ValueError):
-    """A user mistake: an unknown league or player, a bad entry. The message is one clear line."""
-
-
-# --------------------------------------------------------------------------- schema
-
-
-@MIGRATIONS()
-def m001_club_tables(db: Database) -> None:
-    db["club_leagues"].create(
-        {
-            "id": int,
-            "name": str,
-            "rule_set": str,
-            "seed": int,
-            "target": int,
-            "eliminated_score": str,
-            "created_at": str,
-            "created_by": str,
-        },
-        pk="id",
-        not_null={"name", "rule_set", "seed", "eliminated_score"},
-    )
-    db["club_leagues"].create_index(["name"], unique=True)
-    db["club_members"].create(
-        {
-            "id": int,
-            "league_id": int,
-            "roster": int,
-            "name": str,
-            "start_points": int,
-            "joined_after": int,
-            "withdrawn_after": int,
-        },
-        pk="id",
-        foreign_keys=[("league_id", "club_leagues", "id")],
-        not_null={"league_id", "roster", "name", "start_points", "joined_after"},
-    )
-    db["club_members"].create_index(["league_id", "name"], unique=True)
-    db["club_games"].create(
-        {
-            "id": int,
-            "league_id": int,
-            "number": int,
-            "first_member_id": int,
-            "first_how": str,
-        },
-        pk="id",
-        foreign_keys=[("league_id", "club_leagues", "id"), ("first_member_id", "club_members", "id")],
-        not_null={"league_id", "number"},
-    )
-    db["club_games"].create_index(["league_id", "number"], unique=True)
-    db["club_versions"].create(
-        {
-            "id": int,
-            "league_id": int,
-            "game_number": int,
-            "version": int,
-            "action": str,
-            "by": str,
-            "at": str,
-            "note": str,
-        },
-        pk="id",
-        foreign_keys=[("league_id", "club_leagues", "id")],
-        not_null={"league_id", "game_number", "version", "action", "by", "at"},
-    )
-    db["club_versions"].create_index(["league_id", "game_number", "version"], unique=True)
-    db["club_results"].create(
-        {
-            "id": int,
-            "league_id": int,
-            "game_number": int,
-            "version": int,
-            "member_id": int,
-            "entry": str,
-            "cards": int,
-            "eliminated": int,
-            "points": int,
-            "winner": int,
-        },
-        pk="id",
-        foreign_keys=[("league_id", "club_leagues", "id"), ("member_id", "club_members", "id")],
-        not_null={"league_id", "game_number", "version", "member_id", "points", "winner"},
-    )
-    db["club_results"].create_index(["league_id", "game_number", "version"])
-    db["club_log"].create(
-        {
-            "id": int,
-            "league_id": int,
-            "at": str,
-            "by": str,
-            "action": str,
-            "game_number": int,
-            "detail": str,
-        },
-        pk="id",
-        foreign_keys=[("league_id", "club_leagues", "id")],
-        not_null={"league_id", "at", "by", "action"},
-    )
-    db.create_view(
-        "club_results_current",
-        """
-        SELECT r.* FROM club_results r
-        WHERE r.version = (
-            SELECT MAX(v.version) FROM club_results v
-            WHERE v.league_id = r.league_id AND v.game_number = r.game_number
-        )
-        """,
-    )
-    # The standings' one definition. Tie-breaks, in order: total points (lower first), wins
-    # (more first), average points per game (lower first); rows equal on all three share a rank.
-    db.create_view(
-        "club_standings",
-        """
-        WITH totals AS (
-            SELECT m.league_id, m.id AS member_id, m.roster, m.name,
-                   m.start_points,
-                   m.start_points + COALESCE(SUM(r.points), 0) AS total,
-                   COUNT(r.id) AS games,
-                   COALESCE(SUM(r.winner), 0) AS wins,
-                   CASE WHEN COUNT(r.id) > 0
-                        THEN ROUND(1.0 * SUM(r.points) / COUNT(r.id), 4) END AS average,
-                   m.withdrawn_after IS NOT NULL AS withdrawn,
-                   m.joined_after, m.withdrawn_after
-            FROM club_members m
-            LEFT JOIN club_results_current r ON r.member_id = m.id
-            GROUP BY m.id
-        )
-        SELECT t.*, l.name AS league,
-               RANK() OVER (
-                   PARTITION BY t.league_id
-                   ORDER BY t.total ASC, t.wins DESC, COALESCE(t.average, 1e18) ASC
-               ) AS rank
-        FROM totals t JOIN club_leagues l ON l.id = t.league_id
-        """,
-    )
-
-
-def open_db(path: str | None = None) -> Database:
-    """Open (creating if needed) the tourney database (``tourney.store.open_db``: ``--db``, else
-    ``$TOURNEY_DB``, else ``results/tourney.db``) with the club tables in place. A database problem
-    is raised as :class:`ClubError` (one line)."""
-    from tourney import store
-
-    try:
-        db = store.open_db(path)
-    except store.StoreError as e:
-        raise ClubError(str(e)) from None
-    ensure_schema(db)
-    return db
-
-
-def ensure_schema(db: Database) -> None:
-    """Apply this module's pending migrations (idempotent)."""
-    MIGRATIONS.apply(db)
-
-
-# --------------------------------------------------------------------------- points
-
-
-def _rank_of(token: str) -> int:
-    """'8', '8h', '10s', 'Kd', 'ace' -> rank number 1..13; raises ClubError."""
-    t = token.strip().upper()
-    t = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K"}.get(t, t)
-    m = re.fullmatch(r"(10|[2-9]|[AJQK])[HDCS♥♦♣♠]?", t)
-    if not m:
-        raise ClubError(f"not a card: {token!r} (use ranks such as 8, 10, K, A, optionally with a suit: 8h)")
-    return RANK_NAMES.index(m.group(1)) + 1
-
-
-#: the engine's scoring of a card left in hand, the one source of card values (crazier-eights
-#: counts cards instead)
-_CARD_POINTS = {
-    "crazy-eights": crazy_eights.card_points,
-    "super-crazy-eights": super_crazy_eights.card_points,
-}
-
-
-def card_value(rule_set: str, rank: int) -> int:
-    """Points of one card of ``rank`` (1 ace ... 13 king) left in hand, as the engine scores it
-    (document 003 for crazy-eights, 002 for super-crazy-eights).
-
-    >>> card_value("crazy-eights", 8), card_value("crazy-eights", 13), card_value("crazy-eights", 1)
-    (50, 10, 1)
-    >>> card_value("super-crazy-eights", 2), card_value("super-crazy-eights", 10)
-    (20, 10)
-    """
-    if rule_set not in _CARD_POINTS:
-        raise ClubError(f"rule set {rule_set} scores cards by count, not by value")
-    if not 1 <= rank <= len(RANK_NAMES):
-        raise ClubError(f"no card has rank {rank}")
-    # a card's value depends on its rank alone, so any suit will do to name it for the engine
-    return _CARD_POINTS[rule_set](RANK_NAMES[rank - 1] + "S")
-
-
-@dataclass
-class Entry:
-    """One player's result in one game, as entered and as scored."""
-
-    member_id: int
-    name: str
-    entry: str
-    cards: int | None
-    eliminated: bool
-    points: int = 0
-    winner: bool = False
-
-
-def parse_value(rule_set: str, name: str, text: str) -> tuple[int | None, int | None, bool]:
-    """Parse what was entered for one player: ``(cards, points, eliminated)``.
-
-    crazier-eights: ``N`` cards left, or ``elim:N`` eliminated holding N cards.
-    crazy-eights / super-crazy-eights: ``N`` points (card values already added up), or the cards
-    themselves joined by ``+`` (``8+K+3``), scored by their values.
-    """
-    raw = text.strip()
-    if not raw:
-        raise ClubError(f"no value for {name}")
-    if rule_set == "crazier-eights":
-        elim = False
-        body = raw
-        if raw.lower().startswith("elim"):
-            elim = True
-            body = raw[4:].lstrip(":").strip()
-            if body == "":
-                raise ClubError(f"{name}: give the cards held when eliminated, e.g. elim:5")
-        if not re.fullmatch(r"-?\d+", body):
-            raise ClubError(f"{name}: cards left must be a whole number, got {raw!r}")
-        n = int(body)
-        if n < 0:
-            raise ClubError(f"{name}: cards left cannot be negative ({n})")
-        return n, None, elim
-    if raw.lower().startswith("elim"):
-        raise ClubError(f"{name}: {rule_set} has no elimination")
-    if re.fullmatch(r"-?\d+", raw):
-        n = int(raw)
-        if n < 0:
-            raise ClubError(f"{name}: points cannot be negative ({n})")
-        return None, n, False
-    tokens = [t for t in re.split(r"[+\s]+", raw) if t]
-    ranks = []
-    for tok in tokens:
-        try:
-            ranks.append(_rank_of(tok))
-        except ClubError as e:
-            raise ClubError(f"{name}: {e}") from None
-    return len(ranks), sum(card_value(rule_set, r) for r in ranks), False
-
-
-def score_game(rule_set: str, eliminated_score: str, entries: list[Entry]) -> None:
-    """Fill in ``points`` and ``winner`` of a game's entries; raise ClubError if the result is impossible."""
-    if rule_set == "crazier-eights":
-        alive = [e for e in entries if not e.eliminated]
-        zero = [e for e in alive if e.cards == 0]
-        if alive and len(alive) == 1 and not zero:
-            e = alive[0]
-            raise ClubError(f"{e.name} is the only player not eliminated, so {e.name} won: enter {e.name}=0")
-        if alive and not zero:
-            raise ClubError("no winner: exactly one player must have 0 cards left")
-        if len(zero) > 1:
-            raise ClubError("two winners: " + " and ".join(e.name for e in zero) + " both have 0 cards; only one player can go out")
-        for e in entries:
-            e.winner = e in zero
-            if not e.eliminated:
-                e.points = e.cards or 0
-        base = [e.points for e in entries if not e.eliminated]
-        for e in entries:
-            if e.eliminated:
-                if eliminated_score == "snapshot":
-                    e.points = e.cards or 0
-                elif eliminated_score == "zero":
-                    e.points = 0
-                else:
-                    others = [x.cards or 0 for x in entries if x.eliminated] + base
-                    e.points = max(others) + 1
-        # all eliminated together: a draw between them, no winner (rulings.md item 14)
-        return
-    for e in entries:
-        if e.points is None:
-            e.points = 0
-    zero = [e for e in entries if e.points == 0]
-    if not zero:
-        raise ClubError("no winner: one player must have 0 points (no cards left)")
-    if rule_set == "crazy-eights" and len(zero) > 1:
-        raise ClubError("two winners: " + " and ".join(e.name for e in zero) + " both have 0 points; only one player can go out")
-    for e in entries:
-        e.winner = e.points == 0
-
-
-# --------------------------------------------------------------------------- the league
 
 
 def now_utc() -> str:
@@ -396,7 +76,7 @@ class Leader:
         return f"{self.name} (most points: {self.points})"
 
     def to_dict(self) -> dict:
-        return {"game": self.game, "name": self.name, "points": self.points,
+        return {"game": self.game, "entrant": self.name, "points": self.points,
                 "tied": self.tied, "random": self.random}
 
 
@@ -404,7 +84,7 @@ class League:
     """A club league read from the database; write methods check everything first."""
 
     def __init__(self, db: Database, name: str):
-        rows = list(db["club_leagues"].rows_where("name = ?", [name]))
+        rows = list(db.table("club_leagues").rows_where("name = ?", [name]))
         if not rows:
             raise ClubError(f"no club league named {name!r} (create it with: tourney club new NAME --players A,B,C)")
         self.db = db
@@ -441,21 +121,21 @@ class League:
             raise ClubError(f"player listed twice: {', '.join(dup)}")
         if target is not None and target <= 0:
             raise ClubError("the target score must be positive")
-        if db["club_leagues"].exists() and db["club_leagues"].count_where("name = ?", [name]):
+        if db.table("club_leagues").exists() and db.table("club_leagues").count_where("name = ?", [name]):
             raise ClubError(f"a club league named {name!r} already exists")
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         by = by or default_author()
         at = now_utc()
         with db.conn:
-            lid = db["club_leagues"].insert({
+            lid = db.table("club_leagues").insert({
                 "name": name, "rule_set": rule_set, "seed": seed, "target": target,
                 "eliminated_score": eliminated_score, "created_at": at, "created_by": by,
             }).last_pk
             for i, p in enumerate(players, 1):
-                db["club_members"].insert({"league_id": lid, "roster": i, "name": p, "start_points": 0,
+                db.table("club_members").insert({"league_id": lid, "roster": i, "name": p, "start_points": 0,
                                            "joined_after": 0, "withdrawn_after": None})
-            db["club_log"].insert({"league_id": lid, "at": at, "by": by, "action": "create", "game_number": None,
+            db.table("club_log").insert({"league_id": lid, "at": at, "by": by, "action": "create", "game_number": None,
                                    "detail": json.dumps({"players": players, "rule_set": rule_set, "seed": seed,
                                                          "target": target, "eliminated_score": eliminated_score})})
         return League(db, name)
@@ -464,7 +144,7 @@ class League:
 
     def members(self) -> list[Member]:
         return [Member(r["id"], r["roster"], r["name"], r["start_points"], r["joined_after"], r["withdrawn_after"])
-                for r in self.db["club_members"].rows_where("league_id = ?", [self.id], order_by="roster")]
+                for r in self.db.table("club_members").rows_where("league_id = ?", [self.id], order_by="roster")]
 
     def member(self, ref: str) -> Member:
         ref = ref.strip()
@@ -482,7 +162,7 @@ class League:
         """Every game played, each with the entries of its newest version, in game order."""
         names = {m.id: m.name for m in self.members()}
         out = []
-        for g in self.db["club_games"].rows_where("league_id = ?", [self.id], order_by="number"):
+        for g in self.db.table("club_games").rows_where("league_id = ?", [self.id], order_by="number"):
             rows = list(self.db.query(
                 "SELECT * FROM club_results_current WHERE league_id = ? AND game_number = ? ORDER BY id",
                 [self.id, g["number"]]))
@@ -492,7 +172,7 @@ class League:
         return out
 
     def played(self) -> int:
-        return self.db["club_games"].count_where("league_id = ?", [self.id])
+        return self.db.table("club_games").count_where("league_id = ?", [self.id])
 
     def active_members(self, after: int | None = None) -> list[Member]:
         """Members who play the game after game ``after`` (default: the next game)."""
@@ -547,7 +227,7 @@ class League:
     def standings(self) -> list[dict]:
         """The rows of the ``club_standings`` view for this league, best first."""
         rows = list(self.db.query(
-            "SELECT rank, name, total, games, wins, average, start_points, withdrawn, joined_after, withdrawn_after "
+            "SELECT rank, entrant, points, games, wins, average, start_points, withdrawn, joined_after, withdrawn_after "
             "FROM club_standings WHERE league_id = ? ORDER BY rank, roster", [self.id]))
         for r in rows:
             r["withdrawn"] = bool(r["withdrawn"])
@@ -555,7 +235,7 @@ class League:
 
     def history(self) -> list[dict]:
         out = []
-        for r in self.db["club_log"].rows_where("league_id = ?", [self.id], order_by="id"):
+        for r in self.db.table("club_log").rows_where("league_id = ?", [self.id], order_by="id"):
             out.append({"at": r["at"], "by": r["by"], "action": r["action"], "game": r["game_number"],
                         "detail": json.loads(r["detail"]) if r["detail"] else {}})
         return out
@@ -592,9 +272,9 @@ class League:
         return entries
 
     def _write_version(self, number: int, version: int, action: str, entries: list[Entry], by: str, at: str, note: str | None) -> None:
-        self.db["club_versions"].insert({"league_id": self.id, "game_number": number, "version": version,
+        self.db.table("club_versions").insert({"league_id": self.id, "game_number": number, "version": version,
                                          "action": action, "by": by, "at": at, "note": note})
-        self.db["club_results"].insert_all([{
+        self.db.table("club_results").insert_all([{
             "league_id": self.id, "game_number": number, "version": version, "member_id": e.member_id,
             "entry": e.entry, "cards": e.cards, "eliminated": int(e.eliminated), "points": e.points,
             "winner": int(e.winner)} for e in entries])
@@ -624,10 +304,10 @@ class League:
         by = by or default_author()
         at = now_utc()
         with self.db.conn:
-            self.db["club_games"].insert({"league_id": self.id, "number": number, "first_member_id": first_id,
+            self.db.table("club_games").insert({"league_id": self.id, "number": number, "first_member_id": first_id,
                                           "first_how": how})
             self._write_version(number, 1, "enter", entries, by, at, note)
-            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "enter", "game_number": number,
+            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "enter", "game_number": number,
                                         "detail": json.dumps({"version": 1, "values": {e.name: e.entry for e in entries},
                                                               "points": {e.name: e.points for e in entries},
                                                               "first": self.member_name(first_id), "note": note})})
@@ -700,7 +380,7 @@ class League:
         at = now_utc()
         with self.db.conn:
             self._write_version(number, version, "correct", entries, by, at, note)
-            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "correct", "game_number": number,
+            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "correct", "game_number": number,
                                         "detail": json.dumps({"version": version, "before": before_entry, "after": after_entry,
                                                               "points_before": before, "points_after": after,
                                                               "leaders_changed": changed,
@@ -719,8 +399,8 @@ class League:
         by = by or default_author()
         at = now_utc()
         with self.db.conn:
-            self.db["club_members"].update(m.id, {"withdrawn_after": n})
-            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "withdraw", "game_number": None,
+            self.db.table("club_members").update(m.id, {"withdrawn_after": n})
+            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "withdraw", "game_number": None,
                                         "detail": json.dumps({"player": m.name, "after_game": n})})
         return {"player": m.name, "withdrawn_after": n}
 
@@ -755,9 +435,9 @@ class League:
         at = now_utc()
         roster = max(m.roster for m in self.members()) + 1
         with self.db.conn:
-            self.db["club_members"].insert({"league_id": self.id, "roster": roster, "name": player, "start_points": pts,
+            self.db.table("club_members").insert({"league_id": self.id, "roster": roster, "name": player, "start_points": pts,
                                             "joined_after": n, "withdrawn_after": None})
-            self.db["club_log"].insert({"league_id": self.id, "at": at, "by": by, "action": "join", "game_number": None,
+            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "join", "game_number": None,
                                         "detail": json.dumps({"player": player, "after_game": n, "start": start,
                                                               "start_points": pts})})
         return {"player": player, "joined_after": n, "start_points": pts, "start": start}
@@ -769,12 +449,12 @@ class League:
         lead = self.next_leader()
         done = self.finished(games)
         return {
-            "version": 1,
+            "version": 2,
             "league": self.name,
             "rule_set": self.rule_set,
             "seed": self.seed,
             "target": self.target,
-            "lower_is_better": True,
+            "lower_points_better": True,
             "games_played": len(games),
             "finished": done,
             "standings": self.standings(),
@@ -805,27 +485,9 @@ def _same_end(a: dict | None, b: dict | None) -> bool:
 
 
 def list_leagues(db: Database) -> list[dict]:
-    if not db["club_leagues"].exists():
+    if not db.table("club_leagues").exists():
         return []
     return list(db.query(
         "SELECT l.name, l.rule_set, l.target, l.seed, l.created_at, l.created_by, "
         "(SELECT COUNT(*) FROM club_games g WHERE g.league_id = l.id) AS games "
         "FROM club_leagues l ORDER BY l.name"))
-
-
-def parse_pairs(specs: list[str], split: bool = True) -> list[tuple[str, str]]:
-    """``["A=0,B=3", ...]`` -> ``[("A", "0"), ("B", "3")]``; with ``split=False`` each spec is one pair
-    (for names containing commas). The value is after the *last* ``=``."""
-    out = []
-    for spec in specs:
-        items = spec.split(",") if split else [spec]
-        for item in items:
-            if not item.strip():
-                continue
-            if "=" not in item:
-                raise ClubError(f"expected NAME=VALUE, got {item.strip()!r}")
-            name, value = item.rsplit("=", 1)
-            if not name.strip():
-                raise ClubError(f"expected NAME=VALUE, got {item.strip()!r}")
-            out.append((name.strip(), value.strip()))
-    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 #: model defaults (openskill's): mu 25, sigma 25/3
 MU = 25.0
@@ -46,7 +46,7 @@ def rate_games(games: list[list[tuple[str, float]]]) -> dict[str, Rating]:
     """Ratings after ``games``, each a list of ``(entrant, rank)`` per seat (lower rank is better,
     equal ranks tie), in game order. Games with fewer than two seats are skipped."""
     m = model()
-    state: dict[str, object] = {}
+    state: dict[str, PlackettLuceRating] = {}
     out: dict[str, Rating] = {}
     for number, seats in enumerate(games, 1):
         if len(seats) < 2:
@@ -68,12 +68,14 @@ def rate_games(games: list[list[tuple[str, float]]]) -> dict[str, Rating]:
 
 
 def event_games(db, event_id: int) -> list[list[tuple[str, float]]]:
-    """The finished games of an event in game order, as ``rate_games`` input."""
+    """The finished games of an event in schedule order (series, then game within it), as
+    ``rate_games`` input: the same ratings however many workers played the event."""
     games: dict[int, list[tuple[str, float]]] = {}
     rows = db.query(
         "SELECT st.game_id, e.name, st.placement, st.points FROM seats st "
-        "JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id "
-        "WHERE g.event_id = ? ORDER BY g.id, st.seat", [event_id])
+        "JOIN games g ON g.id = st.game_id JOIN series s ON s.id = g.series_id "
+        "JOIN entrants e ON e.id = st.entrant_id "
+        "WHERE g.event_id = ? ORDER BY s.idx, g.idx, st.seat", [event_id])
     for r in rows:
         rank = r["placement"] if r["placement"] is not None else (r["points"] or 0)
         games.setdefault(r["game_id"], []).append((r["name"], rank))

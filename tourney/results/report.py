@@ -20,20 +20,76 @@ import json
 
 from sqlite_utils import Database
 
-from tourney import standings as _standings
+from tourney.results import ratings as _ratings
+from tourney.results import standings as _standings
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
 CSV_COLUMNS = ["rank", "entrant", "games", "wins", "draws", "losses", "points", "average", "faults",
-               "series_played", "series_won", "series_drawn", "series_lost",
+               "series_played", "series_won", "series_drawn", "series_lost", "legs_won",
                "rating_mu", "rating_sigma", "rating_ordinal", "rating_rank", "withdrawn"]
+
+
+def _fmt_faults(faults: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(faults.items()))
+
+
+#: headers that say which way is better, shared by every table of standings
+POINTS = "points\n(fewer is better)"
+AVERAGE = "avg points\n(fewer is better)"
+RATING = "rating mu ± sigma\n(higher is better)"
+ORDINAL = "ordinal\n(higher is better)"
+#: right-aligned columns
+NUMERIC = {"rank", "games", "wins", "legs\nwon", POINTS, AVERAGE, ORDINAL, "start"}
+
+
+def _average(value) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def table_rows(data: dict) -> tuple[list[str], list[list]]:
+    """Headers and rows of a standings table: ``tourney standings``, ``tourney run``'s results and
+    ``tourney report --format table``/markdown/html all show this one table."""
+    if data["kind"] == "club":
+        headers = ["rank", "entrant", POINTS, "games", "wins", AVERAGE, "start"]
+        rows = [[r["rank"], r["entrant"] + (" (withdrawn)" if r["withdrawn"] else ""), r["points"], r["games"],
+                 r["wins"], _average(r["average"]), r["start_points"] or ""] for r in data["standings"]]
+        return headers, rows
+    series = data["ranking"] == "series"
+    # a legs column only where legs are runs of deals (docs/formats.md, "Legs")
+    legs = series and any(r["series"]["legs_won"] != r["wins"] for r in data["standings"])
+    headers = ["rank", "entrant", *(["series\nW-D-L"] if series else []), *(["legs\nwon"] if legs else []),
+               "games", "games\nW-D-L", POINTS, AVERAGE, "faults", RATING, ORDINAL]
+    rows = []
+    for r in data["standings"]:
+        s, rt = r["series"], r["rating"]
+        rows.append([r["rank"], r["entrant"], *([f"{s['won']}-{s['drawn']}-{s['lost']}"] if series else []),
+                     *([s["legs_won"]] if legs else []), r["games"], f"{r['wins']}-{r['draws']}-{r['losses']}",
+                     r["points"], _average(r["average"]), _fmt_faults(r["faults"]),
+                     f"{rt['mu']:.2f} ± {rt['sigma']:.2f}", f"{rt['ordinal']:.2f}"])
+    return headers, rows
+
+
+def title(data: dict, width: int = 79) -> str:
+    """What the table shows, wrapped to lines a terminal can show (``width`` characters)."""
+    import textwrap
+
+    if data["kind"] == "club":
+        target = f", play to {data['target']}" if data.get("target") else ""
+        head = f"{data['event']} (club league, {data['rule_set']}{target}; lowest total wins; " \
+               f"{data['games_played']} games)"
+    else:
+        head = f"{data['event']} ({data['format']}, {data['rule_set']}, {data['status']}; " \
+               f"{data['games_played']} games)"
+    ranked = "ranked by " + ", then ".join(data["tie_breaks"])
+    return "\n".join(textwrap.wrap(head, width) + textwrap.wrap(ranked, width, subsequent_indent="  "))
 
 
 def progress(db: Database, data: dict) -> dict:
     """``{"metric": "points"|"ordinal", "games": [0, 1, ..., n], "series": {entrant: [value or None]}}``;
     index 0 is before the first game."""
     if data["kind"] == "club":
-        from tourney.club import League
+        from tourney.club.league import League
 
         cum = League(db, data["event"]).cumulative()
         n = data["games_played"]
@@ -52,8 +108,8 @@ def progress(db: Database, data: dict) -> dict:
         return {"metric": "points", "games": list(range(len(game_ids) + 1)), "series": totals}
     hist = _standings.rating_history(db, event)
     n = data["games_played"]
-    start = round(_standings._ratings.MU - 3 * _standings._ratings.SIGMA, 4)
-    series = {}
+    start = round(_ratings.MU - 3 * _ratings.SIGMA, 4)
+    ordinals: dict[str, list[float]] = {}
     for r in data["standings"]:
         values = [start]
         last = start
@@ -62,8 +118,8 @@ def progress(db: Database, data: dict) -> dict:
             if k in points:
                 last = round(points[k], 4)
             values.append(last)
-        series[r["entrant"]] = values
-    return {"metric": "ordinal", "games": list(range(n + 1)), "series": series}
+        ordinals[r["entrant"]] = values
+    return {"metric": "ordinal", "games": list(range(n + 1)), "series": ordinals}
 
 
 def build(db: Database, name: str | None, club: bool = False) -> dict:
@@ -87,6 +143,7 @@ def flat_rows(data: dict) -> list[dict]:
             "faults": ";".join(f"{k}:{v}" for k, v in sorted((r.get("faults") or {}).items())),
             "series_played": series.get("played", ""), "series_won": series.get("won", ""),
             "series_drawn": series.get("drawn", ""), "series_lost": series.get("lost", ""),
+            "legs_won": series.get("legs_won", ""),
             "rating_mu": rating.get("mu", ""), "rating_sigma": rating.get("sigma", ""),
             "rating_ordinal": rating.get("ordinal", ""), "rating_rank": rating.get("rank", "") or "",
             "withdrawn": ("yes" if r.get("withdrawn") else "no") if data["kind"] == "club" else "",
@@ -109,8 +166,6 @@ def render_json(data: dict) -> str:
 def render_table(data: dict) -> str:
     from tabulate import tabulate
 
-    from tourney.commands.standings import table_rows, title
-
     headers, rows = table_rows(data)
     return title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True) + "\n"
 
@@ -124,18 +179,16 @@ def _md(text) -> str:
 
 
 def render_markdown(data: dict) -> str:
-    from tourney.commands.standings import table_rows
-
     headers, rows = table_rows(data)
     lines = [f"## {_md(data['event'])}", ""]
     lines.append(_md(_subtitle(data)))
     lines.append("")
     lines.append("| " + " | ".join(_md(h) for h in headers) + " |")
-    lines.append("|" + "|".join(" ---: " if h in ("rank", "games", "wins", "draws", "losses", "points", "avg", "ordinal")
+    lines.append("|" + "|".join(" ---: " if h in NUMERIC
                                 else " --- " for h in headers) + "|")
     for row in rows:
         lines.append("| " + " | ".join(_md(c) for c in row) + " |")
-    extra = _footer(data)
+    extra = footer(data)
     if extra:
         lines += ["", _md(extra)]
     return "\n".join(lines) + "\n"
@@ -151,7 +204,8 @@ def _subtitle(data: dict) -> str:
     return head + " Ranked by " + ", then ".join(data["tie_breaks"]) + "; entrants equal on all of them share a rank."
 
 
-def _footer(data: dict) -> str:
+def footer(data: dict) -> str:
+    """The line under a standings table: how ratings read, or where a club league stands."""
     if data["kind"] != "club":
         return "Rating: openskill Plackett-Luce, mu ± sigma; ordinal = mu - 3 sigma."
     if data.get("finished"):
@@ -161,7 +215,7 @@ def _footer(data: dict) -> str:
     if nf:
         how = (f"tie on {nf['points']} between {', '.join(nf['tied'])}, settled at random from the league's seed"
                if nf["random"] else f"most points: {nf['points']}")
-        return f"First in game {nf['game']}: {nf['name']} ({how})."
+        return f"First in game {nf['game']}: {nf['entrant']} ({how})."
     return ""
 
 
@@ -211,11 +265,9 @@ svg { max-width: 100%; height: auto; }
 
 
 def render_html(data: dict) -> str:
-    from tourney.commands.standings import table_rows
-
     headers, rows = table_rows(data)
     e = html.escape
-    numeric = {"rank", "games", "wins", "draws", "losses", "points", "avg", "ordinal"}
+    numeric = NUMERIC
     body = ["<table>", "<thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr></thead>", "<tbody>"]
     for row in rows:
         body.append("<tr>" + "".join(
@@ -225,7 +277,7 @@ def render_html(data: dict) -> str:
     prog = data["progress"]
     caption = ("Cumulative points after each game" if prog["metric"] == "points"
                else "Rating (conservative ordinal) after each game")
-    footer = _footer(data)
+    below = footer(data)
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -239,7 +291,7 @@ def render_html(data: dict) -> str:
         f"<h1>{e(data['event'])}</h1>",
         f'<p class="muted">{e(_subtitle(data))}</p>',
         *body,
-        f"<p>{e(footer)}</p>" if footer else "",
+        f"<p>{e(below)}</p>" if below else "",
         f"<figure>{chart_svg(prog)}<figcaption>{e(caption)}</figcaption></figure>",
         f'<p class="muted">Made by tourney from the results database (report format version {data["version"]}).</p>',
         "</body>",

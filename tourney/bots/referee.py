@@ -1,6 +1,6 @@
 """The referee: plays one game between seated entrants, enforcing time limits and faults.
 
->>> from tourney.entrants import EntrantSpec, open_entrant
+>>> from tourney.bots.entrants import EntrantSpec, open_entrant
 >>> with open_entrant(EntrantSpec("a", builtin="random"), 1) as a, \\
 ...      open_entrant(EntrantSpec("b", builtin="greedy"), 2) as b:
 ...     record = play_game([a, b], seed=5)
@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import engine
-from tourney import protocol
-from tourney.entrants import Entrant, SubprocessEntrant
-from tourney.protocol import FAULT_CODES, ProtocolError
+from tourney.bots import protocol
+from tourney.bots.entrants import Entrant, SubprocessEntrant
+from tourney.bots.protocol import FAULT_CODES, ProtocolError
 
 __all__ = ["FAULT_CODES", "FORFEIT", "GameRecord", "play_game", "replay"]
 

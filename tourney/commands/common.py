@@ -1,0 +1,58 @@
+"""Small helpers every command shares: the database option, JSON output, ``--option`` parsing.
+
+Commands stay thin: they parse, call a library module, and print. Errors are raised as
+:class:`tourney.errors.UserError` and mapped to one ``error:`` line and an exit code in one place
+(:mod:`tourney.app`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import typer
+
+from tourney.errors import UserError, exit_codes_help
+
+DB_HELP = "Database file (default: $TOURNEY_DB, else results/tourney.db)."
+#: the epilog line every command's help ends with (the one table: tourney.errors.EXIT_CODES)
+EXIT_CODES = exit_codes_help()
+
+
+def err(message: str) -> None:
+    """A message, warning or progress line: stderr, so stdout stays data."""
+    typer.echo(message, err=True)
+
+
+def out_json(data) -> None:
+    typer.echo(json.dumps(data, indent=2, sort_keys=False))
+
+
+def open_store(db: str | None, *, readonly: bool = False):
+    """The results database of ``--db`` (read-only for commands that only read)."""
+    from tourney.results import store
+
+    return store.open_db(db, readonly=readonly)
+
+
+def show_progress(quiet: bool) -> bool:
+    return not quiet and sys.stderr.isatty()
+
+
+def parse_options(items: list[str] | None) -> dict:
+    """``--option key=value`` pairs; values are read as TOML (``3``, ``true``, ``"zero"``) and
+    fall back to plain strings."""
+    import tomllib
+
+    options = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UserError(f"--option {item!r}: expected key=value")
+        key, value = item.split("=", 1)
+        try:
+            options[key.strip()] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            options[key.strip()] = value
+    return options
+
+

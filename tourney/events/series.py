@@ -1,0 +1,221 @@
+"""The rules of one series (single game, best-of-N match, points league, legs): who plays
+first, when it is over, and its result. Pure and deterministic from the series seed."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+#: a leg that never reaches its end (crazy-eights' high scoring with blocked deals scores nothing)
+#: is stopped after this many deals and decided on its totals
+MAX_DEALS_PER_LEG = 1000
+
+
+@dataclass
+class SeriesState:
+    """The running state of one series: whose turn to start, when it is over, its result.
+
+    Deterministic from ``seed`` and the games added, so a resumed series continues exactly.
+
+    A **leg** is one game of the rule set as its rules define a game: a single deal, or for a
+    rule set with series rules (``series_over``: crazy-eights to 100 points, super-crazy-eights
+    fifteen deals) a run of deals until the rule set says it is over. Matches and single games
+    count legs; a league counts deals (``games_target`` of them), or plays one leg when
+    ``games_target`` is 0. Every deal is one stored game.
+    """
+
+    kind: str
+    players: int
+    seed: int
+    games_target: int
+    max_games: int | None = None
+    rule_set: str | None = None
+    options: dict | None = None
+    wins: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    games: list[dict] = field(default_factory=list)
+
+    def __post_init__(self):
+        self.rng = random.Random(self.seed)
+        self.wins = [0] * self.players
+        self.points = [0] * self.players
+        if self.kind == "match" and self.max_games is None:
+            self.max_games = 2 * self.games_target + 1
+        #: the rule set's module when legs are runs of deals, else None (a leg is one deal)
+        self.module = None
+        if self.rule_set and not (self.kind == "league" and self.games_target > 0):
+            import engine
+
+            module = engine.rule_set_module(self.rule_set)
+            if hasattr(module, "series_over"):
+                self.module = module
+        self.legs: list[dict] = []  # finished legs: {"winners", "placements", "points", "deals"}
+        self.leg_points = [0] * self.players
+        self.leg_deals = 0
+        self.dealer = None  # who dealt the first deal of the current leg
+
+    # -- the next game ----------------------------------------------------------------------
+
+    def game_options(self) -> dict:
+        """The options of the next game (a deal-dependent rule set changes them per deal)."""
+        base = dict(self.options or {})
+        if self.module is not None and hasattr(self.module, "options_for_deal"):
+            return self.module.options_for_deal(base, self.leg_deals + 1)
+        return base
+
+    def _draw(self, seats: list[int]) -> int:
+        return seats[0] if len(seats) == 1 else seats[self.rng.randrange(len(seats))]
+
+    def _losers(self, last: dict) -> list[int]:
+        """Who goes first after ``last`` (a game or a leg): the worst placed, or everyone when
+        nobody won."""
+        if not last["winners"]:
+            return list(range(self.players))
+        worst = max(last["placements"])
+        return [s for s in range(self.players) if last["placements"][s] == worst]
+
+    def next_first_player(self) -> int:
+        """Who plays first in the next game (uses the series RNG only when there is a tie)."""
+        if self.module is not None:
+            return self._next_first_player_in_leg()
+        if not self.games or self.kind == "single":
+            return self._draw(list(range(self.players)))
+        if self.kind == "league":
+            top = max(self.points)
+            return self._draw([s for s in range(self.players) if self.points[s] == top])
+        return self._draw(self._losers(self.games[-1]))
+
+    def _next_first_player_in_leg(self) -> int:
+        module, n = self.module, self.players
+        if self.leg_deals == 0:  # a new leg: choose its first dealer
+            if not self.legs:
+                self.dealer = self._draw(list(range(n)))
+            else:  # the loser of the previous leg plays first, as after a game of a match
+                first = self._draw(self._losers(self.legs[-1]))
+                self.dealer = next(d for d in range(n)
+                                   if module.first_player_for_deal(1, d, n) == first)
+        return module.first_player_for_deal(self.leg_deals + 1, self.dealer, n)
+
+    def leg_index(self) -> int:
+        """The 0-based leg the next game belongs to."""
+        return len(self.legs) if self.module is not None else len(self.games)
+
+    # -- counting -----------------------------------------------------------------------------
+
+    def needed(self) -> int:
+        return self.games_target // 2 + 1
+
+    def over(self) -> bool:
+        if self.kind == "match":
+            played = len(self.legs) if self.module is not None else len(self.games)
+            return max(self.wins) >= self.needed() or played >= self.max_games
+        if self.module is not None:
+            return len(self.legs) >= 1
+        return len(self.games) >= self.games_target
+
+    def _placements(self, totals: list[int]) -> list[int]:
+        """Places by totals: lower first, or higher first with the rule set's high scoring."""
+        key = list(totals)
+        if self.module is not None and (self.options or {}).get("scoring") == "high":
+            key = [-k for k in key]
+        return [1 + sum(1 for o in key if o < k) for k in key]
+
+    def add(self, game: dict) -> None:
+        """Count a finished game: ``{"winners": [seats], "points": [...], "placements": [...]}``."""
+        self.games.append(game)
+        if self.module is None:
+            for s in game["winners"]:
+                self.wins[s] += 1
+            for s in range(self.players):
+                self.points[s] += game["points"][s]
+            return
+        scores = list(game["points"])
+        if hasattr(self.module, "deal_scores"):
+            scores = self.module.deal_scores(
+                {"winners": list(game["winners"]), "reason": game.get("reason", ""),
+                 "points": list(game["points"]), "placements": list(game["placements"]),
+                 "eliminated": [], "detail": ""}, self.options or {})
+        for s in range(self.players):
+            self.points[s] += scores[s]
+            self.leg_points[s] += scores[s]
+        self.leg_deals += 1
+        if self.kind == "league":  # a league's wins are deals won
+            for s in game["winners"]:
+                self.wins[s] += 1
+        if (self.module.series_over(list(self.leg_points), self.options or {}, self.leg_deals)
+                or self.leg_deals >= MAX_DEALS_PER_LEG):
+            self._end_leg()
+
+    def _end_leg(self) -> None:
+        best = self.module.series_winner(list(self.leg_points), self.options or {})
+        winners = best if len(best) == 1 else []  # a shared best total: the leg is drawn
+        if self.kind != "league":
+            for s in winners:
+                self.wins[s] += 1
+        self.legs.append({"winners": winners, "placements": self._placements(self.leg_points),
+                          "points": list(self.leg_points), "deals": self.leg_deals})
+        self.leg_points = [0] * self.players
+        self.leg_deals = 0
+
+    # -- reporting ------------------------------------------------------------------------------
+
+    def info(self) -> dict:
+        """The ``series`` object of a bot's game_start message (docs/protocol.md 3.3)."""
+        info = {"kind": self.kind, "game": len(self.games) + 1, "scores": list(self.points),
+                "wins": list(self.wins)}
+        if self.kind == "single" and self.module is None:
+            info["of"] = 1
+        elif self.kind == "league" and self.games_target:
+            info["of"] = self.games_target
+        elif self.kind == "match":
+            info["best_of"] = self.games_target
+        if self.module is not None:
+            info.update(leg=len(self.legs) + 1, deal=self.leg_deals + 1,
+                        leg_scores=list(self.leg_points))
+        return info
+
+    def tally(self) -> dict:
+        """Where the series stands after the last game added, for progress lines: ``wins``,
+        ``points``; with legs also ``leg`` (1-based leg of that game), ``leg_scores`` (that
+        leg's totals), ``leg_over`` and ``leg_winners`` (empty while running or when drawn)."""
+        t = {"wins": list(self.wins), "points": list(self.points)}
+        if self.module is not None:
+            ended = self.leg_deals == 0 and bool(self.legs)
+            last = self.legs[-1] if ended else None
+            t.update(leg=len(self.legs) + (0 if ended else 1),
+                     leg_scores=list(last["points"] if last else self.leg_points),
+                     leg_over=ended, leg_winners=list(last["winners"]) if last else [])
+        return t
+
+    def result(self) -> dict:
+        """``{"outcome": "win"|"draw", "winner": seat|None, "games_played", "legs_played",
+        "seats": [{"seat", "wins", "points", "placement"}]}``."""
+        n = self.players
+        winner = None
+        if self.kind == "league":
+            placements = self._placements(self.points)
+            best = [s for s in range(n) if placements[s] == 1]
+            winner = best[0] if len(best) == 1 else None
+        elif self.kind == "match":
+            reached = [s for s in range(n) if self.wins[s] >= self.needed()]
+            winner = reached[0] if reached else None
+            placements = [1 + sum(1 for o in self.wins if o > w) for w in self.wins]
+            if winner is None:
+                placements = [1] * n  # a drawn match: shared first place
+        else:  # single: the one game, or the one leg
+            units = self.legs if self.module is not None else self.games
+            last = units[-1] if units else None
+            w = last["winners"] if last else []
+            winner = w[0] if len(w) == 1 else None
+            placements = list(last["placements"]) if last else [1] * n
+        return {
+            "outcome": "win" if winner is not None else "draw",
+            "winner": winner,
+            "games_played": len(self.games),
+            "legs_played": len(self.legs) if self.module is not None else len(self.games),
+            "seats": [
+                {"seat": s, "wins": self.wins[s], "points": self.points[s],
+                 "placement": placements[s]}
+                for s in range(n)
+            ],
+        }

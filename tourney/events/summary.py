@@ -1,0 +1,87 @@
+"""Summaries of an event read back from the database: the ``tourney run --json`` document and
+the one-line account of a finished series."""
+
+from __future__ import annotations
+
+from tourney.results import store
+
+#: version of the ``tourney run --json`` shape: 2 took the standings rows of ``tourney standings``
+SUMMARY_VERSION = 2
+
+
+def event_summary(db, event_id: int) -> dict:
+    """The ``tourney run --json`` document (docs/formats.md): the event, its series, and its
+    standings exactly as ``tourney standings`` computes them (one definition, one vocabulary)."""
+    from tourney.results.standings import event_standings
+
+    ev = dict(db["events"].get(event_id))
+    legs = {r["series_id"]: r["legs"] for r in db.query(
+        "select series_id, count(distinct leg) as legs from games where event_id = ? "
+        "group by series_id", [event_id])}
+    series_out = []
+    for s in store.series_rows(db, event_id):
+        winner = next((e["name"] for e in s["entrants"] if e["entrant_id"] == s["winner_id"]), None)
+        series_out.append({
+            "series": s["idx"],
+            "round": s["round"],
+            "kind": s["kind"],
+            "status": s["status"],
+            "outcome": s["outcome"],
+            "winner": winner,
+            "games": s["games_played"],
+            "legs": legs.get(s["id"], 0),
+            "entrants": [
+                {"entrant": e["name"], "seat": e["seat"], "wins": e["wins"],
+                 "points": e["points"], "placement": e["placement"]}
+                for e in s["entrants"]
+            ],
+        })
+    games = db.execute("select count(*) from games where event_id = ?", [event_id]).fetchone()[0]
+    standings = event_standings(db, ev)
+    return {
+        "version": SUMMARY_VERSION,
+        "event": ev["name"],
+        "format": ev["format"],
+        "rule_set": ev["rule_set"],
+        "seed": ev["seed"],
+        "status": ev["status"],
+        "games": games,
+        "series": series_out,
+        "ranking": standings["ranking"],
+        "tie_breaks": standings["tie_breaks"],
+        "standings": standings["standings"],
+    }
+
+
+def series_line(s: dict, result: dict) -> str:
+    """One readable line for a finished series (row from store.series_rows + SeriesState.result)."""
+    names = [e["name"] for e in s["entrants"]]
+    seats = result["seats"]
+    if s["kind"] == "league":
+        body = ", ".join(f"{names[r['seat']]} {r['points']}" for r in
+                         sorted(seats, key=lambda r: (r["placement"], r["seat"])))
+        body = f"points {body}"
+    elif s["kind"] == "match":
+        body = " - ".join(f"{names[r['seat']]} {r['wins']}" for r in seats)
+    else:
+        body = " vs ".join(names)
+    if result["winner"] is None:
+        tail = "drawn"
+    else:
+        tail = f"winner {names[result['winner']]}"
+    played = f"{result['games_played']} games"
+    legs = result.get("legs_played", result["games_played"])
+    if legs != result["games_played"]:
+        played = f"{legs} leg{'s' if legs != 1 else ''}, {result['games_played']} deals"
+    return f"series {s['idx']}: {body} ({played}): {tail}"
+
+
+def stored_series_line(item: dict) -> str:
+    """The line of a series from the summary (same wording as :func:`series_line`)."""
+    row = {"idx": item["series"], "kind": item["kind"],
+           "entrants": [{"name": e["entrant"]} for e in item["entrants"]]}
+    winner = next((e["seat"] for e in item["entrants"] if e["entrant"] == item["winner"]), None)
+    result = {"winner": winner, "games_played": item["games"], "legs_played": item["legs"],
+              "seats": [{"seat": e["seat"], "wins": e["wins"], "points": e["points"],
+                         "placement": e["placement"]} for e in item["entrants"]]}
+    return series_line(row, result)

@@ -1,0 +1,56 @@
+"""Worker processes of the local pool: each plays series and sends games back on a queue.
+
+A worker never writes the database. It dies with the main process (a watcher thread notices
+the parent is gone) and closes its bots on SIGTERM, so no bot outlives a run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from tourney.events.play import SeriesTask, run_series
+
+_QUEUE = None
+#: entrants open in this worker process (closed if the main process dies or terminates us)
+_OPEN: list = []
+
+
+def _abandon(code: int) -> None:
+    """Close this worker's bots (their process groups are killed) and exit at once."""
+    for entrant in list(_OPEN):
+        try:
+            entrant.close()
+        except Exception:
+            pass
+    os._exit(code)
+
+
+def _watch_main(main_pid: int) -> None:
+    import time
+
+    while True:
+        time.sleep(0.2)
+        try:
+            os.kill(main_pid, 0)
+        except ProcessLookupError:
+            _abandon(137)
+        except PermissionError:  # pragma: no cover - pid reused by another user
+            _abandon(137)
+
+
+def init(q, main_pid: int) -> None:
+    import threading
+
+    global _QUEUE
+    _QUEUE = q
+    # the main process may be killed (kill -9): do not play on, do not leave bots behind
+    threading.Thread(target=_watch_main, args=(main_pid,), daemon=True).start()
+    signal.signal(signal.SIGTERM, lambda *_: _abandon(143))
+    # Ctrl-C reaches the main process, which terminates the workers (SIGTERM above)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_task(task: SeriesTask) -> int:
+    run_series(task, _QUEUE.put, opened=_OPEN)
+    return task.idx

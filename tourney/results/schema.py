@@ -1,0 +1,501 @@
+"""The database schema: every table and view of the one results file, and its migrations.
+
+One ordered list of migrations (:data:`MIGRATIONS`) builds the whole schema, so a database
+created by any command (``tourney run``, ``tourney club new``, ...) has every table and every
+view the docs name (README: datasette). Only writing commands migrate (:func:`migrate`); read
+commands open the file read-only and refuse an out-of-date one (:func:`check_current`).
+
+Older databases recorded three migration sets ("tourney", "standings", "club"); the views and
+club tables were folded into this one list as idempotent steps, so such a file upgrades in place.
+
+Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
+-----------------------------------------------------------------
+
+``entrants``
+    One row per entrant name ever seen. ``id`` (pk), ``name`` (unique), ``kind``
+    (``"builtin"``, ``"command"`` or ``"member"`` for club members added by other tools),
+    ``builtin`` (bot name or null), ``command`` (JSON argv list as written in the config, or
+    null), ``cwd``, ``created_at``. A later config with the same name updates
+    ``kind``/``builtin``/``command``/``cwd``; the exact spec used by an event is in
+    ``event_entrants.spec``.
+
+``events``
+    One row per event (what a config's ``[event]`` defines). ``id`` (pk), ``name`` (unique),
+    ``format`` (``"single"``, ``"match"``, ``"league"``, ``"round-robin"``), ``rule_set``,
+    ``options`` (JSON, as written), ``seed``, ``players`` (per table), ``games`` (best-of N
+    for matches, games per league table), ``rounds``, ``config`` (JSON: the normalised event
+    config with its entrant specs), ``config_hash`` (sha256 of ``config``; a re-run with a
+    different hash is refused), ``source`` (config file path or ``"cli"``), ``status``
+    (``"running"`` or ``"finished"``), ``created_at``, ``finished_at``.
+
+``event_entrants``
+    Who entered an event. pk (``event_id``, ``entrant_id``); ``position`` (0-based order in
+    the config, used by schedules), ``spec`` (JSON: the entrant spec used in this event).
+
+``series``
+    One row per series: a best-of-N match, a league table's run of games, or a single game
+    (a series of one). ``id`` (pk), ``event_id`` (fk events), ``idx`` (0-based place in the
+    event's schedule; unique with ``event_id``), ``round`` (round-robin round, else 0),
+    ``kind`` (``"single"``, ``"match"``, ``"league"``), ``seed`` (the series seed, see
+    docs/formats.md), ``games_target`` (best-of N legs, or number of league games; 0 = one
+    leg of the rule set's own series), ``status``
+    (``"pending"``, ``"finished"``), ``outcome`` (``"win"``, ``"draw"`` or null while
+    pending), ``winner_id`` (fk entrants, null for a draw or while pending), ``games_played``
+    (stored games, i.e. deals), ``finished_at``. All series rows of an event are created before its first game.
+
+``series_entrants``
+    The table of a series. pk (``series_id``, ``entrant_id``); ``seat`` (the seat this entrant
+    takes in every game of the series), ``wins`` (legs won in a match or single game, games won
+    in a league; see docs/formats.md for legs), ``points`` (league points summed
+    over the series' games), ``placement`` (1 = best, shared numbers for ties; null while the
+    series is pending). Matches rank by wins (more is better), leagues by points (fewer is
+    better).
+
+``games``
+    One row per finished game (one deal, shuffle to result). Written together with its
+    ``seats``, ``replays`` and ``game_logs`` rows (and, for the last game of a series, the
+    series' result) in one transaction. ``id`` (pk), ``event_id`` (fk), ``series_id`` (fk),
+    ``idx`` (0-based game number in the series; unique with ``series_id``), ``leg`` (0-based
+    leg of the series this deal belongs to: equal to ``idx`` unless the rule set plays a leg as
+    a run of deals; added by migration ``m003_game_legs``), ``rule_set``,
+    ``options`` (JSON, completed with defaults), ``seed`` (the game seed), ``players``,
+    ``first_player`` (seat), ``turn_order`` (JSON list of seats in the order they played,
+    clockwise from the first player), ``teams`` (JSON or null), ``winners`` (JSON list of
+    seats; empty = no winner), ``reason``, ``detail``, ``decisions``, ``seconds``,
+    ``finished_at``.
+
+``seats``
+    One row per seat of a finished game. pk (``game_id``, ``seat``); ``entrant_id`` (fk),
+    ``first`` (1 if this seat played first), ``winner`` (1/0), ``points`` (league points of this
+    game, rulings.md item 13 for eliminated players), ``placement`` (1 = best), ``eliminated``
+    (1/0), ``fault`` (fault reason code such as ``"timeout"``, or null).
+
+``replays``
+    Everything needed to replay a game exactly: pk ``game_id``; ``rule_set``, ``players``,
+    ``seed``, ``options`` (JSON), ``first_player``, ``teams`` (JSON or null), ``choices``
+    (JSON list: ``game.choices``, the option ids in order, where a bot's fault is the engine's
+    record ``"forfeit:<seat>:<code>"`` of ``game.forfeit(seat, code)``), ``forfeits`` (JSON list
+    of ``[n, seat, code]``: forfeits after ``n`` choices, for records whose choices lack the
+    markers; normally ``[]``; added by migration ``m002_replay_forfeits``).
+    ``engine.replay(start, choices)`` with ``start`` = these columns reproduces the game, faults
+    included; :func:`replay_game` does the same and also applies ``forfeits``.
+
+``game_logs``
+    pk ``game_id``; ``log`` (the readable account, one event per line), ``stderr`` (JSON:
+    seat -> captured bot stderr), ``faults`` (JSON: seat -> fault detail text).
+
+``club_*`` tables and the club views: see :mod:`tourney.club` (and the steps below).
+
+Views: ``seat_outcomes``, ``series_outcomes``, ``entrant_faults``, ``event_standings`` (bot
+events, :mod:`tourney.results.standings`), ``club_results_current`` and ``club_standings``
+(club leagues, :mod:`tourney.club`).
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+MIGRATIONS = Migrations("tourney")
+
+
+class SchemaOutOfDate(Exception):
+    """The file was written by an older tourney and needs its pending migrations."""
+
+
+def migrate(db: Database) -> None:
+    """Apply every pending migration (writing commands call this when they open the file)."""
+    MIGRATIONS.apply(db)
+
+
+def check_current(db: Database) -> None:
+    """Raise :class:`SchemaOutOfDate` unless every migration is applied (reads only)."""
+    pending = MIGRATIONS.pending(db)
+    if pending:
+        raise SchemaOutOfDate(", ".join(m.name for m in pending))
+
+
+#: the ``event_standings`` view: one row per event and entrant, with its rank
+EVENT_STANDINGS = """
+        WITH modes AS (
+            SELECT ev.id AS event_id,
+                   CASE WHEN EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'match')
+                             THEN 'series'
+                        WHEN ev.format = 'league'
+                             OR EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'league')
+                             THEN 'points'
+                        ELSE 'games' END AS ranking
+            FROM events ev
+        ),
+        game_totals AS (
+            SELECT event_id, entrant_id,
+                   COUNT(*) AS games,
+                   SUM(outcome = 'win') AS wins,
+                   SUM(outcome = 'draw') AS draws,
+                   SUM(outcome = 'loss') AS losses,
+                   COALESCE(SUM(points), 0) AS points,
+                   ROUND(1.0 * COALESCE(SUM(points), 0) / COUNT(*), 4) AS average,
+                   SUM(fault IS NOT NULL) AS faults
+            FROM seat_outcomes GROUP BY event_id, entrant_id
+        ),
+        series_totals AS (
+            SELECT event_id, entrant_id, COUNT(*) AS series_played,
+                   SUM(outcome = 'won') AS series_won, SUM(outcome = 'drawn') AS series_drawn,
+                   SUM(outcome = 'lost') AS series_lost
+            FROM series_outcomes GROUP BY event_id, entrant_id
+        ),
+        leg_totals AS (
+            SELECT s.event_id, se.entrant_id, SUM(se.wins) AS legs_won
+            FROM series s JOIN series_entrants se ON se.series_id = s.id
+            WHERE s.status = 'finished' AND s.kind = 'match'
+            GROUP BY s.event_id, se.entrant_id
+        ),
+        rows AS (
+            SELECT ee.event_id, ev.name AS event, ev.format, m.ranking, ee.entrant_id, e.name AS entrant,
+                   ee.position,
+                   COALESCE(g.games, 0) AS games, COALESCE(g.wins, 0) AS wins,
+                   COALESCE(g.draws, 0) AS draws, COALESCE(g.losses, 0) AS losses,
+                   COALESCE(g.points, 0) AS points, g.average, COALESCE(g.faults, 0) AS faults,
+                   COALESCE(s.series_played, 0) AS series_played, COALESCE(s.series_won, 0) AS series_won,
+                   COALESCE(s.series_drawn, 0) AS series_drawn, COALESCE(s.series_lost, 0) AS series_lost,
+                   COALESCE(l.legs_won, 0) AS legs_won
+            FROM event_entrants ee
+            JOIN events ev ON ev.id = ee.event_id
+            JOIN entrants e ON e.id = ee.entrant_id
+            JOIN modes m ON m.event_id = ee.event_id
+            LEFT JOIN game_totals g ON g.event_id = ee.event_id AND g.entrant_id = ee.entrant_id
+            LEFT JOIN series_totals s ON s.event_id = ee.event_id AND s.entrant_id = ee.entrant_id
+            LEFT JOIN leg_totals l ON l.event_id = ee.event_id AND l.entrant_id = ee.entrant_id
+        )
+        SELECT rows.*,
+               RANK() OVER (PARTITION BY event_id ORDER BY
+                   CASE ranking WHEN 'points' THEN points WHEN 'series' THEN -series_won ELSE -wins END,
+                   CASE ranking WHEN 'points' THEN -wins WHEN 'series' THEN -series_drawn ELSE -draws END,
+                   CASE ranking WHEN 'points' THEN COALESCE(average, 1e18) WHEN 'series' THEN -legs_won ELSE points END,
+                   CASE ranking WHEN 'points' THEN 0 WHEN 'series' THEN -wins ELSE faults END,
+                   CASE ranking WHEN 'series' THEN -draws ELSE 0 END,
+                   CASE ranking WHEN 'series' THEN points ELSE 0 END
+               ) AS rank
+        FROM rows
+    """
+
+
+@MIGRATIONS()
+def m001_initial(db: Database) -> None:
+    db.table("entrants").create(
+        {
+            "id": int,
+            "name": str,
+            "kind": str,
+            "builtin": str,
+            "command": str,
+            "cwd": str,
+            "created_at": str,
+        },
+        pk="id",
+        not_null={"name", "kind"},
+    )
+    db.table("entrants").create_index(["name"], unique=True)
+    db.table("events").create(
+        {
+            "id": int,
+            "name": str,
+            "format": str,
+            "rule_set": str,
+            "options": str,
+            "seed": int,
+            "players": int,
+            "games": int,
+            "rounds": int,
+            "config": str,
+            "config_hash": str,
+            "source": str,
+            "status": str,
+            "created_at": str,
+            "finished_at": str,
+        },
+        pk="id",
+        not_null={"name", "format", "rule_set", "status"},
+    )
+    db.table("events").create_index(["name"], unique=True)
+    db.table("event_entrants").create(
+        {"event_id": int, "entrant_id": int, "position": int, "spec": str},
+        pk=("event_id", "entrant_id"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
+    )
+    db.table("series").create(
+        {
+            "id": int,
+            "event_id": int,
+            "idx": int,
+            "round": int,
+            "kind": str,
+            "seed": int,
+            "games_target": int,
+            "status": str,
+            "outcome": str,
+            "winner_id": int,
+            "games_played": int,
+            "finished_at": str,
+        },
+        pk="id",
+        foreign_keys=[("event_id", "events", "id"), ("winner_id", "entrants", "id")],
+        not_null={"event_id", "idx", "status"},
+    )
+    db.table("series").create_index(["event_id", "idx"], unique=True)
+    db.table("series_entrants").create(
+        {
+            "series_id": int,
+            "entrant_id": int,
+            "seat": int,
+            "wins": int,
+            "points": int,
+            "placement": int,
+        },
+        pk=("series_id", "entrant_id"),
+        foreign_keys=[("series_id", "series", "id"), ("entrant_id", "entrants", "id")],
+    )
+    db.table("games").create(
+        {
+            "id": int,
+            "event_id": int,
+            "series_id": int,
+            "idx": int,
+            "rule_set": str,
+            "options": str,
+            "seed": int,
+            "players": int,
+            "first_player": int,
+            "turn_order": str,
+            "teams": str,
+            "winners": str,
+            "reason": str,
+            "detail": str,
+            "decisions": int,
+            "seconds": float,
+            "finished_at": str,
+        },
+        pk="id",
+        foreign_keys=[("event_id", "events", "id"), ("series_id", "series", "id")],
+        not_null={"event_id", "series_id", "idx"},
+    )
+    db.table("games").create_index(["series_id", "idx"], unique=True)
+    db.table("games").create_index(["event_id"])
+    db.table("seats").create(
+        {
+            "game_id": int,
+            "seat": int,
+            "entrant_id": int,
+            "first": int,
+            "winner": int,
+            "points": int,
+            "placement": int,
+            "eliminated": int,
+            "fault": str,
+        },
+        pk=("game_id", "seat"),
+        foreign_keys=[("game_id", "games", "id"), ("entrant_id", "entrants", "id")],
+    )
+    db.table("seats").create_index(["entrant_id"])
+    db.table("replays").create(
+        {
+            "game_id": int,
+            "rule_set": str,
+            "players": int,
+            "seed": int,
+            "options": str,
+            "first_player": int,
+            "teams": str,
+            "choices": str,
+        },
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db.table("game_logs").create(
+        {"game_id": int, "log": str, "stderr": str, "faults": str},
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id")],
+    )
+
+
+@MIGRATIONS()
+def m002_replay_forfeits(db: Database) -> None:
+    db.table("replays").add_column("forfeits", str, not_null_default="[]")
+
+
+@MIGRATIONS()
+def m003_game_legs(db: Database) -> None:
+    # games stored before legs existed were each a leg of their own
+    db.table("games").add_column("leg", int)
+    db.execute("update games set leg = idx")
+
+
+@MIGRATIONS()
+def m004_standings_views(db: Database) -> None:
+    # replace=True: a file from before the fold already has these views (old set 'standings')
+    db.create_view("seat_outcomes", replace=True, sql="""
+        SELECT g.event_id, g.id AS game_id, g.series_id, g.idx AS game_idx, st.seat, st.entrant_id,
+               e.name AS entrant,
+               CASE WHEN st.winner = 1 THEN 'win'
+                    WHEN g.winners = '[]' AND st.placement = 1 THEN 'draw'
+                    ELSE 'loss' END AS outcome,
+               st.points, st.placement, st.eliminated, st.fault
+        FROM seats st JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id
+    """)
+    db.create_view("series_outcomes", replace=True, sql="""
+        SELECT s.event_id, s.id AS series_id, s.kind, se.entrant_id,
+               CASE WHEN s.winner_id = se.entrant_id THEN 'won'
+                    WHEN s.outcome = 'draw' AND se.placement = 1 THEN 'drawn'
+                    ELSE 'lost' END AS outcome
+        FROM series s JOIN series_entrants se ON se.series_id = s.id
+        WHERE s.status = 'finished'
+    """)
+    db.create_view("entrant_faults", replace=True, sql="""
+        SELECT ev.name AS event, so.event_id, so.entrant, so.entrant_id, so.fault, COUNT(*) AS count
+        FROM seat_outcomes so JOIN events ev ON ev.id = so.event_id
+        WHERE so.fault IS NOT NULL
+        GROUP BY so.event_id, so.entrant_id, so.fault
+    """)
+    db.create_view("event_standings", EVENT_STANDINGS, replace=True)
+
+
+@MIGRATIONS()
+def m005_club_tables(db: Database) -> None:
+    # if_not_exists / replace: a file from before the fold may have them already (old set 'club')
+    db.table("club_leagues").create(
+        {
+            "id": int,
+            "name": str,
+            "rule_set": str,
+            "seed": int,
+            "target": int,
+            "eliminated_score": str,
+            "created_at": str,
+            "created_by": str,
+        },
+        pk="id",
+        if_not_exists=True,
+        not_null={"name", "rule_set", "seed", "eliminated_score"},
+    )
+    db.table("club_leagues").create_index(["name"], unique=True, if_not_exists=True)
+    db.table("club_members").create(
+        {
+            "id": int,
+            "league_id": int,
+            "roster": int,
+            "name": str,
+            "start_points": int,
+            "joined_after": int,
+            "withdrawn_after": int,
+        },
+        pk="id",
+        if_not_exists=True,
+        foreign_keys=[("league_id", "club_leagues", "id")],
+        not_null={"league_id", "roster", "name", "start_points", "joined_after"},
+    )
+    db.table("club_members").create_index(["league_id", "name"], unique=True, if_not_exists=True)
+    db.table("club_games").create(
+        {
+            "id": int,
+            "league_id": int,
+            "number": int,
+            "first_member_id": int,
+            "first_how": str,
+        },
+        pk="id",
+        if_not_exists=True,
+        foreign_keys=[("league_id", "club_leagues", "id"), ("first_member_id", "club_members", "id")],
+        not_null={"league_id", "number"},
+    )
+    db.table("club_games").create_index(["league_id", "number"], unique=True, if_not_exists=True)
+    db.table("club_versions").create(
+        {
+            "id": int,
+            "league_id": int,
+            "game_number": int,
+            "version": int,
+            "action": str,
+            "by": str,
+            "at": str,
+            "note": str,
+        },
+        pk="id",
+        if_not_exists=True,
+        foreign_keys=[("league_id", "club_leagues", "id")],
+        not_null={"league_id", "game_number", "version", "action", "by", "at"},
+    )
+    db.table("club_versions").create_index(["league_id", "game_number", "version"], unique=True, if_not_exists=True)
+    db.table("club_results").create(
+        {
+            "id": int,
+            "league_id": int,
+            "game_number": int,
+            "version": int,
+            "member_id": int,
+            "entry": str,
+            "cards": int,
+            "eliminated": int,
+            "points": int,
+            "winner": int,
+        },
+        pk="id",
+        if_not_exists=True,
+        foreign_keys=[("league_id", "club_leagues", "id"), ("member_id", "club_members", "id")],
+        not_null={"league_id", "game_number", "version", "member_id", "points", "winner"},
+    )
+    db.table("club_results").create_index(["league_id", "game_number", "version"], if_not_exists=True)
+    db.table("club_log").create(
+        {
+            "id": int,
+            "league_id": int,
+            "at": str,
+            "by": str,
+            "action": str,
+            "game_number": int,
+            "detail": str,
+        },
+        pk="id",
+        if_not_exists=True,
+        foreign_keys=[("league_id", "club_leagues", "id")],
+        not_null={"league_id", "at", "by", "action"},
+    )
+    db.create_view(
+        "club_results_current",
+        replace=True,
+        sql=
+        """
+        SELECT r.* FROM club_results r
+        WHERE r.version = (
+            SELECT MAX(v.version) FROM club_results v
+            WHERE v.league_id = r.league_id AND v.game_number = r.game_number
+        )
+        """,
+    )
+    # The standings' one definition. Tie-breaks, in order: total points (lower first), wins
+    # (more first), average points per game (lower first); rows equal on all three share a rank.
+    db.create_view(
+        "club_standings",
+        replace=True,
+        sql=
+        """
+        WITH totals AS (
+            SELECT m.league_id, m.id AS member_id, m.roster, m.name AS entrant,
+                   m.start_points,
+                   m.start_points + COALESCE(SUM(r.points), 0) AS points,
+                   COUNT(r.id) AS games,
+                   COALESCE(SUM(r.winner), 0) AS wins,
+                   CASE WHEN COUNT(r.id) > 0
+                        THEN ROUND(1.0 * SUM(r.points) / COUNT(r.id), 4) END AS average,
+                   m.withdrawn_after IS NOT NULL AS withdrawn,
+                   m.joined_after, m.withdrawn_after
+            FROM club_members m
+            LEFT JOIN club_results_current r ON r.member_id = m.id
+            GROUP BY m.id
+        )
+        SELECT t.*, l.name AS league,
+               RANK() OVER (
+                   PARTITION BY t.league_id
+                   ORDER BY t.points ASC, t.wins DESC, COALESCE(t.average, 1e18) ASC
+               ) AS rank
+        FROM totals t JOIN club_leagues l ON l.id = t.league_id
+        """,
+    )

@@ -1,0 +1,172 @@
+"""Standings of bot events, computed from the database only.
+
+The definition lives in SQL views (built with the schema, :mod:`tourney.results.schema`), so
+``tourney standings``, ``tourney report`` and datasette all read the same numbers:
+
+``seat_outcomes``     one row per seat of a finished game: event, entrant, ``outcome`` (``win``,
+                      ``draw``: no winner and shared first place, rulings.md item 14; else ``loss``),
+                      points, fault
+``series_outcomes``   one row per entrant per finished series: ``won``/``drawn``/``lost``
+``entrant_faults``    faults by reason code, per event and entrant
+``event_standings``   per event and entrant: games, wins, draws, losses, points, average, faults,
+                      series played/won/drawn/lost, the ranking mode and ``rank``
+
+Ranking (tie-breaks, in order; entrants equal on all of them share a rank):
+
+* ``points`` (events of league series): total points (lower first), wins (more first), average
+  points per game (lower first).
+* ``series`` (events of best-of-N matches): series won, series drawn, legs won, games won, games
+  drawn (more first), then points (lower first). Legs won equal games won unless a match's legs
+  are runs of deals (docs/formats.md, "Legs").
+* ``games`` (events of single games): wins, draws (more first), points (lower first), faults
+  (fewer first).
+
+The rating (openskill Plackett-Luce, see :mod:`tourney.results.ratings`) is computed in Python from the
+same tables and shown next to the official rank, with its own ``rating.rank`` by conservative
+ordinal. docs/standings.md documents all of it and the JSON shape.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database
+
+from tourney.errors import UserError
+from tourney.results import ratings as _ratings
+from tourney.results import store
+
+TIE_BREAKS = {
+    "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
+    "series": ["series won (more first)", "series drawn (more first)", "legs won (more first)",
+               "games won (more first)", "games drawn (more first)", "points (lower first)"],
+    "games": ["wins (more first)", "draws (more first)", "points (lower first)", "faults (fewer first)"],
+}
+
+#: version of the JSON shape of ``tourney standings --json`` and ``tourney report --format json``
+JSON_VERSION = 2
+
+
+class StandingsError(UserError):
+    """A user mistake (unknown event); the message is one clear line."""
+
+
+def find_event(db: Database, name: str | None) -> dict:
+    """The event named ``name``; when ``name`` is None, the latest event run from a config
+    (``tourney run``): the throwaway events of ``tourney play`` and ``match`` are shown only by name."""
+    if name is None:
+        rows = list(db.query("SELECT * FROM events WHERE source != ? ORDER BY id DESC LIMIT 1",
+                             [store.COMMAND_LINE]))
+        if not rows:
+            raise StandingsError("no event run from a config yet (tourney run CONFIG runs one; "
+                                 "tourney events lists every event by name)")
+        return rows[0]
+    rows = list(db["events"].rows_where("name = ?", [name]))
+    if not rows:
+        known = [r["name"] for r in db.query("SELECT name FROM events ORDER BY id")]
+        hint = f" (events: {', '.join(known)})" if known else ""
+        raise StandingsError(f"no event named {name!r}{hint}")
+    return rows[0]
+
+
+def event_standings(db: Database, event: dict) -> dict:
+    """The standings of one event: the ``event_standings`` view's rows plus faults by reason and
+    ratings. Shape documented in docs/standings.md (``version`` 1)."""
+    rows = list(db.query("SELECT * FROM event_standings WHERE event_id = ? ORDER BY rank, position",
+                         [event["id"]]))
+    faults: dict[int, dict[str, int]] = {}
+    for f in db.query("SELECT entrant_id, fault, count FROM entrant_faults WHERE event_id = ? ORDER BY fault",
+                      [event["id"]]):
+        faults.setdefault(f["entrant_id"], {})[f["fault"]] = f["count"]
+    rated = _ratings.event_ratings(db, event["id"])
+    rranks = _ratings.rating_ranks(rated)
+    games_played = db["games"].count_where("event_id = ?", [event["id"]])
+    ranking = rows[0]["ranking"] if rows else "games"
+    out = []
+    for r in rows:
+        rating = rated.get(r["entrant"])
+        out.append({
+            "rank": r["rank"],
+            "entrant": r["entrant"],
+            "games": r["games"],
+            "wins": r["wins"],
+            "draws": r["draws"],
+            "losses": r["losses"],
+            "points": r["points"],
+            "average": r["average"],
+            "faults": faults.get(r["entrant_id"], {}),
+            "fault_count": r["faults"],
+            "series": {"played": r["series_played"], "won": r["series_won"], "drawn": r["series_drawn"],
+                       "lost": r["series_lost"], "legs_won": r["legs_won"]},
+            "rating": ({**rating.to_dict(), "rank": rranks[r["entrant"]]} if rating else
+                       {"mu": _ratings.MU, "sigma": round(_ratings.SIGMA, 4),
+                        "ordinal": round(_ratings.MU - 3 * _ratings.SIGMA, 4), "games": 0, "rank": None}),
+        })
+    return {
+        "version": JSON_VERSION,
+        "kind": "event",
+        "event": event["name"],
+        "format": event["format"],
+        "rule_set": event["rule_set"],
+        "status": event["status"],
+        "ranking": ranking,
+        "tie_breaks": TIE_BREAKS[ranking],
+        "lower_points_better": True,
+        "games_played": games_played,
+        "standings": out,
+    }
+
+
+def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float]]]:
+    """entrant -> [(game number, ordinal after it)] over the event's games (for charts)."""
+    return {n: r.history for n, r in _ratings.event_ratings(db, event["id"]).items()}
+
+
+def club_standings(db: Database, name: str) -> dict:
+    """A club league's standings in the same envelope (``kind`` = ``club``)."""
+    from tourney.club.league import League
+
+    return club_envelope(League(db, name).summary())
+
+
+def club_envelope(summary: dict) -> dict:
+    """The standings envelope of a club league from its :meth:`League.summary`."""
+    rows = [{k: r[k] for k in ("rank", "entrant", "games", "wins", "points", "average", "start_points",
+                                "withdrawn")} for r in summary["standings"]]
+    return {
+        "version": JSON_VERSION,
+        "kind": "club",
+        "event": summary["league"],
+        "format": "club-league",
+        "rule_set": summary["rule_set"],
+        "status": "finished" if summary["finished"] else "running",
+        "ranking": "points",
+        "tie_breaks": TIE_BREAKS["points"],
+        "lower_points_better": True,
+        "games_played": summary["games_played"],
+        "target": summary["target"],
+        "finished": summary["finished"],
+        "next_first": summary["next_first"],
+        "standings": rows,
+    }
+
+
+def resolve(db: Database, name: str | None, club: bool = False) -> dict:
+    """Standings of the event ``name`` (latest when None), or of the club league ``name`` when
+    ``club`` is set or no event has that name."""
+    from tourney.club import ClubError
+
+    if club:
+        if name is None:
+            raise StandingsError("give the club league's name")
+        return club_standings(db, name)
+    if name is not None and not db["events"].count_where("name = ?", [name]):
+        try:
+            return club_standings(db, name)
+        except ClubError:
+            pass
+    return event_standings(db, find_event(db, name))
+
+
+def dumps(data) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
