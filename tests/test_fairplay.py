@@ -17,7 +17,11 @@ import uuid
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+import tourney.commands  # noqa: F401  (registers the commands)
+from tourney import seeding
+from tourney.app import app
 from tourney.bots import sandbox
 from tourney.bots.entrants import EntrantError, EntrantSpec, Limits, open_entrant
 from tourney.bots.referee import play_game
@@ -50,7 +54,7 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
-def run_hostile(tmp_path, mode: str, extra: str = "") -> tuple[dict, dict]:
+def run_hostile(tmp_path, mode: str, extra: str = "", event_extra: str = "") -> tuple[dict, dict]:
     """Run a one-game match of the hostile bot against a legal bot with ``sandbox = mode``; its
     folder holds the database and the config, as in the demo. Returns (findings, faults)."""
     home = tmp_path / "home"  # the bot's folder: 0755 like a checkout, so nobody may read it
@@ -66,13 +70,15 @@ def run_hostile(tmp_path, mode: str, extra: str = "") -> tuple[dict, dict]:
     listener.listen(8)
     marker = "marker-" + uuid.uuid4().hex
     args = ["--db", str(db), "--config", str(config), "--port", str(listener.getsockname()[1]),
-            "--outside", str(outside), "--marker", marker, "--secret", SECRET]
+            "--outside", str(outside), "--marker", marker, "--secret", SECRET, "--seed", "2024",
+            "--engine", str(ROOT / "engine" / "__init__.py")]
     config.write_text(f"""
 [event]
 name = "fairplay"
 format = "match"
 seed = 2024
 games = 1
+{event_extra}
 
 [limits]
 sandbox = "{mode}"
@@ -133,6 +139,8 @@ def test_the_sandbox_blocks_every_route(tmp_path):
     assert found["wrote_scratch"]
     if os.geteuid() == 0:
         assert found["uid"] == sandbox.NOBODY
+    # it knows the config, so the event seed, but the shuffle is keyed with the event's secret
+    assert found["deal_recovered"] is None
 
 
 def test_without_the_sandbox_the_same_bot_gets_through(tmp_path):
@@ -146,6 +154,14 @@ def test_without_the_sandbox_the_same_bot_gets_through(tmp_path):
     assert found["signalled"] >= 1 and "1" in faults  # it killed the other bot
     assert found["survivors"] == 1
     assert found["wrote_outside"] and found["wrote_outside_file"]
+    assert found["deal_recovered"] == "stolen secret"  # read from the database it could open
+
+
+def test_public_seeds_give_the_deal_away(tmp_path):
+    # what docs/formats.md says public_seeds gives up: the config alone rebuilds every shuffle
+    found, _ = run_hostile(tmp_path, "on", event_extra="public_seeds = true")
+    assert found["deal_recovered"] == "public formula"
+    assert not found["db_readable"]
 
 
 def test_network_and_writable_open_just_those(tmp_path):
@@ -284,13 +300,140 @@ def test_as_root_the_bot_becomes_nobody(tmp_path):
 
 
 def test_check_says_whether_the_bot_is_isolated():
-    from typer.testing import CliRunner
-
-    import tourney.commands  # noqa: F401
-    from tourney.app import app
-
     args = ["check", "--games", "1", "--", "{python}", RANDOM_BOT]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0 and "ok   sandbox: the bot runs isolated" in result.output
     result = CliRunner().invoke(app, ["check", "--sandbox", "off", *args[1:]])
     assert result.exit_code == 0 and "--   sandbox: off, as asked" in result.output
+
+
+# --- deals a bot cannot recompute -----------------------------------------------------------------
+
+
+def test_seeds_match_digests_computed_with_openssl():
+    # printf 'tourney/game/2024/0/0' | openssl dgst -sha256 [-hmac 00112233445566778899aabbccddeeff]
+    assert seeding.game_seed(2024, 0, 0) == 0x8B6FB005032B88CB & (2**63 - 1)
+    key = "00112233445566778899aabbccddeeff"
+    assert seeding.game_seed(2024, 0, 0, secret=key) == 0x2E2E7DDC7196E568
+
+
+#: a bot that copies every line it reads to its stderr (kept with the game) and answers the first option
+ECHO_BOT = (
+    "import json, sys\n"
+    "for line in sys.stdin:\n"
+    "    sys.stderr.write('GOT ' + line); sys.stderr.flush()\n"
+    "    msg = json.loads(line)\n"
+    "    if msg['type'] == 'hello':\n"
+    "        print(json.dumps({'type': 'hello', 'protocol': 'tourney-bot', 'version': '1.0',\n"
+    "                          'name': 'echo'}), flush=True)\n"
+    "    elif msg['type'] == 'request':\n"
+    "        print(json.dumps({'type': 'answer', 'id': msg['id'], 'option': msg['options'][0]['id']}), flush=True)\n"
+    "    elif msg['type'] == 'goodbye':\n"
+    "        break\n"
+)
+
+
+def echo_event(tmp_path, name="secret", extra=""):
+    config = tmp_path / f"{name}.toml"
+    config.write_text(f"""
+[event]
+name = "{name}"
+format = "match"
+seed = 5
+games = 3
+{extra}
+
+[[entrants]]
+name = "echo"
+command = ["{{python}}", "-c", {json.dumps(ECHO_BOT)}]
+
+[[entrants]]
+name = "random"
+builtin = "random"
+""")
+    return config
+
+
+def stored(db, name):
+    con = sqlite3.connect(db)
+    secret = con.execute("select deal_secret from events where name = ?", [name]).fetchone()[0]
+    games = con.execute("select s.idx, g.idx, g.seed, l.stderr from games g join series s on s.id = "
+                        "g.series_id join events e on e.id = g.event_id join game_logs l on "
+                        "l.game_id = g.id where e.name = ? order by s.idx, g.idx", [name]).fetchall()
+    con.close()
+    return secret, games
+
+
+def test_each_event_draws_a_secret_kept_in_the_database_and_never_sent(tmp_path):
+    db = tmp_path / "t.db"
+    config = echo_event(tmp_path)
+    assert CliRunner().invoke(app, ["run", str(config), "--db", str(db), "-q"]).exit_code == 0
+    secret, games = stored(db, "secret")
+    assert len(secret) == 32 and int(secret, 16) >= 0  # 128 bits, as hex
+    assert len(games) >= 2
+    for sidx, gidx, seed, _ in games:
+        assert seed == seeding.game_seed(5, sidx, gidx, secret) != seeding.game_seed(5, sidx, gidx)
+    received = "".join(json.loads(logs).get("0", "") for *_, logs in games)
+    hello = json.loads(next(x for x in received.splitlines() if '"hello"' in x).removeprefix("GOT "))
+    # the bot's own seed is keyed too: brute-forcing a small event seed from it finds nothing
+    assert hello["seed"] == seeding.entrant_seed(5, 0, 0, secret)
+    assert all(hello["seed"] != seeding.entrant_seed(s, 0, 0) for s in range(10_000))
+    assert secret not in received and secret not in config.read_text()
+    assert not any(secret in v for v in os.environ.values())
+    # another event, another secret
+    assert CliRunner().invoke(app, ["run", str(echo_event(tmp_path, "other")), "--db", str(db),
+                                    "-q"]).exit_code == 0
+    assert stored(db, "other")[0] not in (None, secret)
+
+
+def test_public_seeds_follow_the_documented_formula(tmp_path):
+    db = tmp_path / "t.db"
+    config = echo_event(tmp_path, extra="public_seeds = true")
+    assert CliRunner().invoke(app, ["run", str(config), "--db", str(db), "-q"]).exit_code == 0
+    secret, games = stored(db, "secret")
+    assert secret is None
+    assert all(seed == seeding.game_seed(5, sidx, gidx) for sidx, gidx, seed, _ in games)
+
+
+def test_restart_keeps_the_secret_and_a_resumed_run_deals_the_same_games(tmp_path):
+    from test_resume import snapshot
+
+    from tourney.config import load_config
+    from tourney.events import runner
+    from tourney.results import store
+
+    path = tmp_path / "rr.toml"
+    path.write_text("""
+[event]
+name = "rr"
+format = "round-robin"
+seed = 11
+games = 3
+
+[[entrants]]
+name = "greedy"
+builtin = "greedy"
+
+[[entrants]]
+name = "random"
+builtin = "random"
+
+[[entrants]]
+name = "random2"
+builtin = "random"
+""")
+    db_path = tmp_path / "t.db"
+    assert CliRunner().invoke(app, ["run", str(path), "--db", str(db_path), "-q"]).exit_code == 0
+    first, secret = snapshot(db_path), stored(db_path, "rr")[0]
+    # --restart: the stored results go, the secret stays, and the same games are dealt again
+    again = CliRunner().invoke(app, ["run", str(path), "--db", str(db_path), "-q", "--restart"])
+    assert again.exit_code == 0
+    assert stored(db_path, "rr")[0] == secret and snapshot(db_path) == first
+    # a run interrupted after one series and resumed deals exactly what the whole run dealt
+    cfg, db = load_config(path), store.open_db(str(db_path))
+    event_id, _ = runner.prepare_event(db, cfg, "test", restart=True)
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg)[:1], 1).run()
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1).run()
+    store.finish_event(db, event_id)
+    db.conn.close()
+    assert stored(db_path, "rr")[0] == secret and snapshot(db_path) == first

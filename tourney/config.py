@@ -59,7 +59,7 @@ LIMIT_KEYS = {
 
 EVENT_KEYS = {
     "name", "format", "rule_set", "options", "seed", "players", "games", "rounds",
-    "max_games", "concurrency", "entrants", "unit",
+    "max_games", "concurrency", "entrants", "unit", "public_seeds",
 }
 ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits", "network", "writable"}
 #: what a command entrant's sandbox may be opened up to, each false by default
@@ -269,6 +269,8 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     if not isinstance(options, dict):
         _fail(path, "event.options", "expected a table of rule-set options")
     seed = _int(path, "event.seed", raw.get("seed", 0), 0)
+    public_seeds = _check_type(path, "event.public_seeds", raw.get("public_seeds", False), bool,
+                               "true or false")
     concurrency = _int(path, "event.concurrency", raw.get("concurrency", 0), 0)
 
     names = raw.get("entrants", entrant_names)
@@ -349,6 +351,8 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
         "rounds": rounds,
         "entrants": list(names),
     }
+    if public_seeds:  # only when asked: the configs of earlier events keep their hash
+        event["public_seeds"] = True
     return event, concurrency
 
 
@@ -489,7 +493,7 @@ STARTER = {
 
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
                      games: int, max_games: int | None, config: str | os.PathLike | None,
-                     name: str | None) -> EventConfig:
+                     name: str | None, public_seeds: bool = False) -> EventConfig:
     """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
     names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
     import datetime
@@ -514,6 +518,8 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
     }
     if max_games is not None:
         raw["max_games"] = max_games
+    if public_seeds:
+        raw["public_seeds"] = True
     event, _ = check_event("command line", raw, [s["name"] for s in specs])
     return EventConfig(path="command line", event=event, entrants=specs, concurrency=1,
                        base_dir=base_dir)

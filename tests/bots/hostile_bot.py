@@ -1,13 +1,18 @@
 """A bot that plays legally but tries every way out of its sandbox, for tests/test_fairplay.py.
 
 Usage: hostile_bot.py --db PATH --config PATH --port N --outside PATH --marker TEXT --secret TEXT
+                      --seed EVENT_SEED --engine PATH/engine/__init__.py
 
 At its first request it tries each route a malicious bot author would, then writes what it
 found as one line ``FINDINGS {json}`` on stderr (the referee keeps a bot's stderr with the game)
-and plays on, answering the first option. Standard library only, like any bot.
+and plays on, answering the first option. Standard library only, like any bot, except that it
+imports the engine (from ``--engine``) to rebuild the deal of its first game: it knows the config
+(``--seed``), tries the documented seed formula, and the database's secret if it can read it.
 """
 
 import argparse
+import hashlib
+import hmac
 import json
 import os
 import signal
@@ -28,8 +33,45 @@ def pids():
     return [int(p) for p in os.listdir("/proc") if p.isdigit()]
 
 
-def probe(args):
+def seed_of(text, secret=None):
+    """docs/formats.md, "Seeding": the first 8 bytes of the digest of ``text``, 63 bits."""
+    digest = (hmac.new(secret.encode(), text.encode(), hashlib.sha256).digest() if secret
+              else hashlib.sha256(text.encode()).digest())
+    return int.from_bytes(digest[:8], "big") & (2**63 - 1)
+
+
+def stolen_secret(db):
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        return con.execute("select deal_secret from events").fetchone()[0]
+    except Exception:
+        return None
+
+
+def recover_deal(args, start, hand):
+    """Whether a candidate seed deals exactly the hand this bot was dealt (it has not played yet,
+    so its first request's hand holds its whole deal). Returns the candidate that did, or None."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(args.engine)))
+    try:
+        import engine
+    except ImportError as exc:
+        return f"no engine: {exc}"
+    text = f"tourney/game/{args.seed}/0/0"
+    for how, secret in (("public formula", None), ("stolen secret", stolen_secret(args.db))):
+        if how == "stolen secret" and secret is None:
+            continue
+        game = engine.new_game(start["rule_set"], players=start["players"], seed=seed_of(text, secret),
+                               options=start["options"], first_player=start["first_player"])
+        if set(game.view(start["seat"])["hand"]) <= set(hand):
+            return how
+    return None
+
+
+def probe(args, start, hand):
     found = {"pid": os.getpid(), "ppid": os.getppid(), "uid": os.getuid(), "visible_pids": len(pids())}
+    found["deal_recovered"] = recover_deal(args, start, hand)
     # the referee's environment: our own, and every environment we can read
     environs = [read(f"/proc/{p}/environ") or b"" for p in pids()]
     found["secret_in_env"] = args.secret in os.environ.get("TOURNEY_FAIRPLAY_SECRET", "") or any(
@@ -94,20 +136,24 @@ def probe(args):
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ("--db", "--config", "--outside", "--marker", "--secret"):
+    for name in ("--db", "--config", "--outside", "--marker", "--secret", "--engine"):
         parser.add_argument(name, required=True)
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
     args = parser.parse_args()
     probed = False
+    start = None
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":
             reply = {"type": "hello", "protocol": "tourney-bot", "version": "1.0", "name": "hostile"}
             sys.stdout.write(json.dumps(reply) + "\n")
+        elif msg["type"] == "game_start":
+            start = msg
         elif msg["type"] == "request":
             if not probed:
                 probed = True
-                sys.stderr.write("FINDINGS " + json.dumps(probe(args)) + "\n")
+                sys.stderr.write("FINDINGS " + json.dumps(probe(args, start, msg["view"]["hand"])) + "\n")
                 sys.stderr.flush()
             sys.stdout.write(json.dumps({"type": "answer", "id": msg["id"],
                                          "option": msg["options"][0]["id"]}) + "\n")

@@ -70,6 +70,7 @@ class SeriesTask:
     max_games: int | None
     entrants: list[dict]  # resolved entrant specs in seat order
     done: list[dict] = field(default_factory=list)  # stored games (first_player, winners, ...)
+    secret: str | None = None  # the event's secret (tourney.seeding); None: public seeds
 
 
 def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None) -> None:
@@ -95,7 +96,7 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
         entrants = [
             stack.enter_context(
                 open_entrant(entrant_spec(spec), seed=seeding.entrant_seed(task.event_seed,
-                                                                            task.idx, seat))
+                                                                            task.idx, seat, task.secret))
             )
             for seat, spec in enumerate(task.entrants)
         ]
@@ -105,7 +106,7 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
             fp = stored["first_player"]
             record = play_game(
                 entrants, rule_set=task.rule_set, options=replay_state.game_options(),
-                seed=seeding.game_seed(task.event_seed, task.idx, gi), first_player=fp,
+                seed=seeding.game_seed(task.event_seed, task.idx, gi, task.secret), first_player=fp,
                 series=replay_state.info(),
             )
             replay_state.add(stored)
@@ -117,7 +118,7 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
             fp = state.next_first_player()
             record = play_game(
                 entrants, rule_set=task.rule_set, options=state.game_options(),
-                seed=seeding.game_seed(task.event_seed, task.idx, gi), first_player=fp,
+                seed=seeding.game_seed(task.event_seed, task.idx, gi, task.secret), first_player=fp,
                 series=state.info(), on_line=on_line,
             )
             payload = game_payload(record, gi, n, leg=state.leg_index())

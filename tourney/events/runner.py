@@ -11,6 +11,7 @@ import os
 import queue as _queue
 import sys
 
+from tourney import seeding
 from tourney.events import workers
 from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
@@ -25,7 +26,9 @@ def prepare_event(db, cfg, source: str, restart: bool = False) -> tuple[int, boo
     """The event's id, creating it (and its schedule) if new; returns (id, resumed)."""
     canonical = cfg.canonical()
     row = store.find_event(db, cfg.event["name"])
+    kept = None
     if row is not None and restart:
+        kept = row.get("deal_secret")  # a restart deals again exactly what a first run dealt
         store.delete_event(db, row["id"])
         row = None
     if row is not None:
@@ -36,7 +39,9 @@ def prepare_event(db, cfg, source: str, restart: bool = False) -> tuple[int, boo
             )
         return row["id"], True
     event = dict(cfg.event)
-    event_id = store.create_event(db, event, cfg.entrants, schedule(event), canonical, source)
+    secret = None if event.get("public_seeds") else kept or seeding.new_secret()
+    event_id = store.create_event(db, event, cfg.entrants, schedule(event, secret), canonical,
+                                  source, secret=secret)
     return event_id, False
 
 
@@ -51,6 +56,7 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
     """The unfinished series of an event as tasks (with their stored games)."""
     specs = {s["name"]: s for s in cfg.resolved_entrants()}
     ev = cfg.event
+    secret = store.event_secret(db, event_id)
     tasks = []
     for s in store.series_rows(db, event_id):
         if s["status"] == "finished":
@@ -69,7 +75,7 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
             idx=s["idx"], kind=s["kind"], rule_set=ev["rule_set"], options=ev["options"],
             event_seed=ev["seed"], seed=s["seed"], games_target=s["games_target"],
             max_games=ev.get("max_games"),
-            entrants=[specs[e["name"]] for e in s["entrants"]], done=done,
+            entrants=[specs[e["name"]] for e in s["entrants"]], done=done, secret=secret,
         ))
     return tasks
 
@@ -166,8 +172,9 @@ class Runner:
                     msg = q.get(timeout=0.2)
                 except _queue.Empty:
                     for f in futures:
-                        if f.done() and f.exception() is not None:
-                            raise f.exception()
+                        failure = f.exception() if f.done() else None
+                        if failure is not None:
+                            raise failure from None
                     done = sum(1 for f in futures if f.done())
                     if done == len(futures) and returned == done:
                         break  # every worker returned and nothing more arrived

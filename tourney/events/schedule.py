@@ -8,7 +8,7 @@ import itertools
 from tourney import seeding
 
 
-def schedule(event: dict) -> list[dict]:
+def schedule(event: dict, secret: str | None = None) -> list[dict]:
     """The event's series in order: ``{"idx", "round", "kind", "seed", "games_target",
     "max_games", "entrants": [names in seat order]}``.
 
@@ -38,7 +38,7 @@ def schedule(event: dict) -> list[dict]:
             "idx": idx,
             "round": rnd,
             "kind": unit,
-            "seed": seeding.series_seed(event["seed"], idx),
+            "seed": seeding.series_seed(event["seed"], idx, secret),
             "games_target": target,
             "max_games": event.get("max_games"),
             "entrants": table,

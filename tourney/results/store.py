@@ -112,7 +112,9 @@ def upsert_entrant(db: Database, spec: dict) -> int:
         db.table("entrants").update(existing[0]["id"], row)
         return existing[0]["id"]
     row["created_at"] = now()
-    return db.table("entrants").insert(row).last_pk
+    entrant_id = db.table("entrants").insert(row).last_pk
+    assert entrant_id is not None
+    return entrant_id
 
 
 def find_event(db: Database, name: str) -> dict | None:
@@ -126,6 +128,13 @@ def list_events(db: Database) -> list[dict]:
     return [dict(r) for r in db.query(
         "select ev.name, ev.format, ev.rule_set, (select count(*) from games g where g.event_id = ev.id) "
         "as games, ev.status, ev.source, ev.created_at from events ev order by ev.id")]
+
+
+def event_secret(db: Database, event_id: int) -> str | None:
+    """The event's secret, which keys its seeds (None: public seeds, or an event stored before
+    secrets existed)."""
+    row = db.execute("select deal_secret from events where id = ?", [event_id]).fetchone()
+    return row[0] if row else None
 
 
 def delete_event(db: Database, event_id: int) -> None:
@@ -146,8 +155,9 @@ def delete_event(db: Database, event_id: int) -> None:
 
 
 def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule: list[dict],
-                 config: dict, source: str) -> int:
-    """Insert an event, its entrants and all its series rows in one transaction.
+                 config: dict, source: str, secret: str | None = None) -> int:
+    """Insert an event, its entrants and all its series rows in one transaction. ``secret`` is
+    the event's secret (tourney.seeding), kept here and nowhere else; None: public seeds.
 
     ``schedule`` items: ``{"idx", "round", "kind", "seed", "games_target", "entrants": [names
     in seat order]}``. Returns the event id.
@@ -169,8 +179,10 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
                 "source": source,
                 "status": "running",
                 "created_at": now(),
+                **({"deal_secret": secret} if secret is not None else {}),
             }
         ).last_pk
+        assert event_id is not None
         db.table("event_entrants").insert_all(
             {"event_id": event_id, "entrant_id": ids[s["name"]], "position": i, "spec": dumps(s)}
             for i, s in enumerate(entrant_specs)
@@ -230,6 +242,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "finished_at": now(),
             }
         ).last_pk
+        assert game_id is not None
         winners = set(game["winners"])
         db.table("seats").insert_all(
             {
