@@ -73,13 +73,13 @@ def _out_json(data) -> None:
 
 
 def _print_standings(summary: dict) -> None:
-    from tourney.results.report import footer, render_table
+    from tourney.results.report import footer_lines, render_table
     from tourney.results.standings import club_envelope
 
     data = club_envelope(summary)
     typer.echo(render_table(data), nl=False)
-    if footer(data):
-        typer.echo(footer(data))
+    if footer_lines(data):
+        typer.echo(footer_lines(data))
 
 
 def _show(summary: dict, as_json: bool, **done) -> None:

@@ -27,13 +27,14 @@ def report(
     fmt: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
     output: Path = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
     club: bool = typer.Option(False, "--club", help="EVENT names a club league."),
+    reference: str = typer.Option(None, "--reference", help="Measure Elo against this entrant (default: the field)."),
     db: str = typer.Option(None, "--db", help=DB_HELP),
 ) -> None:
     """Report an event's (or club league's) standings: table, csv and json for programs, markdown
     for a forum post, html as one self-contained page with a chart of the entrants' progress."""
     from tourney.results.report import build, render
 
-    data = build(open_store(db, readonly=True), event, club=club)
+    data = build(open_store(db, readonly=True), event, club=club, reference=reference)
     text = render(data, fmt.value)
     if output is None:
         typer.echo(text, nl=False)

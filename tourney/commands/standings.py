@@ -12,18 +12,19 @@ from tourney.commands.common import DB_HELP, EXIT_CODES, open_store
 def standings(
     event: str = typer.Argument(None, help="Event name (default: the latest event), or a club league's name."),
     club: bool = typer.Option(False, "--club", help="EVENT names a club league."),
+    reference: str = typer.Option(None, "--reference", help="Measure Elo against this entrant (default: the field)."),
     db: str = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (shape in docs/standings.md)."),
 ) -> None:
     """Show an event's standings: games, wins, draws, losses, points, faults and rating, ranked by
     the documented tie-breaks (entrants equal on all of them share a rank)."""
-    from tourney.results.report import footer, render_table
+    from tourney.results.report import footer_lines, render_table
     from tourney.results.standings import dumps, resolve
 
-    data = resolve(open_store(db, readonly=True), event, club=club)
+    data = resolve(open_store(db, readonly=True), event, club=club, reference=reference)
     if as_json:
         typer.echo(dumps(data))
         return
     typer.echo(render_table(data), nl=False)
-    if footer(data):
-        typer.echo(footer(data))
+    if footer_lines(data):
+        typer.echo(footer_lines(data))

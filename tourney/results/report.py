@@ -27,7 +27,8 @@ FORMATS = ("table", "csv", "json", "markdown", "html")
 
 CSV_COLUMNS = ["rank", "entrant", "games", "wins", "draws", "losses", "points", "average", "faults",
                "series_played", "series_won", "series_drawn", "series_lost", "legs_won",
-               "rating_mu", "rating_sigma", "rating_ordinal", "rating_rank", "withdrawn"]
+               "rating_mu", "rating_sigma", "rating_ordinal", "rating_rank", "elo", "elo_low", "elo_high", "los",
+               "rank_range", "withdrawn"]
 
 
 def _fmt_faults(faults: dict) -> str:
@@ -40,7 +41,21 @@ AVERAGE = "avg points\n(fewer is better)"
 RATING = "rating mu ± sigma\n(higher is better)"
 ORDINAL = "ordinal\n(higher is better)"
 #: right-aligned columns
-NUMERIC = {"rank", "games", "wins", "legs\nwon", POINTS, AVERAGE, ORDINAL, "start"}
+NUMERIC = {"rank", "rank\n(95%)", "games", "wins", "legs\nwon", POINTS, AVERAGE, ORDINAL, "start"}
+
+
+def elo_text(block: dict | None) -> str:
+    """``+35 ± 20`` (Elo and half its 95% interval); ``0`` for the reference itself."""
+    if block is None:
+        return "0 (reference)"
+    elo, pm, low, high = block["elo"], block["elo_pm"], block["elo_low"], block["elo_high"]
+    if elo is None:  # no games, or every game won (lost): the Elo is infinite
+        return "+inf" if block["score"] == 1 else "-inf" if block["score"] == 0 else ""
+    if pm is not None:
+        return f"{elo:+.0f} ± {pm:.0f}"
+    if low is None and high is None:
+        return f"{elo:+.0f} (no interval yet)"
+    return f"{elo:+.0f} [{'-inf' if low is None else f'{low:+.0f}'}, {'+inf' if high is None else f'{high:+.0f}'}]"
 
 
 def _average(value) -> str:
@@ -58,14 +73,17 @@ def table_rows(data: dict) -> tuple[list[str], list[list]]:
     series = data["ranking"] == "series"
     # a legs column only where legs are runs of deals (docs/formats.md, "Legs")
     legs = series and any(r["series"]["legs_won"] != r["wins"] for r in data["standings"])
-    headers = ["rank", "entrant", *(["series\nW-D-L"] if series else []), *(["legs\nwon"] if legs else []),
-               "games", "games\nW-D-L", POINTS, AVERAGE, "faults", RATING, ORDINAL]
+    elo_head = f"Elo vs {data.get('elo_reference', 'field')}\n(higher is better)"
+    headers = ["rank", "rank\n(95%)", "entrant", *(["series\nW-D-L"] if series else []),
+               *(["legs\nwon"] if legs else []), "games", "games\nW-D-L", POINTS, AVERAGE, "faults", elo_head,
+               RATING, ORDINAL]
     rows = []
     for r in data["standings"]:
         s, rt = r["series"], r["rating"]
-        rows.append([r["rank"], r["entrant"], *([f"{s['won']}-{s['drawn']}-{s['lost']}"] if series else []),
+        rows.append([r["rank"], r["rank_range"], r["entrant"],
+                     *([f"{s['won']}-{s['drawn']}-{s['lost']}"] if series else []),
                      *([s["legs_won"]] if legs else []), r["games"], f"{r['wins']}-{r['draws']}-{r['losses']}",
-                     r["points"], _average(r["average"]), _fmt_faults(r["faults"]),
+                     r["points"], _average(r["average"]), _fmt_faults(r["faults"]), elo_text(r["elo"]),
                      f"{rt['mu']:.2f} ± {rt['sigma']:.2f}", f"{rt['ordinal']:.2f}"])
     return headers, rows
 
@@ -122,8 +140,8 @@ def progress(db: Database, data: dict) -> dict:
     return {"metric": "ordinal", "games": list(range(n + 1)), "series": ordinals}
 
 
-def build(db: Database, name: str | None, club: bool = False) -> dict:
-    data = _standings.resolve(db, name, club=club)
+def build(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:
+    data = _standings.resolve(db, name, club=club, reference=reference)
     data["progress"] = progress(db, data)
     return data
 
@@ -136,6 +154,11 @@ def flat_rows(data: dict) -> list[dict]:
     for r in data["standings"]:
         rating = r.get("rating") or {}
         series = r.get("series") or {}
+        elo = r.get("elo") or {}
+
+        def value(d: dict, key: str):
+            return "" if d.get(key) is None else d[key]
+
         out.append({
             "rank": r["rank"], "entrant": r["entrant"], "games": r["games"], "wins": r["wins"],
             "draws": r.get("draws", ""), "losses": r.get("losses", ""), "points": r["points"],
@@ -146,6 +169,8 @@ def flat_rows(data: dict) -> list[dict]:
             "legs_won": series.get("legs_won", ""),
             "rating_mu": rating.get("mu", ""), "rating_sigma": rating.get("sigma", ""),
             "rating_ordinal": rating.get("ordinal", ""), "rating_rank": rating.get("rank", "") or "",
+            "elo": value(elo, "elo"), "elo_low": value(elo, "elo_low"), "elo_high": value(elo, "elo_high"),
+            "los": value(elo, "los"), "rank_range": r.get("rank_range", ""),
             "withdrawn": ("yes" if r.get("withdrawn") else "no") if data["kind"] == "club" else "",
         })
     return out
@@ -204,10 +229,19 @@ def _subtitle(data: dict) -> str:
     return head + " Ranked by " + ", then ".join(data["tie_breaks"]) + "; entrants equal on all of them share a rank."
 
 
+def footer_lines(data: dict, width: int = 79) -> str:
+    """:func:`footer` wrapped for a terminal ("" when there is nothing to say)."""
+    import textwrap
+
+    return textwrap.fill(footer(data), width)
+
+
 def footer(data: dict) -> str:
     """The line under a standings table: how ratings read, or where a club league stands."""
     if data["kind"] != "club":
-        return "Rating: openskill Plackett-Luce, mu ± sigma; ordinal = mu - 3 sigma."
+        return ("Elo: against the field (or the named reference), with half its 95% interval; rank (95%): "
+                "the places the results cannot yet tell apart. Rating: openskill Plackett-Luce, mu ± sigma; "
+                "ordinal = mu - 3 sigma. Methods: docs/evaluation.md.")
     if data.get("finished"):
         f = data["finished"]
         return f"Finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}."

@@ -35,6 +35,7 @@ from sqlite_utils import Database
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
 from tourney.results import store
+from tourney.results.comparisons import comparisons
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
@@ -69,17 +70,21 @@ def find_event(db: Database, name: str | None) -> dict:
     return rows[0]
 
 
-def event_standings(db: Database, event: dict) -> dict:
-    """The standings of one event: the ``event_standings`` view's rows plus faults by reason and
-    ratings. Shape documented in docs/standings.md (``version`` 1)."""
+def event_standings(db: Database, event: dict, reference: str | None = None) -> dict:
+    """The standings of one event: the ``event_standings`` view's rows plus faults by reason,
+    ratings, Elo with its 95% interval against ``reference`` (an entrant's name, or the field),
+    rank ranges and every pair's head-to-head record (:mod:`tourney.results.comparisons`).
+    Shape documented in docs/standings.md."""
     rows = list(db.query("SELECT * FROM event_standings WHERE event_id = ? ORDER BY rank, position",
                          [event["id"]]))
     faults: dict[int, dict[str, int]] = {}
     for f in db.query("SELECT entrant_id, fault, count FROM entrant_faults WHERE event_id = ? ORDER BY fault",
                       [event["id"]]):
         faults.setdefault(f["entrant_id"], {})[f["fault"]] = f["count"]
-    rated = _ratings.event_ratings(db, event["id"])
+    games = _ratings.event_games(db, event["id"])
+    rated = _ratings.rate_games(games)
     rranks = _ratings.rating_ranks(rated)
+    compared = comparisons([r["entrant"] for r in rows], games, reference)
     games_played = db["games"].count_where("event_id = ?", [event["id"]])
     ranking = rows[0]["ranking"] if rows else "games"
     out = []
@@ -101,6 +106,8 @@ def event_standings(db: Database, event: dict) -> dict:
             "rating": ({**rating.to_dict(), "rank": rranks[r["entrant"]]} if rating else
                        {"mu": _ratings.MU, "sigma": round(_ratings.SIGMA, 4),
                         "ordinal": round(_ratings.MU - 3 * _ratings.SIGMA, 4), "games": 0, "rank": None}),
+            "elo": compared["elo"][r["entrant"]],
+            "rank_range": compared["rank_range"][r["entrant"]],
         })
     return {
         "version": JSON_VERSION,
@@ -113,7 +120,9 @@ def event_standings(db: Database, event: dict) -> dict:
         "tie_breaks": TIE_BREAKS[ranking],
         "lower_points_better": True,
         "games_played": games_played,
+        "elo_reference": compared["reference"],
         "standings": out,
+        "pairwise": compared["pairwise"],
     }
 
 
@@ -151,9 +160,10 @@ def club_envelope(summary: dict) -> dict:
     }
 
 
-def resolve(db: Database, name: str | None, club: bool = False) -> dict:
+def resolve(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:
     """Standings of the event ``name`` (latest when None), or of the club league ``name`` when
-    ``club`` is set or no event has that name."""
+    ``club`` is set or no event has that name; ``reference`` names the entrant Elo is measured
+    against (default: the field)."""
     from tourney.club import ClubError
 
     if club:
@@ -165,7 +175,7 @@ def resolve(db: Database, name: str | None, club: bool = False) -> dict:
             return club_standings(db, name)
         except ClubError:
             pass
-    return event_standings(db, find_event(db, name))
+    return event_standings(db, find_event(db, name), reference)
 
 
 def dumps(data) -> str:

@@ -1,0 +1,76 @@
+"""Elo against the field or a reference, head-to-head records and rank ranges, checked against
+numbers worked out by hand from the closed-form formulas (docs/evaluation.md)."""
+
+import math
+
+import pytest
+
+from tourney.errors import UserError
+from tourney.results.comparisons import comparisons, field_scores
+
+Z = 1.959964
+
+
+def elo(score):
+    return -400 * math.log10(1 / score - 1)
+
+
+def two_player(a_wins, b_wins, draws=0):
+    games = [[("A", 1), ("B", 2)]] * a_wins + [[("A", 2), ("B", 1)]] * b_wins + [[("A", 1), ("B", 1)]] * draws
+    return comparisons(["A", "B"], games)
+
+
+def test_field_elo_of_three_wins_and_a_loss():
+    # A's game scores 1, 1, 1, 0: mean 3/4, variance 3/4·1/4 = 3/16, SE = √(3/16 / 4) = 0.21651
+    got = two_player(3, 1)["elo"]["A"]
+    se = math.sqrt(3 / 16 / 4)
+    assert got["score"] == pytest.approx(0.75)
+    assert got["elo"] == pytest.approx(400 * math.log10(3), abs=1e-3)  # 190.849
+    assert got["elo_low"] == pytest.approx(elo(0.75 - Z * se), abs=1e-3)  # score 0.32565 -> -127.1
+    assert got["elo_high"] is None  # 0.75 + 0.42435 is past 1: the upper bound is +inf
+    assert got["los"] == pytest.approx(0.5 * (1 + math.erf((0.25 / se) / math.sqrt(2))), abs=1e-4)  # 0.8759
+    assert got["games"] == 4
+
+
+def test_a_draw_scores_half_and_the_sides_mirror():
+    # A: 1, 0, ½, ½ -> mean ½, Elo 0; B is A's mirror
+    got = two_player(1, 1, draws=2)
+    assert got["elo"]["A"]["score"] == pytest.approx(0.5) and got["elo"]["A"]["elo"] == pytest.approx(0)
+    assert got["elo"]["B"]["elo_low"] == pytest.approx(-got["elo"]["A"]["elo_high"])
+    (pair,) = got["pairwise"]
+    assert (pair["first"], pair["second"], pair["wins"], pair["draws"], pair["losses"]) == ("A", "B", 1, 2, 1)
+    assert pair["draw_ratio"] == pytest.approx(0.5)
+
+
+def test_a_table_of_three_scores_the_share_of_opponents_beaten():
+    games = [[("A", 1), ("B", 2), ("C", 3)],   # A beats both: 1; B beats C: ½; C: 0
+             [("A", 2), ("B", 1), ("C", 2)]]   # A ties C, loses to B: ¼; B: 1; C: ¼
+    scores = field_scores(games)
+    assert scores["A"] == {1.0: 1, 0.25: 1}
+    assert scores["B"] == {0.5: 1, 1.0: 1}
+    assert scores["C"] == {0.0: 1, 0.25: 1}
+    got = comparisons(["A", "B", "C"], games)["elo"]
+    assert got["A"]["score"] == pytest.approx(0.625) and got["B"]["score"] == pytest.approx(0.75)
+
+
+def test_rank_ranges_separate_only_clear_head_to_head_results():
+    clear = two_player(6, 0)  # 6-0: equals would do that ½⁶ = 1.6% of the time, under 2.5%
+    assert clear["rank_range"] == {"A": "1", "B": "2"}
+    close = two_player(6, 4)   # 6-4: score 0.6 ± 0.30, the interval holds 0 Elo
+    assert close["rank_range"] == {"A": "1-2", "B": "1-2"}
+
+
+def test_elo_against_a_named_reference_is_the_head_to_head_record():
+    games = [[("A", 1), ("B", 2)]] * 3 + [[("A", 2), ("B", 1)]] + [[("C", 1), ("B", 2)]] * 2
+    got = comparisons(["A", "B", "C"], games, reference="B")
+    assert got["reference"] == "B" and got["elo"]["B"] is None
+    assert got["elo"]["A"]["score"] == pytest.approx(0.75) and got["elo"]["A"]["games"] == 4
+    assert got["elo"]["C"]["score"] == 1 and got["elo"]["C"]["elo"] is None  # 2-0: +inf, JSON null
+    with pytest.raises(UserError, match="--reference 'Z' is not an entrant"):
+        comparisons(["A", "B"], games, reference="Z")
+
+
+def test_no_games_gives_no_numbers():
+    got = comparisons(["A", "B"], [])
+    assert got["elo"]["A"]["elo"] is None and got["elo"]["A"]["games"] == 0
+    assert got["rank_range"] == {"A": "1-2", "B": "1-2"} and got["pairwise"] == []
