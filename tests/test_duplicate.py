@@ -237,7 +237,7 @@ class Stop(Exception):
 
 def test_an_interrupted_duplicate_event_resumes_to_the_same_games():
     raw = {"event": {"name": "d", "format": "round-robin", "seed": 21, "games": 3,
-                     "duplicate": True},
+                     "duplicate": True, "public_seeds": True},  # two databases, dealt alike
            "entrants": entrants("a", "b", "c")}
     whole_db, whole_id = run_event(raw)
 

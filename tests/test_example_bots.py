@@ -91,6 +91,16 @@ def test_check_explains_a_faulty_bot(mode, expected):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("version", ["1", "1.x", "1.0.3"])
+def test_check_refuses_a_version_not_major_dot_minor(version):
+    result = runner.invoke(app, ["check", "--games", "1", "--", "{python}", FAULT_BOT,
+                                 f"version={version}"])
+    assert result.exit_code == 3, result.output
+    assert "FAIL handshake: version" in result.output
+    assert f'"MAJOR.MINOR" such as "1.0", got {version!r}' in result.output
+    assert "Traceback" not in result.output
+
+
 @pytest.mark.parametrize("args", [
     ["check"],
     ["check", "--", "/no/such/bot"],

@@ -132,7 +132,7 @@ def games_of(db):
 
 def test_identical_games_at_any_concurrency():
     raw = {
-        "event": event(players=3, games=2, seed=3),
+        "event": event(players=3, games=2, seed=3, public_seeds=True),  # two events, alike
         "entrants": entrants("a", "b", "c") + [
             {"name": "py", "command": ["{python}", "examples/bots/random_bot.py"]}],
     }

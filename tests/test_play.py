@@ -15,8 +15,9 @@ def invoke(*args):
 
 def test_a_game_of_fifteen_deals_is_reported_as_the_leg(tmp_path):
     db = str(tmp_path / "t.db")
+    # public seeds: the same --seed deals the same cards in each of the three events below
     r = invoke("play", "greedy", "random", "--rule-set", "super-crazy-eights", "--seed", "4", "--db", db,
-               "--name", "p", "--json")
+               "--name", "p", "--json", "--public-seeds")
     assert r.exit_code == 0, r.output
     got = json.loads(r.stdout)
     games = store.list_games(store.open_db(db), event="p")
@@ -30,10 +31,11 @@ def test_a_game_of_fifteen_deals_is_reported_as_the_leg(tmp_path):
     assert got["reason"] == "leg_totals"
     assert [s["placement"] for s in got["seats"]] == [1 if s == best else 2 for s in (0, 1)]
     match = json.loads(invoke("match", "greedy", "random", "--rule-set", "super-crazy-eights", "--seed", "4",
-                              "--best-of", "1", "--db", db, "--json").stdout)
+                              "--best-of", "1", "--db", db, "--json", "--public-seeds").stdout)
     assert match["winner"] == got["winners"][0]  # the same leg, reported the same way
 
-    text = invoke("play", "greedy", "random", "--rule-set", "super-crazy-eights", "--seed", "4", "--db", db)
+    text = invoke("play", "greedy", "random", "--rule-set", "super-crazy-eights", "--seed", "4", "--db", db,
+                  "--public-seeds")
     last = text.stdout.splitlines()[-1]
     assert last == (f"result: {got['winners'][0]} wins (decided on the totals of 15 deals); points: "
                     f"greedy {totals[0]}, random {totals[1]}")

@@ -44,6 +44,10 @@ def test_hello_accepts_same_major_any_minor():
     (hello(version="2.0"), "version"),
     (hello(version="0.9"), "version"),
     (hello(version=1), "version"),
+    (hello(version="1"), "version"),
+    (hello(version="1.x"), "version"),
+    (hello(version="1.0.3"), "version"),
+    (hello(version=" 1.0"), "version"),
     (hello(protocol="uci"), "version"),
     (hello(name=""), "startup"),
     (hello(name=None), "startup"),
@@ -72,6 +76,12 @@ def test_version_refusal_names_both_versions():
     (b'{"type": "answer", "id": 2, "option": "end"}', "wrong_id"),
     (b'{"type": "answer", "id": 1, "option": "play:99"}', "illegal"),
     (b"\xff\xfe{}", "malformed"),
+    (b'{"type": "answer", "id": 1.0, "option": "end"}', "malformed"),
+    (b'{"type": "answer", "id": 1e3, "option": "end"}', "malformed"),
+    # integers beyond 64 bits are still integers: the wrong id, not a malformed one
+    (b'{"type": "answer", "id": 18446744073709551616, "option": "end"}', "wrong_id"),
+    (b'{"type": "answer", "id": 1180591620717411303424, "option": "end"}', "wrong_id"),
+    (b'{"type": "answer", "id": -9223372036854775809, "option": "end"}', "wrong_id"),
 ])
 def test_answer_faults(line, code):
     with pytest.raises(ProtocolError) as info:

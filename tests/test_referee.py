@@ -23,12 +23,16 @@ from tourney.bots.entrants import (
 )
 from tourney.bots.protocol import FAULT_CODES
 from tourney.bots.referee import GameRecord, play_game, replay
+from tourney.bots.sandbox import Policy
 from tourney.results import store
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULT_BOT = str(ROOT / "tests" / "bots" / "fault_bot.py")
 RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
 FAST = Limits(startup_timeout=2.0, decision_timeout=0.5, grace=0.3)
+#: for bots that keep state in pytest's private (0700) temporary folders, out of a sandboxed
+#: bot's reach: these tests are about the referee, tests/test_fairplay.py about the sandbox
+UNSANDBOXED = Policy("off")
 
 
 def fault_spec(mode, at=2, limits=FAST, name=None):
@@ -105,9 +109,50 @@ def test_startup_fault_forfeits_every_game(mode, code):
         assert record.faults == {0: code}
         assert record.result.winners == [1]
         assert record.decisions == 0  # forfeited at once: no decision was asked
-    assert len(bad.pids) == 1  # started once; not restarted after failing to start
+    # docs/protocol.md, section 5: the first start is tried again for the next game, and the
+    # failed restart forfeits the rest at once (no third process)
+    assert len(bad.pids) == 2
     assert bad.failed is not None and bad.failed.code == code
     assert leftovers(all_pids(bad, good)) == []
+
+
+def test_a_failed_first_start_costs_only_its_game(tmp_path):
+    # a bot that prints a line before its hello the first time only, then plays properly
+    marker = tmp_path / "started-once"
+    script = tmp_path / "shy.py"
+    script.write_text(
+        "import pathlib, sys, runpy\n"
+        f"marker = pathlib.Path({str(marker)!r})\n"
+        "if not marker.exists():\n"
+        "    marker.touch()\n"
+        "    print('good morning', flush=True)\n"
+        f"sys.argv = [{FAULT_BOT!r}, 'legal']\n"
+        f"runpy.run_path({FAULT_BOT!r}, run_name='__main__')\n"
+    )
+    spec = EntrantSpec("shy", command=("{python}", str(script)), limits=FAST, sandbox=UNSANDBOXED)
+    records, shy, good = play_series(spec, random_spec(), games=3)
+    assert [r.faults for r in records] == [{0: "startup"}, {}, {}]
+    assert records[0].decisions == 0 and records[1].decisions > 0
+    assert shy.failed is None
+    assert len(shy.pids) == 2  # the failed start, then one process for the rest of the series
+    assert leftovers(all_pids(shy, good)) == []
+
+
+def test_exit_is_a_crash_even_while_a_child_holds_stdout():
+    # the bot exits at its second request, but a child it started keeps the pipe open, so no
+    # end of file comes: the exit itself must be noticed (else: a timeout after 10 s)
+    slow = Limits(startup_timeout=2.0, decision_timeout=10.0, grace=0.3)
+    records, bad, good = play_series(fault_spec("orphan_stdout", limits=slow), random_spec(), 1)
+    assert records[0].faults == {0: "crash"}
+    assert "exit status 0" in records[0].fault_details[0]
+    assert leftovers(all_pids(bad, good)) == []
+
+
+@pytest.mark.parametrize("version", ["1", "1.x", "1.0.3", "x.1", "1.", ".1", "１.0"])
+def test_a_version_not_major_dot_minor_is_a_version_fault(version):
+    records, bad, good = play_series(fault_spec(f"version={version}"), random_spec(), games=1)
+    assert records[0].faults == {0: "version"}
+    assert "MAJOR.MINOR" in records[0].fault_details[0]
 
 
 def test_version_refusal_says_why():
@@ -127,7 +172,7 @@ def test_restart_that_fails_forfeits_the_rest(tmp_path):
         f"sys.argv = [{FAULT_BOT!r}, 'crash', '2']\n"
         f"runpy.run_path({FAULT_BOT!r}, run_name='__main__')\n"
     )
-    spec = EntrantSpec("once", command=("{python}", str(script)), limits=FAST)
+    spec = EntrantSpec("once", command=("{python}", str(script)), limits=FAST, sandbox=UNSANDBOXED)
     records, bad, good = play_series(spec, random_spec(), games=3)
     assert [r.faults for r in records] == [{0: "crash"}, {0: "startup"}, {0: "startup"}]
     assert records[1].decisions == 0 and records[2].decisions == 0
@@ -272,9 +317,9 @@ def test_minimal_environment_and_cwd(tmp_path):
         "import os, json, sys\n"
         "sys.stderr.write(json.dumps({'cwd': os.getcwd(), 'env': sorted(os.environ)}))\n"
         "sys.stderr.flush()\n"
-        f"exec(open({RANDOM_BOT!r}).read())\n"
+        "exec(open(sys.argv[1]).read())\n"
     )
-    spec = EntrantSpec("env", command=("{python}", "-c", code), cwd=str(tmp_path),
+    spec = EntrantSpec("env", command=("{python}", "-c", code, RANDOM_BOT), cwd=str(tmp_path),
                        env={"MY_BOT_LEVEL": "3"}, limits=FAST)
     try:
         with open_entrant(spec) as a, open_entrant(EntrantSpec("g", builtin="greedy")) as g:

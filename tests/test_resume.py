@@ -28,12 +28,14 @@ CONFIG = """
 name = "resume"
 format = "round-robin"
 seed = 42
+public_seeds = true  # the reference and the interrupted run are two events: deal them alike
 games = 3
 rounds = 1
 concurrency = 2
 
 [limits]
 decision_timeout = 30.0  # long: a held-up gate bot is interrupted, never timed out
+sandbox = "off"  # the gate bot counts requests in the test's folder, outside its own
 
 [[entrants]]
 name = "greedy"
@@ -246,6 +248,7 @@ SWISS = """
 name = "resume-swiss"
 format = "swiss"
 seed = 8
+public_seeds = true  # the reference and the interrupted run are two events: deal them alike
 games = 1
 rounds = 3
 duplicate = true
@@ -253,6 +256,7 @@ concurrency = 2
 
 [limits]
 decision_timeout = 30.0
+sandbox = "off"  # the gate bot counts requests in the test's folder, outside its own
 
 [[entrants]]
 name = "greedy"

@@ -60,14 +60,17 @@ LIMIT_KEYS = {
     "cpu_seconds": int,
     "grace": float,
     "max_stderr_bytes": int,
+    "sandbox": str,  # auto | on | off: see tourney/bots/sandbox.py
 }
 
 EVENT_KEYS = {
     "name", "format", "rule_set", "options", "seed", "players", "games", "rounds",
     "max_games", "concurrency", "entrants", "unit", "duplicate", "play_all", "candidates",
-    "bye_score", "seeding",
+    "bye_score", "seeding", "public_seeds",
 }
-ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits"}
+ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits", "network", "writable"}
+#: what a command entrant's sandbox may be opened up to, each false by default
+SANDBOX_SWITCHES = ("network", "writable")
 TOP_KEYS = {"event", "entrants", "limits"}
 
 
@@ -133,6 +136,11 @@ def check_limits(path: str, place: str, limits) -> dict:
             known = ", ".join(LIMIT_KEYS)
             _fail(path, f"{place}.{key}", f"unknown limit (known: {known})")
         kind = LIMIT_KEYS[key]
+        if key == "sandbox":
+            if value not in ("auto", "on", "off"):
+                _fail(path, f"{place}.{key}", f'expected "auto", "on" or "off", got {value!r}')
+            out[key] = value
+            continue
         value = _check_type(path, f"{place}.{key}", value, kind,
                             "a number" if kind is float else "an integer")
         if value <= 0:
@@ -197,7 +205,7 @@ def check_entrant(path: str, place: str, raw, default_limits: dict, base_dir: st
         if raw["builtin"] not in bots:
             _fail(path, f"{place}.builtin",
                   f"unknown built-in bot {raw['builtin']!r} (known: {', '.join(bots)})")
-        for key in ("cwd", "env", "limits"):
+        for key in ("cwd", "env", "limits", *SANDBOX_SWITCHES):
             if key in raw:
                 _fail(path, f"{place}.{key}", "only command entrants take this key")
         spec["builtin"] = raw["builtin"]
@@ -218,6 +226,9 @@ def check_entrant(path: str, place: str, raw, default_limits: dict, base_dir: st
     limits = dict(default_limits)
     limits.update(check_limits(path, f"{place}.limits", raw.get("limits", {})))
     spec["limits"] = limits
+    for key in SANDBOX_SWITCHES:
+        if key in raw:
+            spec[key] = _check_type(path, f"{place}.{key}", raw[key], bool, "true or false")
     if check_commands:
         check_command(path, place, spec, base_dir)
     return spec
@@ -265,6 +276,8 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     if not isinstance(options, dict):
         _fail(path, "event.options", "expected a table of rule-set options")
     seed = _int(path, "event.seed", raw.get("seed", 0), 0)
+    public_seeds = _check_type(path, "event.public_seeds", raw.get("public_seeds", False), bool,
+                               "true or false")
     concurrency = _int(path, "event.concurrency", raw.get("concurrency", 0), 0)
 
     names = raw.get("entrants", entrant_names)
@@ -396,6 +409,8 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     }
     # keys at their defaults are left out, so events stored before they existed keep their hash
     event.update(extra)
+    if public_seeds:  # only when asked: the configs of earlier events keep their hash
+        event["public_seeds"] = True
     return event, concurrency
 
 
@@ -424,8 +439,26 @@ def parse_config(data: dict, path: str = "<config>", base_dir: str = ".",
     event, concurrency = check_event(path, data["event"], [s["name"] for s in specs])
     by_name = {s["name"]: s for s in specs}
     chosen = [by_name[n] for n in event["entrants"]]
+    if check_commands:
+        check_sandbox(path, chosen)
     return EventConfig(path=path, event=event, entrants=chosen, concurrency=concurrency,
                        base_dir=base_dir)
+
+
+def check_sandbox(path: str, entrants: list[dict]) -> None:
+    """Refuse an event whose bots must be isolated (``sandbox = "on"``) where they cannot be;
+    where ``"auto"`` bots cannot be, say so once, now, rather than from every worker."""
+    from tourney.bots import sandbox
+
+    modes = {(e.get("limits") or {}).get("sandbox", "auto") for e in entrants if "command" in e}
+    if not modes - {"off"}:
+        return
+    reason = sandbox.problem()
+    if reason is None:
+        return
+    if "on" in modes:
+        _fail(path, "limits.sandbox", f'"on", but {reason}')
+    sandbox.warn_once(reason)
 
 
 def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventConfig:
@@ -449,9 +482,13 @@ def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventCo
 def entrant_spec(spec: dict):
     """A :class:`tourney.entrants.EntrantSpec` from a resolved spec dict."""
     from tourney.bots.entrants import EntrantSpec, Limits
+    from tourney.bots.sandbox import Policy
 
     limit_fields = {f.name for f in dataclasses.fields(Limits)}
-    limits = Limits(**{k: v for k, v in (spec.get("limits") or {}).items() if k in limit_fields})
+    given = spec.get("limits") or {}
+    limits = Limits(**{k: v for k, v in given.items() if k in limit_fields})
+    policy = Policy(given.get("sandbox", "auto"), network=bool(spec.get("network")),
+                    writable=bool(spec.get("writable")))
     return EntrantSpec(
         name=spec["name"],
         builtin=spec.get("builtin"),
@@ -459,6 +496,7 @@ def entrant_spec(spec: dict):
         cwd=spec.get("cwd"),
         env=dict(spec.get("env") or {}),
         limits=limits,
+        sandbox=policy,
     )
 
 
@@ -513,8 +551,8 @@ STARTER = {
 
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
                      games: int, max_games: int | None, config: str | os.PathLike | None,
-                     name: str | None, duplicate: bool = False,
-                     play_all: bool = False) -> EventConfig:
+                     name: str | None, duplicate: bool = False, play_all: bool = False,
+                     public_seeds: bool = False) -> EventConfig:
     """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
     names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
     import datetime
@@ -543,6 +581,8 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
         raw["duplicate"] = True
     if play_all:
         raw["play_all"] = True
+    if public_seeds:
+        raw["public_seeds"] = True
     event, _ = check_event("command line", raw, [s["name"] for s in specs])
     return EventConfig(path="command line", event=event, entrants=specs, concurrency=1,
                        base_dir=base_dir)

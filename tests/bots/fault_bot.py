@@ -21,6 +21,8 @@ then misbehaves according to MODE:
   ignore_goodbye   plays legally but ignores goodbye, stdin EOF and SIGTERM
   hog              allocates and touches 512 MiB, then plays legally (the memory limit's test)
   slow             sleeps SECONDS (default 1) before every answer, and answers legally
+  orphan_stdout    starts a sleeping child that keeps its stdout open, then exits at request N
+  version=V        says it speaks protocol version V (e.g. version=1.0.3), then plays legally
   legal            plays legally (the control)
 """
 
@@ -33,7 +35,7 @@ import time
 
 MODE = sys.argv[1]
 AT = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
+SECONDS = float(sys.argv[3]) if MODE == "slow" and len(sys.argv) > 3 else 1.0  # else: a marker
 
 
 def send(obj):
@@ -51,7 +53,7 @@ def main():
         time.sleep(30)
     if MODE == "ignore_goodbye":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if MODE == "spawn_child":
+    if MODE in ("spawn_child", "orphan_stdout"):
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
     requests = 0
     for line in sys.stdin:
@@ -62,6 +64,8 @@ def main():
                 send({"type": "answer", "id": 0, "option": "x"})
                 continue
             version = "2.0" if MODE == "bad_version" else "1.0"
+            if MODE.startswith("version="):
+                version = MODE.split("=", 1)[1]
             send({"type": "hello", "protocol": "tourney-bot", "version": version, "name": MODE})
             if MODE == "exit_after_hello":
                 sys.exit(0)
@@ -71,6 +75,8 @@ def main():
                 sys.stderr.write(("x" * 1023 + "\n") * 2048)
                 sys.stderr.flush()
             if requests >= AT:
+                if MODE == "orphan_stdout":
+                    os._exit(0)
                 if MODE == "crash":
                     sys.stderr.write("fault_bot: crashing on purpose\n")
                     sys.stderr.flush()

@@ -30,15 +30,18 @@ from __future__ import annotations
 import functools
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
 from dataclasses import asdict, dataclass, field
+from typing import IO, Any
 
-from tourney.bots import protocol
+from tourney.bots import protocol, sandbox
 from tourney.bots.protocol import FAULT_CODES, ProtocolError
+from tourney.bots.sandbox import Policy
 
 __all__ = [
     "FAULT_CODES",
@@ -48,6 +51,7 @@ __all__ = [
     "EntrantError",
     "EntrantSpec",
     "Limits",
+    "Policy",
     "SubprocessEntrant",
     "open_entrant",
 ]
@@ -56,6 +60,8 @@ __all__ = [
 STDERR_CAP_BYTES = 64 * 1024
 #: slack added by the referee to every deadline, for the pipe and the scheduler (seconds)
 TIME_MARGIN = 0.05
+#: without a pidfd (not Linux), how often a silent bot is checked for having exited (ms)
+EXIT_CHECK_MS = 50
 #: environment variables passed on from the referee's environment (all others are dropped)
 PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT")
 
@@ -99,6 +105,8 @@ class EntrantSpec:
     running tourney (``sys.executable``). ``cwd`` is the bot's working directory (default: the
     current one). ``env`` is added to a minimal environment (PATH, HOME, locale, TZ, TMPDIR and
     ``PYTHONUNBUFFERED=1``); nothing else of the referee's environment is passed on.
+    ``sandbox`` is how the bot is isolated (:mod:`tourney.bots.sandbox`; by default wherever the
+    platform allows).
     """
 
     name: str
@@ -107,6 +115,7 @@ class EntrantSpec:
     cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     limits: Limits = Limits()
+    sandbox: Policy = Policy()
 
 
 class EntrantError(Exception):
@@ -195,7 +204,7 @@ class BuiltinEntrant(Entrant):
 
     def __init__(self, spec: EntrantSpec, seed: int):
         super().__init__(spec, seed)
-        self._bot = None
+        self._bot: Any = None
 
     def start(self) -> None:
         if self._bot is not None:
@@ -310,6 +319,15 @@ def _minimal_env(extra: dict[str, str]) -> dict[str, str]:
     return env
 
 
+def _find_program(program: str, cwd: str | None, path: str) -> str | None:
+    """Where ``program`` is, as ``Popen`` would look for it: a path (relative to ``cwd``) if it
+    holds a slash, else a search of ``path``."""
+    if os.sep in program:
+        full = os.path.join(cwd or ".", program)
+        return full if os.path.exists(full) else None
+    return shutil.which(program, path=path)
+
+
 def _rlimits(memory_mb: int | None, cpu_seconds: int | None):
     """A preexec function setting the bot's resource limits (runs in the child)."""
     import resource
@@ -338,8 +356,9 @@ class SubprocessEntrant(Entrant):
         super().__init__(spec, seed)
         self.limits = spec.limits
         self.argv = [sys.executable if a == "{python}" else a.replace("{python}", sys.executable)
-                     for a in spec.command]
+                     for a in spec.command or ()]
         self._proc: subprocess.Popen | None = None
+        self._streams: tuple[IO[bytes], IO[bytes], IO[bytes]] | None = None  # stdin, out, err
         self._pump: _StderrPump | None = None
         self._stderr = _CappedText(spec.limits.max_stderr_bytes)
         self._buf = bytearray()
@@ -347,7 +366,12 @@ class SubprocessEntrant(Entrant):
         self._bank: float | None = None
         self.exit_how: str | None = None
         self.exit_status: int | None = None
+        self.bot_version: str | None = None
         self.pids: list[int] = []  # every process started, for tests and diagnostics
+        self._pidfd: int | None = None
+        self._launch: sandbox.Launch | None = None
+        #: whether the running (or last) process is isolated in a sandbox
+        self.isolated = False
         self.wire_log: list | None = None
 
     # life cycle ------------------------------------------------------------------------------
@@ -360,57 +384,80 @@ class SubprocessEntrant(Entrant):
         return self._proc.pid if self._proc is not None else None
 
     def start(self) -> None:
-        """Start the process and do the handshake; raises :class:`EntrantError` on failure
-        (and sets ``failed``: the entrant will not be started again)."""
+        """Start the process and do the handshake; raises :class:`EntrantError` on failure.
+
+        A failed first start costs only the game it was for: the next game tries again. A
+        failed restart sets ``failed``, and the entrant is not started again."""
         if self._proc is not None:
             return
         if self.failed is not None:
             raise self.failed
         if self.closed:
             raise EntrantError("startup", "the entrant is closed")
+        first = not self.pids
         try:
             self._spawn()
             self._handshake()
         except EntrantError as exc:
             self._stop(graceful=False)
-            self.failed = exc
+            if not first:  # docs/protocol.md, section 5: only a failed *restart* is final
+                self.failed = exc
             raise
         self.started = True
 
     def _spawn(self) -> None:
-        _become_subreaper()
+        sandbox.become_subreaper()
         lim = self.limits
         preexec = None
         if lim.memory_mb is not None or lim.cpu_seconds is not None:
             preexec = _rlimits(lim.memory_mb, lim.cpu_seconds)
+        env = _minimal_env(self.spec.env)
+        if _find_program(self.argv[0], self.spec.cwd, env["PATH"]) is None:
+            # said here: inside a sandbox it would only be a bwrap error on the bot's stderr
+            raise EntrantError("startup", f"cannot start {self.argv[0]!r}: no such program")
+        try:
+            launch = sandbox.prepare(self.argv, self.spec.cwd, env, self.spec.sandbox)
+        except sandbox.SandboxError as exc:
+            raise EntrantError("startup", str(exc)) from None
         try:
             proc = subprocess.Popen(
-                self.argv,
+                launch.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=self.spec.cwd,
-                env=_minimal_env(self.spec.env),
+                cwd=launch.cwd,
+                env=launch.env,
                 start_new_session=True,  # its own session and process group
                 close_fds=True,
+                pass_fds=launch.pass_fds,
                 bufsize=0,
                 preexec_fn=preexec,
             )
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            launch.cleanup()
             raise EntrantError("startup", f"cannot start {self.argv[0]!r}: {exc}") from None
-        self._proc = proc
+        launch.started()
+        self._launch = launch
+        self.isolated = launch.isolated
+        stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # three pipes
+        self._proc, self._streams = proc, (stdin, stdout, stderr)
         self.pids.append(proc.pid)
         self._buf = bytearray()
         self._scan = 0
-        self._in_fd = proc.stdin.fileno()
-        self._out_fd = proc.stdout.fileno()
+        self._in_fd = stdin.fileno()
+        self._out_fd = stdout.fileno()
         os.set_blocking(self._in_fd, False)
         os.set_blocking(self._out_fd, False)
         self._poll_in = select.poll()
         self._poll_in.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        # the process's exit is watched too: a child of the bot may hold its stdout open
+        self._pidfd = _open_pidfd(proc.pid)
+        if self._pidfd is not None:
+            self._poll_in.register(self._pidfd, select.POLLIN)
         self._poll_out = select.poll()
         self._poll_out.register(self._in_fd, select.POLLOUT | select.POLLERR)
-        self._pump = _StderrPump(proc.stderr.fileno(), self._stderr)
+        self._pump = _StderrPump(stderr.fileno(), self._stderr)
         self._pump.start()
         self.exit_how = self.exit_status = None
 
@@ -461,7 +508,7 @@ class SubprocessEntrant(Entrant):
         """Wait up to ``timeout`` for the process to exit, without reaping it (the process
         group id stays reserved while the leader is an unreaped zombie)."""
         proc = self._proc
-        if proc.returncode is not None:
+        if proc is None or proc.returncode is not None:
             return True
         end = time.monotonic() + timeout
         delay = 0.0005
@@ -479,16 +526,22 @@ class SubprocessEntrant(Entrant):
             delay = min(delay * 2, 0.02)
 
     def _killpg(self, sig: int) -> None:
+        if self._proc is None:
+            return
         try:
             os.killpg(self._proc.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
 
     def _stop(self, graceful: bool) -> None:
-        """End the process and its whole group, reap it, collect the rest of its stderr."""
+        """End the process and its whole group (or sandbox), reap it, collect the rest of its
+        stderr."""
         proc = self._proc
         if proc is None:
             return
+        launch = self._launch
+        # the sandbox's first process, found while bwrap is surely alive and its parent
+        inner = launch.sandbox_pid(proc.pid) if launch is not None else None
         how = "exited"
         if graceful:
             try:
@@ -497,36 +550,57 @@ class SubprocessEntrant(Entrant):
                 pass
             self._close_stdin()
             if not self._exited(self.limits.grace):
-                self._killpg(signal.SIGTERM)
-                how = "terminated"
-                if not self._exited(min(self.limits.grace, 0.5)):
+                if inner is None:
+                    self._killpg(signal.SIGTERM)
+                    how = "terminated"
+                if inner is not None or not self._exited(min(self.limits.grace, 0.5)):
                     how = "killed"
         else:
             self._close_stdin()
             if not self._exited(0):
                 how = "killed"
-        # whatever else is left in the group (children of the bot) goes too
+        # whatever else is left goes too: in a sandbox, killing its first process ends every
+        # process in it (setsid or not) before bwrap exits; else the bot's process group
+        if inner is not None:
+            try:
+                os.kill(inner, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            # bwrap reaps it and exits; killed sooner, it would leave the reaping to us
+            self._exited(5.0)
         self._killpg(signal.SIGKILL)
         try:
             status = proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process stuck in the kernel
             status = None
         _reap_group(proc.pid)
+        if inner is not None:
+            sandbox.reap(inner)
         self.exit_how, self.exit_status = how, status
+        assert self._streams is not None
+        _, stdout, stderr = self._streams
         if self._pump is not None:
             self._pump.join(timeout=1.0)
             if not self._pump.is_alive():
-                proc.stderr.close()
+                stderr.close()
             self._pump = None
         try:
-            proc.stdout.close()
+            stdout.close()
         except OSError:  # pragma: no cover
             pass
-        self._proc = None
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        if launch is not None:
+            launch.cleanup()
+            self._launch = None
+        self._proc = self._streams = None
 
     def _close_stdin(self) -> None:
+        if self._streams is None:
+            return
         try:
-            self._proc.stdin.close()
+            self._streams[0].close()
         except OSError:
             pass
 
@@ -552,6 +626,7 @@ class SubprocessEntrant(Entrant):
     def _read_line(self, deadline: float) -> bytes:
         max_bytes = self.limits.max_line_bytes
         buf = self._buf
+        gone = False
         while True:
             i = buf.find(b"\n", self._scan)
             if i >= 0:
@@ -568,11 +643,19 @@ class SubprocessEntrant(Entrant):
             self._scan = len(buf)
             if len(buf) > max_bytes:
                 raise ProtocolError("oversize", f"a line longer than {max_bytes} bytes")
+            if gone:  # it exited, and all it wrote before exiting has been read
+                raise ProtocolError("crash", "the bot exited")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise ProtocolError("timeout", "no answer in time")
-            if not self._poll_in.poll(max(1, int(left * 1000) + 1)):
-                continue
+            wait_ms = max(1, int(left * 1000) + 1)
+            if self._pidfd is None:  # no exit notice from the kernel: look now and then
+                wait_ms = min(wait_ms, EXIT_CHECK_MS)
+            ready = self._poll_in.poll(wait_ms)
+            if self._pidfd is None:
+                gone = self._exited(0)
+            else:
+                gone = any(fd == self._pidfd for fd, _ in ready)
             try:
                 chunk = os.read(self._out_fd, 1 << 16)
             except BlockingIOError:
@@ -582,6 +665,7 @@ class SubprocessEntrant(Entrant):
             if not chunk:
                 raise ProtocolError("crash", "the bot closed its stdout (it has probably exited)")
             buf += chunk
+            gone = False  # read on until the pipe is empty before calling it a crash
 
     # games -----------------------------------------------------------------------------------
     def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
@@ -649,24 +733,13 @@ class SubprocessEntrant(Entrant):
         return self._stderr.take()
 
 
-_SUBREAPER: bool | None = None
-
-
-def _become_subreaper() -> bool:
-    """On Linux, adopt our orphaned descendants (a bot's children whose parent died) so that
-    :func:`_reap_group` can reap them: no zombie is left for an init that may not reap."""
-    global _SUBREAPER
-    if _SUBREAPER is None:
-        _SUBREAPER = False
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
-
-                libc = ctypes.CDLL(None, use_errno=True)
-                _SUBREAPER = libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
-            except (OSError, AttributeError):  # pragma: no cover
-                _SUBREAPER = False
-    return _SUBREAPER
+def _open_pidfd(pid: int) -> int | None:
+    """A file descriptor that becomes readable when process ``pid`` exits (Linux 5.3 and
+    later), or None where the platform has none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def _reap_group(pgid: int) -> None:
@@ -682,7 +755,7 @@ def _reap_group(pgid: int) -> None:
             os.killpg(pgid, 0)
         except (ProcessLookupError, PermissionError):
             return
-        if not _SUBREAPER or time.monotonic() > end:
+        if not sandbox.become_subreaper() or time.monotonic() > end:
             return
         time.sleep(0.002)
 

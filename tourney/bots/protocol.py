@@ -16,20 +16,23 @@ bot -> referee: ``hello`` (the answer to the referee's hello), ``answer``
 
 from __future__ import annotations
 
+import json as _json
+import re
 from typing import Any
 
+_orjson: Any
 try:  # orjson is several times faster on the view-sized messages this protocol sends
     import orjson as _orjson
 except ImportError:  # pragma: no cover - exercised only where orjson is missing
     _orjson = None
-
-import json as _json
 
 #: the protocol's name, sent in both hellos
 PROTOCOL = "tourney-bot"
 #: the protocol version spoken by this referee; a bot must answer with the same major version
 VERSION = "1.0"
 MAJOR = int(VERSION.split(".")[0])
+#: the only form of version a bot may send: "MAJOR.MINOR", both plain decimal numbers
+VERSION_FORM = re.compile(r"([0-9]+)\.[0-9]+")
 
 #: the fixed set of fault codes recorded when a bot fails (see docs/protocol.md, "Faults")
 FAULT_CODES = ("crash", "timeout", "malformed", "illegal", "wrong_id", "oversize", "startup", "version")
@@ -98,6 +101,10 @@ def parse_line(line: bytes) -> dict:
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
         shown = line[:80].decode("utf-8", "replace")
         raise ProtocolError("malformed", f'not a JSON object with a "type": {shown!r}')
+    if isinstance(obj.get("id"), float) and _orjson is not None:
+        # orjson reads an integer beyond 64 bits as a float; the standard library keeps it an
+        # exact int, so an id such as 2**70 is judged as the integer it is
+        obj = _json.loads(line)
     return obj
 
 
@@ -203,14 +210,12 @@ def check_hello(msg: dict) -> str:
     if protocol != PROTOCOL:
         raise ProtocolError("version", f"the bot speaks protocol {protocol!r}, the referee speaks {PROTOCOL!r}")
     version = msg.get("version")
-    major = None
-    if isinstance(version, str):
-        head = version.split(".")[0]
-        if head.isdigit():
-            major = int(head)
-    if major is None:
-        raise ProtocolError("version", f'"version" must be a string such as "{VERSION}", got {version!r}')
-    if major != MAJOR:
+    form = VERSION_FORM.fullmatch(version) if isinstance(version, str) else None
+    if form is None:
+        raise ProtocolError(
+            "version", f'"version" must be a string "MAJOR.MINOR" such as "{VERSION}", got {version!r}'
+        )
+    if int(form.group(1)) != MAJOR:
         raise ProtocolError(
             "version",
             f"the bot speaks {PROTOCOL} version {version}, the referee speaks {VERSION} "

@@ -49,6 +49,10 @@ def check(
     startup_timeout: float = typer.Option(10.0, min=0.01, help="Seconds allowed for the handshake."),
     decision_timeout: float = typer.Option(5.0, min=0.01, help="Seconds allowed per decision."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every game's log."),
+    sandbox: str = typer.Option("auto", help="Isolate the bot: auto, on or off (docs/protocol.md, "
+                                             "\"Fair play\")."),
+    network: bool = typer.Option(False, "--network", help="Let the sandboxed bot use the network."),
+    writable: bool = typer.Option(False, "--writable", help="Let the sandboxed bot write its folder."),
 ) -> None:
     """Check a bot: start it, do the handshake, play seeded games against a built-in bot, and
     tell you plainly what is wrong, if anything.
@@ -56,9 +60,10 @@ def check(
     Exit status: 0 the bot behaved, 3 it broke the protocol, 2 bad usage.
     """
     from engine import OptionsError, validate_options
-    from tourney.bots.entrants import EntrantError, EntrantSpec, Limits, open_entrant
+    from tourney.bots.entrants import EntrantError, EntrantSpec, Limits, SubprocessEntrant, open_entrant
     from tourney.bots.protocol import FAULT_MEANINGS
     from tourney.bots.referee import play_game
+    from tourney.bots.sandbox import MODES, Policy, problem
 
     if not command:
         raise UserError("give the bot's command after --, e.g. tourney check -- python3 my_bot.py")
@@ -71,16 +76,19 @@ def check(
         raise UserError(f"cannot find the program {exe!r}")
     if opponent not in ("random", "greedy"):
         raise UserError(f"--opponent must be random or greedy, not {opponent!r}")
+    if sandbox not in MODES:
+        raise UserError(f"--sandbox must be auto, on or off, not {sandbox!r}")
     try:
         validate_options(rule_set, {}, 2)
     except OptionsError as exc:
         raise UserError(str(exc)) from None
 
     limits = Limits(startup_timeout=startup_timeout, decision_timeout=decision_timeout)
-    spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits)
+    spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits,
+                       sandbox=Policy(sandbox, network=network, writable=writable))
     problems = 0
-    with open_entrant(spec, seed=seed) as bot, \
-            open_entrant(EntrantSpec(opponent, builtin=opponent), seed=seed + 1) as other:
+    bot = SubprocessEntrant(spec, seed)
+    with bot, open_entrant(EntrantSpec(opponent, builtin=opponent), seed=seed + 1) as other:
         try:
             bot.start()
         except EntrantError as exc:
@@ -92,6 +100,12 @@ def check(
             raise CheckFailed("the handshake failed") from None
         typer.echo(f"ok   handshake: the bot calls itself {bot.bot_name!r}, "
                    f"protocol version {bot.bot_version}")
+        if bot.isolated:
+            typer.echo("ok   sandbox: the bot runs isolated")
+        elif sandbox == "off":
+            typer.echo("--   sandbox: off, as asked")
+        else:
+            typer.echo(f"--   sandbox: none here ({problem()})")
         for g in range(games):
             seats = [bot, other] if g % 2 == 0 else [other, bot]
             me = seats.index(bot)

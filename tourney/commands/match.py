@@ -29,6 +29,8 @@ def match(
         "(default 2N+1; games without a winner count for neither)."
     ),
     seed: int = typer.Option(1, help="Event seed (game seeds derive from it)."),
+    public_seeds: bool = typer.Option(
+        False, "--public-seeds", help="Seeds anyone can recompute from --seed (no event secret)."),
     rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
     option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
     config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
@@ -55,7 +57,8 @@ def match(
     """
     cfg = event_from_words("match", entrants, seed=seed, rule_set=rule_set,
                     options=parse_options(option), games=best_of, max_games=max_games,
-                    config=config, name=name, duplicate=duplicate, play_all=play_all)
+                    config=config, name=name, duplicate=duplicate, play_all=play_all,
+                    public_seeds=public_seeds)
     database = open_store(db)
     names = list(cfg.event["entrants"])
 

@@ -26,6 +26,8 @@ def play(
         "with this Python), or entrant names of --config."
     ),
     seed: int = typer.Option(1, help="Event seed (the game seed derives from it)."),
+    public_seeds: bool = typer.Option(
+        False, "--public-seeds", help="Seeds anyone can recompute from --seed (no event secret)."),
     rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
     option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
     config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
@@ -40,7 +42,7 @@ def play(
     """
     cfg = event_from_words("single", entrants, seed=seed, rule_set=rule_set,
                     options=parse_options(option), games=1, max_games=None, config=config,
-                    name=name)
+                    name=name, public_seeds=public_seeds)
     database = open_store(db)
     deals: list[dict] = []
 

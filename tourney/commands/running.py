@@ -8,6 +8,20 @@ import typer
 from tourney.commands.common import err, show_progress
 
 
+def keep_from_bots(db, cfg) -> None:
+    """Hide the database, the config and every entrant's folder from the sandboxed bots (each
+    still sees its own folder): docs/protocol.md, "Fair play"."""
+    import os
+
+    from tourney.bots import sandbox
+
+    files = [row[2] for row in db.execute("pragma database_list").fetchall() if row[2]]
+    if os.path.isfile(cfg.path):
+        files.append(cfg.path)
+    folders = [e["cwd"] for e in cfg.resolved_entrants() if e.get("cwd")]
+    sandbox.keep_private(*files, *folders)
+
+
 def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=False, quiet=False,
             on_line=None, on_game=None, expect_resume=False):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
@@ -20,6 +34,7 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     # a Swiss or knockout stopped between rounds goes on with its next round
     tasks = runner.pending_tasks(db, event_id, cfg) or runner.next_round_tasks(db, event_id, cfg)
     total = len(store.series_rows(db, event_id))
+    keep_from_bots(db, cfg)
     if resumed:
         done_games = db.execute("select count(*) from games where event_id = ?",
                                 [event_id]).fetchone()[0]

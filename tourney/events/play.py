@@ -81,6 +81,7 @@ class SeriesTask:
     max_games: int | None
     entrants: list[dict]  # resolved entrant specs in seat order
     done: list[dict] = field(default_factory=list)  # stored games (first_player, winners, ...)
+    secret: str | None = None  # the event's secret (tourney.seeding); None: public seeds
     duplicate: bool = False
     play_all: bool = False
 
@@ -113,7 +114,7 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
         entrants = [
             stack.enter_context(
                 open_entrant(entrant_spec(spec), seed=seeding.entrant_seed(task.event_seed,
-                                                                            task.idx, seat))
+                                                                            task.idx, seat, task.secret))
             )
             for seat, spec in enumerate(task.entrants)
         ]
@@ -123,7 +124,7 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
             fp = stored["first_player"]
             record = play_game(
                 entrants, rule_set=task.rule_set, options=replay_state.game_options(),
-                seed=seeding.game_seed(task.event_seed, task.idx, gi), first_player=fp,
+                seed=seeding.game_seed(task.event_seed, task.idx, gi, task.secret), first_player=fp,
                 series=replay_state.info(),
             )
             replay_state.add(stored)
@@ -135,7 +136,7 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
             fp = state.next_first_player()
             record = play_game(
                 entrants, rule_set=task.rule_set, options=state.game_options(),
-                seed=seeding.game_seed(task.event_seed, task.idx, gi), first_player=fp,
+                seed=seeding.game_seed(task.event_seed, task.idx, gi, task.secret), first_player=fp,
                 series=state.info(), on_line=on_line,
             )
             payload = game_payload(record, gi, n, leg=state.leg_index())
@@ -162,14 +163,14 @@ def _run_duplicate(task: SeriesTask, state: SeriesState, emit, on_line,
             entrants = [
                 stack.enter_context(open_entrant(
                     entrant_spec(task.entrants[slots[seat]]),
-                    seed=seeding.game_entrant_seed(task.event_seed, task.idx, seat, gi)))
+                    seed=seeding.game_entrant_seed(task.event_seed, task.idx, seat, gi, task.secret)))
                 for seat in range(n)
             ]
             if opened is not None:
                 opened[:] = entrants
             record = play_game(
                 entrants, rule_set=task.rule_set, options=state.game_options(),
-                seed=seeding.deal_seed(task.event_seed, task.idx, set_idx, deal),
+                seed=seeding.deal_seed(task.event_seed, task.idx, set_idx, deal, task.secret),
                 first_player=fp, series=state.info(), on_line=on_line,
             )
         payload = game_payload(record, gi, n, leg=state.leg_index(), slots=slots,

@@ -329,13 +329,13 @@ def swiss_lines(table: list[dict]) -> list[str]:
 # -- rounds -----------------------------------------------------------------------------------
 
 
-def series_item(event: dict, idx: int, rnd: int, table: list[str]) -> dict:
+def series_item(event: dict, idx: int, rnd: int, table: list[str], secret: str | None = None) -> dict:
     """A schedule item (tourney.events.schedule.schedule) for one table, or a bye when the
     table has one entrant."""
     bye = len(table) == 1
     item = {
         "idx": idx, "round": rnd, "kind": "bye" if bye else event["unit"],
-        "seed": seeding.series_seed(event["seed"], idx),
+        "seed": seeding.series_seed(event["seed"], idx, secret),
         "games_target": 0 if bye else event["games"],
         "max_games": None if bye else event.get("max_games"), "entrants": list(table),
     }
@@ -389,7 +389,8 @@ def next_round(db, event_id: int, event: dict) -> bool:
     if not tables:
         return False
     rnd = max(s["round"] for s in rows) + 1
-    store.add_series(db, event_id, [series_item(event, len(rows) + i, rnd, t)
+    secret = store.event_secret(db, event_id)
+    store.add_series(db, event_id, [series_item(event, len(rows) + i, rnd, t, secret)
                                     for i, t in enumerate(tables)])
     return True
 

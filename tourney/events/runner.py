@@ -11,6 +11,7 @@ import os
 import queue as _queue
 import sys
 
+from tourney import seeding
 from tourney.events import rounds, workers
 from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
@@ -25,7 +26,9 @@ def prepare_event(db, cfg, source: str, restart: bool = False) -> tuple[int, boo
     """The event's id, creating it (and its schedule) if new; returns (id, resumed)."""
     canonical = cfg.canonical()
     row = store.find_event(db, cfg.event["name"])
+    kept = None
     if row is not None and restart:
+        kept = row.get("deal_secret")  # a restart deals again exactly what a first run dealt
         store.delete_event(db, row["id"])
         row = None
     if row is not None:
@@ -36,10 +39,12 @@ def prepare_event(db, cfg, source: str, restart: bool = False) -> tuple[int, boo
             )
         return row["id"], True
     event = dict(cfg.event)
+    secret = None if event.get("public_seeds") else kept or seeding.new_secret()
     seeded = dict(event)
     if event.get("seeding") == "rating":  # the bracket is fixed now, from the ratings stored so far
         seeded["entrants"] = rounds.rating_order(db, event["entrants"])
-    event_id = store.create_event(db, event, cfg.entrants, schedule(seeded), canonical, source)
+    event_id = store.create_event(db, event, cfg.entrants, schedule(seeded, secret), canonical,
+                                  source, secret=secret)
     return event_id, False
 
 
@@ -62,6 +67,7 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
     """The unfinished series of an event as tasks (with their stored games)."""
     specs = {s["name"]: s for s in cfg.resolved_entrants()}
     ev = cfg.event
+    secret = store.event_secret(db, event_id)
     tasks = []
     for s in store.series_rows(db, event_id):
         if s["status"] == "finished":
@@ -80,7 +86,7 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
             idx=s["idx"], kind=s["kind"], rule_set=ev["rule_set"], options=ev["options"],
             event_seed=ev["seed"], seed=s["seed"], games_target=s["games_target"],
             max_games=ev.get("max_games"),
-            entrants=[specs[e["name"]] for e in s["entrants"]], done=done,
+            entrants=[specs[e["name"]] for e in s["entrants"]], done=done, secret=secret,
             duplicate=bool(ev.get("duplicate")), play_all=bool(ev.get("play_all")),
         ))
     return tasks

@@ -8,7 +8,7 @@ import itertools
 from tourney import seeding
 
 
-def schedule(event: dict) -> list[dict]:
+def schedule(event: dict, secret: str | None = None) -> list[dict]:
     """The event's series in order: ``{"idx", "round", "kind", "seed", "games_target",
     "max_games", "entrants": [names in seat order]}``.
 
@@ -26,7 +26,7 @@ def schedule(event: dict) -> list[dict]:
     names = list(event["entrants"])
     fmt = event["format"]
     if fmt in ("swiss", "knockout"):
-        return [rounds.series_item(event, idx, 0, table)
+        return [rounds.series_item(event, idx, 0, table, secret)
                 for idx, table in enumerate(rounds.first_round(event))]
     unit = event["unit"]
     target = event["games"]
@@ -54,7 +54,7 @@ def schedule(event: dict) -> list[dict]:
             "idx": idx,
             "round": rnd,
             "kind": unit,
-            "seed": seeding.series_seed(event["seed"], idx),
+            "seed": seeding.series_seed(event["seed"], idx, secret),
             "games_target": target,
             "max_games": event.get("max_games"),
             "entrants": table,

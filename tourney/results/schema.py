@@ -26,7 +26,9 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     for matches, games per league table), ``rounds``, ``config`` (JSON: the normalised event
     config with its entrant specs), ``config_hash`` (sha256 of ``config``; a re-run with a
     different hash is refused), ``source`` (config file path or ``"cli"``), ``status``
-    (``"running"`` or ``"finished"``), ``created_at``, ``finished_at``.
+    (``"running"`` or ``"finished"``), ``created_at``, ``finished_at``, ``deal_secret`` (the
+    secret that keys the event's seeds, see docs/formats.md; null for ``public_seeds`` and for
+    events stored before migration ``m006_event_secrets``).
 
 ``event_entrants``
     Who entered an event. pk (``event_id``, ``entrant_id``); ``position`` (0-based order in
@@ -505,6 +507,12 @@ def m005_club_tables(db: Database) -> None:
         FROM totals t JOIN club_leagues l ON l.id = t.league_id
         """,
     )
+
+
+@MIGRATIONS()
+def m006_event_secrets(db: Database) -> None:
+    # events stored before keep public seeds (null), so that they resume exactly as they began
+    db.table("events").add_column("deal_secret", str)
 
 
 @MIGRATIONS()

@@ -134,6 +134,13 @@ def list_events(db: Database) -> list[dict]:
         "as games, ev.status, ev.source, ev.created_at from events ev order by ev.id")]
 
 
+def event_secret(db: Database, event_id: int) -> str | None:
+    """The event's secret, which keys its seeds (None: public seeds, or an event stored before
+    secrets existed)."""
+    row = db.execute("select deal_secret from events where id = ?", [event_id]).fetchone()
+    return row[0] if row else None
+
+
 def delete_event(db: Database, event_id: int) -> None:
     """Remove an event and everything recorded for it (``tourney run --restart``)."""
     with db.atomic():
@@ -152,8 +159,9 @@ def delete_event(db: Database, event_id: int) -> None:
 
 
 def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule: list[dict],
-                 config: dict, source: str) -> int:
-    """Insert an event, its entrants and all its series rows in one transaction.
+                 config: dict, source: str, secret: str | None = None) -> int:
+    """Insert an event, its entrants and all its series rows in one transaction. ``secret`` is
+    the event's secret (tourney.seeding), kept here and nowhere else; None: public seeds.
 
     ``schedule`` items: ``{"idx", "round", "kind", "seed", "games_target", "entrants": [names
     in seat order]}``. Returns the event id.
@@ -175,6 +183,7 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
                 "source": source,
                 "status": "running",
                 "created_at": now(),
+                **({"deal_secret": secret} if secret is not None else {}),
             }
         ).last_pk)
         db.table("event_entrants").insert_all(

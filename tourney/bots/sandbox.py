@@ -1,0 +1,423 @@
+"""A sandbox per bot: turn a bot's argv and a :class:`Policy` into an isolated process.
+
+A bot is a program, and a program can look around: at the referee's ``/proc`` entries (its
+environment, command line, open files), at the results database, at other bots, at the network.
+On Linux, :func:`prepare` wraps the bot's command in `bubblewrap <https://github.com/containers/
+bubblewrap>`_ (``bwrap``, a small unprivileged namespace tool) so that the bot
+
+- has its own PID namespace: it sees only its own processes, and when the sandbox ends every
+  process in it ends too, including children that called ``setsid()``;
+- has no network unless ``Policy.network`` (its own network namespace holds only a loopback);
+- sees a filesystem built from an empty root: the system (``/usr``, ``/bin``, ``/lib*``,
+  ``/etc``, ``/opt`` and the Python running tourney) read-only, its own directories (its working
+  directory and the folders of the files named in its command) read-only, or writable with
+  ``Policy.writable``, and a fresh private scratch directory as ``/tmp`` (also ``HOME`` and
+  ``TMPDIR``), removed when the process ends. Nothing else exists: not the database, not other
+  configs, not other bots' folders. Paths registered with :func:`keep_private` are hidden even
+  where they lie inside a bot's own directory;
+- never runs as root: when tourney runs as root, the bot is switched to ``nobody`` (uid 65534)
+  inside the sandbox, after the sandbox is built (``setpriv``, from util-linux).
+
+``Policy.mode`` is ``"auto"`` (isolate where possible; elsewhere run the bot as before, with one
+warning line on stderr), ``"on"`` (refuse to start a bot that cannot be isolated:
+:class:`SandboxError`) or ``"off"``. Whether isolation works is found once per process by running
+the real sandbox around ``/bin/true`` (a few milliseconds): see :func:`problem`.
+
+Spawn sandboxed bots from a thread that outlives them (``--die-with-parent`` follows the thread
+that started ``bwrap``); tourney starts bots from the main thread of each process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "MODES",
+    "Launch",
+    "Policy",
+    "SandboxError",
+    "bwrap_argv",
+    "keep_private",
+    "prepare",
+    "private_paths",
+    "problem",
+]
+
+MODES = ("auto", "on", "off")
+#: the uid and gid a bot runs as when tourney runs as root
+NOBODY = 65534
+#: read-only everywhere: what a program needs to run
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+#: where the bot's scratch directory appears inside the sandbox
+SCRATCH = "/tmp"
+#: the environment variable holding the paths of :func:`keep_private`, so that worker processes
+#: started in any way (fork, forkserver, spawn) inherit them; a bot never gets it
+PRIVATE_ENV = "TOURNEY_PRIVATE_PATHS"
+#: the programs used; tests point them elsewhere to play a machine without them
+BWRAP = "bwrap"
+SETPRIV = "setpriv"
+
+
+class SandboxError(Exception):
+    """A bot that must be isolated (``mode = "on"``) where isolation is impossible."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What a bot's sandbox allows: ``mode`` (auto, on, off), ``network`` (keep the host's
+    network), ``writable`` (may write its own directories, not just its scratch directory)."""
+
+    mode: str = "auto"
+    network: bool = False
+    writable: bool = False
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"sandbox must be one of {', '.join(MODES)}, not {self.mode!r}")
+
+
+@dataclass
+class Launch:
+    """How to start a bot: ``argv``, ``cwd`` and ``env`` for ``subprocess.Popen``; ``pass_fds``
+    to keep open in it; ``info_fd`` (our end of bwrap's ``--info-fd`` pipe) and ``scratch`` (a
+    directory to remove afterwards) when ``isolated``."""
+
+    argv: list[str]
+    cwd: str | None
+    env: dict[str, str]
+    isolated: bool = False
+    scratch: str | None = None
+    info_fd: int | None = None
+    pass_fds: tuple[int, ...] = ()
+
+    def started(self) -> None:
+        """Call once the process is started: closes the ends of pipes that are the child's."""
+        for fd in self.pass_fds:
+            os.close(fd)
+        self.pass_fds = ()
+
+    def sandbox_pid(self, bwrap_pid: int) -> int | None:
+        """The host pid of the sandbox's first process (its PID 1) while it exists, as a child
+        of ``bwrap_pid`` or, once bwrap has gone, of ours (we adopt orphans: see
+        :func:`become_subreaper`). Killing it ends every process in the sandbox."""
+        if self.info_fd is None:
+            return None
+        try:
+            pid = int(json.loads(_read_to_end(self.info_fd))["child-pid"])
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        ppid = int(stat[stat.rfind(")") + 2 :].split()[1])
+        return pid if ppid in (bwrap_pid, os.getpid()) else None  # else: gone, and reused
+
+    def cleanup(self) -> None:
+        """Close what is left open and remove the scratch directory."""
+        self.started()
+        if self.info_fd is not None:
+            os.close(self.info_fd)
+            self.info_fd = None
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
+
+
+def _read_to_end(fd: int, wait: float = 2.0) -> bytes:
+    """What a pipe holds until its writer closes it (bwrap writes its info in several pieces,
+    then closes it), waiting at most ``wait`` seconds."""
+    data = b""
+    end = time.monotonic() + wait
+    while (left := end - time.monotonic()) > 0:
+        if not select.select([fd], [], [], left)[0]:
+            break
+        try:
+            chunk = os.read(fd, 4096)
+        except BlockingIOError:
+            continue
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+# --- private paths ------------------------------------------------------------------------------
+
+
+def keep_private(*paths: str | os.PathLike) -> None:
+    """Hide ``paths`` (files or directories: a database, a config) from every bot started later
+    by this process or its workers, even inside a bot's own directory."""
+    known = private_paths()
+    for p in paths:
+        full = os.path.realpath(p)
+        if full not in known:
+            known.append(full)
+    os.environ[PRIVATE_ENV] = os.pathsep.join(known)
+
+
+def private_paths() -> list[str]:
+    """The paths registered with :func:`keep_private`."""
+    return [p for p in os.environ.get(PRIVATE_ENV, "").split(os.pathsep) if p]
+
+
+# --- building the sandbox ------------------------------------------------------------------------
+
+
+def _inside(path: str, root: str) -> bool:
+    """``path`` is ``root`` or below it (both absolute and normalised)."""
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def own_dirs(command: Sequence[str], cwd: str) -> list[str]:
+    """The bot's own directories: its working directory and the folder of every file its command
+    names (``bots/x/bot.py``, relative to ``cwd``), without those the system dirs hold."""
+    dirs = [cwd]
+    for arg in command:
+        path = os.path.join(cwd, arg)
+        if os.path.isfile(path):
+            dirs.append(os.path.dirname(os.path.realpath(path)))
+    system = readable_system_dirs()
+    # "/" is never a bot's own: the sandbox's root is built, not bound
+    return [d for d in dict.fromkeys(dirs) if d != "/" and not any(_inside(d, s) for s in system)]
+
+
+def _outermost(dirs: list[str]) -> list[str]:
+    return [d for d in dirs if not any(d != o and _inside(d, o) for o in dirs)]
+
+
+def readable_system_dirs() -> list[str]:
+    """The system directories that exist here, and the installation of the running Python."""
+    dirs = [d for d in SYSTEM_DIRS if os.path.lexists(d)]
+    python = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    python.add(os.path.dirname(os.path.realpath(sys.executable)))
+    for p in sorted(python):
+        if os.path.isdir(p) and not any(_inside(p, d) for d in dirs):
+            dirs.append(p)
+    return dirs
+
+
+def _hidden(private: Iterable[str], own: list[str]) -> list[tuple[str, bool]]:
+    """What to cover inside the bot's own directories: (path, is_directory) pairs. A private
+    file's whole folder is covered where that folder is not itself one of the bot's (so files
+    that appear later, such as a database's write-ahead log, are hidden too)."""
+    out: list[tuple[str, bool]] = []
+    for p in private:
+        folder = p if os.path.isdir(p) else os.path.dirname(p)
+        if not any(_inside(folder, o) for o in own):
+            continue  # not visible anyway
+        if not any(_inside(o, folder) for o in own):
+            out.append((folder, True))
+        elif os.path.isfile(p):
+            out += [(f, False) for f in (p, p + "-wal", p + "-shm", p + "-journal") if os.path.isfile(f)]
+    out = sorted(dict.fromkeys(out))
+    folders = [p for p, is_dir in out if is_dir]
+    return [(p, d) for p, d in out if not any(p != f and _inside(p, f) for f in folders)]
+
+
+def bwrap_argv(
+    command: Sequence[str],
+    cwd: str,
+    *,
+    scratch: str,
+    policy: Policy,
+    private: Iterable[str] = (),
+    as_root: bool = False,
+    info_fd: int | None = None,
+) -> list[str]:
+    """The ``bwrap`` command line that runs ``command`` in ``cwd`` under ``policy``: a pure
+    function of its arguments and of which system directories exist."""
+    args = [BWRAP, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--die-with-parent", "--new-session"]
+    if not as_root:
+        args.append("--unshare-user")  # as root there is no user namespace: setpriv drops root
+    if not policy.network:
+        args.append("--unshare-net")
+    if info_fd is not None:
+        args += ["--info-fd", str(info_fd)]
+    system = readable_system_dirs()
+    needed = own_dirs(command, cwd)
+    own = _outermost(needed)
+    binds = [d for d in system if not os.path.islink(d)] + own
+    args += ["--dev", "/dev", "--proc", "/proc", "--bind", scratch, SCRATCH]
+    # the folders above the bound ones are made here (0755), not left to bwrap, which copies the
+    # host's modes: a 0700 folder such as /root would shut out a bot that is not root
+    above: set[str] = set()
+    for d in binds:
+        d = os.path.dirname(d)
+        while d not in ("/", "") and d not in above:
+            above.add(d)
+            d = os.path.dirname(d)
+    args += [a for d in sorted(above) if d != SCRATCH and not any(_inside(d, b) for b in binds)
+             for a in ("--dir", d)]
+    for d in system:
+        args += ["--symlink", os.readlink(d), d] if os.path.islink(d) else ["--ro-bind", d, d]
+    for d in own:
+        args += ["--bind" if policy.writable else "--ro-bind", d, d]
+    for path, is_dir in _hidden(private, needed):
+        args += ["--tmpfs", path] if is_dir else ["--ro-bind", "/dev/null", path]
+    args += ["--chdir", cwd]
+    if as_root:
+        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--", SETPRIV,
+                 f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                 "--bounding-set=-all", "--inh-caps=-all", "--no-new-privs"]
+    return [*args, "--", *command]
+
+
+_SUBREAPER: bool = False
+_SUBREAPER_PID: int | None = None  # the process that asked: a forked worker must ask again
+
+
+def become_subreaper() -> bool:
+    """On Linux, adopt our orphaned descendants (a bot's children whose parent died, a sandbox's
+    first process when bwrap exits before reaping it) so that they are reaped here: no zombie is
+    left for an init that may not reap. The kernel does not pass this on to forked children."""
+    global _SUBREAPER, _SUBREAPER_PID
+    if os.getpid() != _SUBREAPER_PID:
+        _SUBREAPER, _SUBREAPER_PID = False, os.getpid()
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                libc = ctypes.CDLL(None, use_errno=True)
+                _SUBREAPER = libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+            except (OSError, AttributeError):  # pragma: no cover
+                _SUBREAPER = False
+    return _SUBREAPER
+
+
+def reap(pid: int, wait: float = 5.0) -> None:
+    """Reap the sandbox's first process ``pid`` if it fell to us; call it once bwrap has been
+    reaped. (bwrap may exit before reaping it, and we adopt orphans.)"""
+    end = time.monotonic() + wait
+    while True:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] != 0:
+                return
+        except ChildProcessError:
+            return  # not ours: bwrap reaped it
+        if time.monotonic() > end:  # pragma: no cover - a process stuck in the kernel
+            return
+        time.sleep(0.001)
+
+
+def _as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _scratch() -> str:
+    path = tempfile.mkdtemp(prefix="tourney-bot-")
+    if _as_root():
+        os.chown(path, NOBODY, NOBODY)
+    return path
+
+
+# --- can this machine isolate? -------------------------------------------------------------------
+
+_PROBLEM: list[str | None] = []  # the cached answer of problem(), once known
+_WARNED = False
+
+HINTS = (
+    ("ENOSPC", "user namespaces are switched off (/proc/sys/user/max_user_namespaces)"),
+    ("No space left", "user namespaces are switched off (/proc/sys/user/max_user_namespaces)"),
+    ("uid map", "AppArmor restricts user namespaces "
+                "(sysctl kernel.apparmor_restrict_unprivileged_userns=0)"),
+    ("RTM_NEWADDR", "AppArmor restricts user namespaces "
+                    "(sysctl kernel.apparmor_restrict_unprivileged_userns=0)"),
+    ("No permissions to creat", "namespaces are not permitted here (a sysctl such as "
+                                "kernel.unprivileged_userns_clone, or a container's seccomp)"),
+    ("Operation not permitted", "namespaces are not permitted here (a container's seccomp "
+                                "profile or a sysctl)"),
+    ("Can't mount proc", "this container does not let a sandbox mount /proc"),
+)
+
+
+def problem() -> str | None:
+    """Why bots cannot be isolated on this machine, in one line; None when they can. Found once
+    per process by running the sandbox around ``/bin/true``."""
+    if not _PROBLEM:
+        _PROBLEM.append(_probe())
+    return _PROBLEM[0]
+
+
+def _probe() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return f"bot sandboxes need Linux namespaces, and this is {sys.platform}"
+    if shutil.which(BWRAP) is None:
+        return "bubblewrap (bwrap) is not installed (Debian, Ubuntu: apt-get install bubblewrap)"
+    if _as_root() and shutil.which(SETPRIV) is None:
+        return "setpriv (util-linux) is not installed, so a bot could not stop being root"
+    true = shutil.which("true") or "/bin/true"
+    become_subreaper()
+    launch = prepare([true], "/", {"PATH": os.environ.get("PATH", os.defpath)}, Policy(), probe=True)
+    try:
+        proc = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env, pass_fds=launch.pass_fds,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        launch.started()
+        _, stderr = proc.communicate(timeout=30)
+        inner = launch.sandbox_pid(proc.pid)
+        if inner is not None:
+            reap(inner)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"bubblewrap cannot be run: {exc}"
+    finally:
+        launch.cleanup()
+    if proc.returncode == 0:
+        return None
+    said = stderr.decode("utf-8", "replace").strip().splitlines()
+    first = said[0] if said else f"exit status {proc.returncode}"
+    hint = next((h for key, h in HINTS if key in first), None)
+    return f"bubblewrap fails here ({first})" + (f": {hint}" if hint else "")
+
+
+def warn_once(reason: str) -> None:
+    """One warning line on stderr per process: bots run without a sandbox."""
+    global _WARNED
+    if not _WARNED:
+        _WARNED = True
+        print(f'warning: bots run without a sandbox (sandbox = "auto"): {reason}', file=sys.stderr)
+
+
+# --- the entry point ------------------------------------------------------------------------------
+
+
+def prepare(command: Sequence[str], cwd: str | None, env: dict[str, str], policy: Policy,
+            probe: bool = False) -> Launch:
+    """How to start ``command`` (in ``cwd``, default the current directory, with ``env``) under
+    ``policy``. Raises :class:`SandboxError` when ``policy.mode`` is ``"on"`` and isolation is
+    impossible here; with ``"auto"`` it warns once and runs the bot unisolated. ``probe``: build
+    the sandbox without asking :func:`problem` (it is what the probe runs)."""
+    plain = Launch(list(command), cwd, dict(env))
+    if policy.mode == "off":
+        return plain
+    reason = None if probe else problem()
+    if reason is not None:
+        if policy.mode == "on":
+            raise SandboxError(f'sandbox = "on", but {reason}')
+        warn_once(reason)
+        return plain
+    where = os.path.realpath(cwd or os.getcwd())
+    scratch = _scratch()
+    info_read, info_write = os.pipe()
+    os.set_blocking(info_read, False)
+    argv = bwrap_argv(command, where, scratch=scratch, policy=policy, private=private_paths(),
+                      as_root=_as_root(), info_fd=info_write)
+    # bwrap's options go through a pipe (--args), not its command line: the sandbox's PID 1 is a
+    # copy of bwrap, and the bot could read its command line (paths of hidden files included)
+    split = argv.index("--")
+    options = "".join(a + "\0" for a in argv[1:split]).encode()
+    args_read, args_write = os.pipe()
+    os.write(args_write, options)  # far below a pipe's capacity
+    os.close(args_write)
+    argv = [argv[0], "--args", str(args_read), *argv[split:]]
+    inside = dict(env, HOME=SCRATCH, TMPDIR=SCRATCH)
+    return Launch(argv, where, inside, isolated=True, scratch=scratch, info_fd=info_read,
+                  pass_fds=(info_write, args_read))
