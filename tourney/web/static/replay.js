@@ -112,7 +112,13 @@
       return view === "all" || n.only === null || n.only === undefined || String(n.only) === view;
     });
     if (!lines.length) list.appendChild(el("li", "dim", "nothing new"));
-    lines.forEach(function (n) { list.appendChild(el("li", n.text.indexOf("-- ") === 0 ? "turn" : null, n.text.replace(/^-- /, ""))); });
+    lines.forEach(function (n) {
+      // the engine says "player 2"; the page names the entrant in that seat
+      var text = n.text.replace(/^-- /, "").replace(/\bplayer (\d+)\b/g, function (all, seat) {
+        return names[seat] !== undefined ? names[seat] : all;
+      });
+      list.appendChild(el("li", n.text.indexOf("-- ") === 0 ? "turn" : null, text));
+    });
   }
 
   function show(n) {
