@@ -8,7 +8,9 @@ runs on the file and the pages are fetched over HTTP from 127.0.0.1:
 
 * the event page: standings with ratings, the cross-table, the first page of series. The first
   request computes the standings (``cold``); later ones reuse them until a game is stored
-  (``warm``: the median of 5, what a reader and the live page's refreshes get);
+  (``warm``: the median of 5, what a reader and the live page's refreshes get). Then one more
+  game is stored and the page asked again: it is drawn from the previous standings while the
+  new ones are computed in the background (``just after a new game``);
 * a game page: the whole replay, step by step, computed on every request (median of 5).
 
 Prints one line per size; the last line is for the larger size::
@@ -60,6 +62,20 @@ def sample_games(n: int) -> list[dict]:
     return out
 
 
+def payload(g: dict, idx: int, entrant_ids: list[int]) -> dict:
+    """A sample game as ``store.record_game`` takes it, seated as ``entrant_ids``."""
+    first = g["first_player"]
+    return {
+        "idx": idx, "rule_set": "crazier-eights", "options": {}, "seed": g["seed"], "players": 2,
+        "first_player": first, "turn_order": [first, 1 - first], "teams": None,
+        "winners": g["winners"], "reason": g["reason"], "detail": "", "decisions": len(g["choices"]),
+        "seconds": 0.0, "choices": g["choices"], "log": [], "stderr": {}, "faults": {},
+        "seats": [{"seat": seat, "entrant_id": entrant_ids[seat], "points": g["points"][seat],
+                   "placement": g["placements"][seat], "eliminated": 0, "fault": None}
+                  for seat in range(2)],
+    }
+
+
 def fill(path: Path, games: int, samples: list[dict]) -> None:
     db = store.open_db(path)
     names = [f"bot-{i}" for i in range(ENTRANTS)]
@@ -78,17 +94,7 @@ def fill(path: Path, games: int, samples: list[dict]) -> None:
             table = [e["name"] for e in s["entrants"]]
             for idx in range(GAMES_PER_SERIES):
                 g = samples[rng.randrange(len(samples))]
-                first = g["first_player"]
-                payload = {
-                    "idx": idx, "rule_set": "crazier-eights", "options": {}, "seed": g["seed"], "players": 2,
-                    "first_player": first, "turn_order": [first, 1 - first], "teams": None,
-                    "winners": g["winners"], "reason": g["reason"], "detail": "", "decisions": len(g["choices"]),
-                    "seconds": 0.0, "choices": g["choices"], "log": [], "stderr": {}, "faults": {},
-                    "seats": [{"seat": seat, "entrant_id": ids[name], "points": g["points"][seat],
-                               "placement": g["placements"][seat], "eliminated": 0, "fault": None}
-                              for seat, name in enumerate(table)],
-                }
-                store.record_game(db, event_id, s["id"], payload)
+                store.record_game(db, event_id, s["id"], payload(g, idx, [ids[n] for n in table]))
     store.finish_event(db, event_id)
     db.conn.close()
 
@@ -101,7 +107,23 @@ def fetch_ms(url: str) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def measure(path: Path) -> tuple[float, float, float]:
+def store_one_more(path: Path, sample: dict) -> None:
+    """One more game in a new series of the event, as a running ``tourney run`` would store it."""
+    db = store.open_db(path)
+    event_id = 1
+    ids = [r["id"] for r in db.query("select id from entrants order by id limit 2")]
+    idx = db.execute("select max(idx) + 1 from series where event_id = ?", [event_id]).fetchone()[0]
+    with db.conn:
+        series_id = db.table("series").insert({"event_id": event_id, "idx": idx, "round": 0, "kind": "league",
+                                               "seed": idx, "games_target": 1, "status": "pending",
+                                               "games_played": 0}).last_pk
+        db.table("series_entrants").insert_all({"series_id": series_id, "entrant_id": e, "seat": seat, "wins": 0,
+                                                "points": 0} for seat, e in enumerate(ids))
+    store.record_game(db, event_id, int(series_id), payload(sample, 0, ids))  # type: ignore[arg-type]
+    db.conn.close()
+
+
+def measure(path: Path, sample: dict) -> tuple[float, float, float, float]:
     proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(path), "--port", "0"],
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
@@ -114,7 +136,9 @@ def measure(path: Path) -> tuple[float, float, float]:
         cold = fetch_ms(base + "/event/1")
         warm = statistics.median(fetch_ms(base + "/event/1") for _ in range(5))
         game = statistics.median(fetch_ms(f"{base}/game/{game_id}") for _ in range(5))
-        return cold, warm, game
+        store_one_more(path, sample)
+        live = fetch_ms(base + "/event/1")  # drawn from the previous standings while new ones are computed
+        return cold, warm, game, live
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -135,9 +159,9 @@ def main() -> None:
         start = time.perf_counter()
         fill(path, size, samples)
         filled = time.perf_counter() - start
-        cold, warm, game = measure(path)
+        cold, warm, game, live = measure(path, samples[0])
         print(f"games={size}: filled in {filled:.0f} s; event page {cold:.0f} ms cold (standings computed), "
-              f"{warm:.1f} ms warm; game page {game:.1f} ms", file=sys.stderr)
+              f"{warm:.1f} ms warm, {live:.1f} ms just after a new game; game page {game:.1f} ms", file=sys.stderr)
         line = f"event_page_ms={warm:.1f} game_page_ms={game:.1f} games={size}"
     print(line)
 

@@ -318,6 +318,30 @@ def test_every_page_has_a_json_twin(server, site_db):
     assert league["standings"]["next_first"]["entrant"] == "Bob"
 
 
+def test_a_slow_event_is_drawn_at_once_while_its_standings_are_recomputed(tmp_path):
+    path = tmp_path / "slow.db"
+    cfg = parse_config(config("slow", [{"name": n, "builtin": "random"} for n in ("a", "b", "c")]))
+    writer = store.open_db(path)
+    event_id, _ = runner.prepare_event(writer, cfg, "test")
+    tasks = runner.pending_tasks(writer, event_id, cfg)
+    runner.Runner(writer, event_id, tasks[:1], concurrency=1).run()
+    reader = store.open_db(path, readonly=True)
+    # slow_seconds=0: every event counts as slow, so every change is computed in the background
+    cache = pages.Cache(opener=lambda: store.open_db(path, readonly=True), slow_seconds=0.0)
+    first = pages.event_data(reader, event_id, cache=cache)
+    assert first["standings"]["games_played"] == 1 and not first["updating"]
+    runner.Runner(writer, event_id, tasks[1:2], concurrency=1).run()
+    stale = pages.event_data(reader, event_id, cache=cache)
+    assert stale["updating"] and stale["stamp"] == first["stamp"]
+    assert stale["standings"]["games_played"] == 1  # the standings shown are the previous ones ...
+    assert sum(len(s["games"]) for s in stale["series"]) == 2  # ... the series list is current
+    cache.wait()
+    fresh = pages.event_data(reader, event_id, cache=cache)
+    assert not fresh["updating"] and fresh["standings"]["games_played"] == 2
+    assert fresh["stamp"] == pages.event_stamp(reader, event_id) != first["stamp"]
+    assert fresh["standings"] == pages.event_data(reader, event_id)["standings"]  # as computed without a cache
+
+
 @pytest.mark.parametrize("path", [
     "/event/999999", "/event/abc", "/event/-1", "/event/1.5", "/event/1e3", "/event/" + "9" * 40,
     "/game/0", "/game/999999.json", "/entrant/%00", "/league/1;drop", "/event/1?page=0", "/event/1?page=x",

@@ -46,7 +46,7 @@ def _missing(request: Request, what: str = "This page does not exist.") -> Respo
 def create_app(db_path: str | os.PathLike | None) -> Starlette:
     """The app over the database at ``db_path`` (opened read-only)."""
     local = threading.local()
-    cache = pages.Cache()
+    cache = pages.Cache(opener=lambda: store.open_db(db_path, readonly=True))
 
     def db():
         if getattr(local, "db", None) is None:

@@ -13,6 +13,9 @@ An unknown id raises :class:`PageNotFound`, which the app turns into a 404 page.
 from __future__ import annotations
 
 import json
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlite_utils import Database
@@ -30,11 +33,93 @@ class PageNotFound(UserError):
 
 
 @dataclass
-class Cache:
-    """Computed standings and cross-tables by event, kept while the event's games stay the same
-    (the ratings of a large event take seconds to compute; the live page asks every few seconds)."""
+class Computed:
+    """An event's standings and cross-table as of ``stamp``, and how long they took to compute."""
 
-    events: dict[int, tuple[str, dict, dict]] = field(default_factory=dict)
+    stamp: str
+    standings: dict
+    cross_table: dict
+    seconds: float
+
+
+@dataclass
+class Cache:
+    """Standings and cross-tables by event, kept while the event's games stay the same.
+
+    The ratings of a large event take seconds to compute (openskill, game by game), and the live
+    page asks every two seconds. When an event's last computation took ``slow_seconds`` or more
+    and a game has been stored since, the page is drawn at once from the previous standings
+    (marked as updating) while a thread computes the new ones on its own connection from
+    ``opener``; small events are always computed on the spot.
+    """
+
+    opener: Callable[[], Database] | None = None
+    slow_seconds: float = 0.5
+    events: dict[int, Computed] = field(default_factory=dict)
+    _threads: dict[int, threading.Thread] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def refresh(self, event: dict) -> None:
+        """Compute ``event``'s standings in the background (once at a time per event)."""
+        assert self.opener is not None
+        opener = self.opener
+        with self._lock:
+            if event["id"] in self._threads:
+                return
+
+            def work() -> None:
+                try:
+                    db = opener()
+                    try:
+                        self.events[event["id"]] = compute(db, event)
+                    finally:
+                        db.conn.close()
+                finally:
+                    with self._lock:
+                        del self._threads[event["id"]]
+
+            thread = threading.Thread(target=work, name=f"standings-{event['id']}", daemon=True)
+            self._threads[event["id"]] = thread
+            thread.start()
+
+    def wait(self) -> None:
+        """Wait for the background computations under way (tests, benchmarks)."""
+        with self._lock:
+            threads = list(self._threads.values())
+        for thread in threads:
+            thread.join()
+
+
+def compute(db: Database, event: dict) -> Computed:
+    """The standings and cross-table of ``event`` now, read in one transaction so that they and
+    their stamp agree."""
+    start = time.perf_counter()
+    own = not db.conn.in_transaction
+    if own:
+        db.execute("BEGIN")
+    try:
+        stamp = event_stamp(db, event["id"])
+        standings = _standings.event_standings(db, event)
+        crosstable = cross_table(db, event["id"], [r["entrant"] for r in standings["standings"]])
+    finally:
+        if own:
+            db.execute("COMMIT")
+    return Computed(stamp, standings, crosstable, time.perf_counter() - start)
+
+
+def _computed(db: Database, event: dict, cache: Cache | None) -> tuple[Computed, bool]:
+    """The event's standings to show, and whether newer ones are being computed."""
+    if cache is None:
+        return compute(db, event), False
+    known = cache.events.get(event["id"])
+    if known is not None and known.stamp == event_stamp(db, event["id"]):
+        return known, False
+    if known is not None and cache.opener is not None and known.seconds >= cache.slow_seconds:
+        cache.refresh(event)
+        return known, True
+    fresh = compute(db, event)
+    cache.events[event["id"]] = fresh
+    return fresh, False
 
 
 def _one(db: Database, sql: str, params: list) -> dict:
@@ -131,17 +216,7 @@ def event_data(db: Database, event_id: int, page: int = 1, size: int | None = PA
     """An event: standings with ratings, the cross-table, and one page of its series with their
     games. ``elo`` is reserved for Elo ratings with error bars (see the note in the code)."""
     event = _one(db, "SELECT * FROM events WHERE id = ?", [event_id])
-    stamp = event_stamp(db, event_id)
-    cached = cache.events.get(event_id) if cache is not None else None
-    standings: dict
-    crosstable: dict
-    if cached is not None and cached[0] == stamp:
-        standings, crosstable = cached[1], cached[2]
-    else:
-        standings = _standings.event_standings(db, event)
-        crosstable = cross_table(db, event_id, [r["entrant"] for r in standings["standings"]])
-        if cache is not None:
-            cache.events[event_id] = (stamp, standings, crosstable)
+    shown, updating = _computed(db, event, cache)
     series, paging = _series_page(db, event_id, page, size)
     entrants = {r["name"]: r["id"] for r in db.query(
         "SELECT e.id, e.name FROM event_entrants ee JOIN entrants e ON e.id = ee.entrant_id "
@@ -149,16 +224,18 @@ def event_data(db: Database, event_id: int, page: int = 1, size: int | None = PA
     return {
         "page": "event",
         "id": event_id,
-        "stamp": stamp,
+        # the stamp of the standings shown: the live page keeps asking until it is the latest
+        "stamp": shown.stamp,
+        "updating": updating,
         "event": {k: event[k] for k in ("name", "format", "rule_set", "status", "seed", "source",
                                         "created_at", "finished_at")},
         "entrant_ids": entrants,
-        "standings": standings,
+        "standings": shown.standings,
         # ELO: Elo ratings with error bars come from tourney/stats (another engineer's work, not
         # merged yet). Until then this stays None and the page says so; fill it with
         # {entrant: {"elo", "low", "high"}} from there, never with numbers made up here.
         "elo": None,
-        "cross_table": crosstable,
+        "cross_table": shown.cross_table,
         "series": series,
         "paging": paging,
     }
