@@ -15,6 +15,7 @@ from tourney.commands import (
     replay,  # noqa: F401
     report,  # noqa: F401
     run,  # noqa: F401
+    serve,  # noqa: F401
     standings,  # noqa: F401
     upgrade,  # noqa: F401
 )

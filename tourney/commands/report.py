@@ -18,20 +18,34 @@ class Format(StrEnum):
     json = "json"
     markdown = "markdown"
     html = "html"
+    site = "site"
 
 
 @app.command(epilog="Examples: tourney report spring --format html -o spring.html  |  "
-                    "tourney report thursday --club --format markdown\n\n" + EXIT_CODES)
+                    "tourney report thursday --club --format markdown  |  tourney report --format site -o public\n\n"
+                    + EXIT_CODES)
 def report(
     event: str = typer.Argument(None, help="Event name (default: the latest event), or a club league's name."),
     fmt: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
-    output: Path = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    output: Path = typer.Option(None, "--output", "-o",
+                                help="Write to this file instead of stdout (--format site: this folder)."),
     club: bool = typer.Option(False, "--club", help="EVENT names a club league."),
     reference: str = typer.Option(None, "--reference", help="Measure Elo against this entrant (default: the field)."),
     db: str = typer.Option(None, "--db", help=DB_HELP),
 ) -> None:
     """Report an event's (or club league's) standings: table, csv and json for programs, markdown
-    for a forum post, html as one self-contained page with a chart of the entrants' progress."""
+    for a forum post, html as one self-contained page with a chart of the entrants' progress; site
+    writes the pages of tourney serve, for every event and league, as static files to a folder."""
+    if fmt is Format.site:
+        from tourney.web.site import write_site
+
+        if event is not None or club:
+            raise UserError("--format site writes every event and club league; leave out EVENT and --club")
+        if output is None:
+            raise UserError("--format site needs a folder: -o DIR")
+        count = write_site(open_store(db, readonly=True), output)
+        typer.echo(f"wrote {output}/ ({count} pages, each with its JSON twin; open {output}/index.html)", err=True)
+        return
     from tourney.results.report import build, render
 
     data = build(open_store(db, readonly=True), event, club=club, reference=reference)

@@ -311,7 +311,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
         )
         if series_result is not None:
             finish_series(db, series_id, series_result)
-    return game_id
+    return int(game_id)  # type: ignore[arg-type]  # an integer key
 
 
 def finish_series(db: Database, series_id: int, result: dict) -> None:
@@ -356,32 +356,36 @@ def replay_start(row: dict) -> dict:
     }
 
 
-def replay_game(row: dict, on_line=None):
-    """Re-create a stored game from a ``replays`` row (choices and forfeits); ``on_line`` gets
-    each readable log line as it happens. Returns the engine game."""
+def replay_steps(row: dict):
+    """A stored game step by step (from a ``replays`` row): yields ``(game, choice)`` just before
+    each stored choice is applied, then ``(game, None)`` once the last one is. The same engine
+    game object is yielded each time, changed in place. Forfeits kept apart from the choices (the
+    ``forfeits`` column of older files) are applied where they happened."""
     import engine
 
     game = engine.new_game(**replay_start(row))
     choices = json.loads(row["choices"])
     forfeits = json.loads(row.get("forfeits") or "[]")
-    shown = 0
-
-    def flush():
-        nonlocal shown
-        while shown < len(game.events):
-            if on_line is not None:
-                on_line(game.describe(game.events[shown]))
-            shown += 1
-
-    flush()
     for i in range(len(choices) + 1):
         for n, seat, code in forfeits:
             if n == i:
                 game.forfeit(seat, code)
-                flush()
         if i < len(choices):
+            yield game, choices[i]
             engine.apply_choice(game, choices[i])  # an option id or a forfeit marker
-            flush()
+    yield game, None
+
+
+def replay_game(row: dict, on_line=None):
+    """Re-create a stored game from a ``replays`` row (choices and forfeits); ``on_line`` gets
+    each readable log line as it happens. Returns the engine game."""
+    shown = 0
+    game = None
+    for game, _ in replay_steps(row):
+        while shown < len(game.events):
+            if on_line is not None:
+                on_line(game.describe(game.events[shown]))
+            shown += 1
     return game
 
 
