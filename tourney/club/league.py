@@ -15,6 +15,7 @@ from sqlite_utils import Database
 from tourney.club import RULE_SETS, ClubError
 from tourney.club.entries import Entry, parse_value
 from tourney.club.scoring import ELIMINATED_SCORES, score_game
+from tourney.results.store import write_lock
 
 #: the closed set of actions of a league's history (``club_log.action``)
 ACTIONS = ("create", "enter", "correct", "withdraw", "join")
@@ -121,13 +122,14 @@ class League:
             raise ClubError(f"player listed twice: {', '.join(dup)}")
         if target is not None and target <= 0:
             raise ClubError("the target score must be positive")
-        if db.table("club_leagues").exists() and db.table("club_leagues").count_where("name = ?", [name]):
-            raise ClubError(f"a club league named {name!r} already exists")
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         by = by or default_author()
         at = now_utc()
-        with db.conn:
+        with write_lock(db):
+            # checked under the write lock: of two secretaries creating one name, the second is told
+            if db.table("club_leagues").count_where("name = ?", [name]):
+                raise ClubError(f"a club league named {name!r} already exists")
             lid = db.table("club_leagues").insert({
                 "name": name, "rule_set": rule_set, "seed": seed, "target": target,
                 "eliminated_score": eliminated_score, "created_at": at, "created_by": by,
@@ -282,7 +284,14 @@ class League:
     def add(self, values: list[tuple[str, str]], *, first: str | None = None, by: str | None = None,
             note: str | None = None) -> dict:
         """Enter the next game's result. ``first`` is who actually went first when it was not the
-        derived leader; by default the derived leader is recorded."""
+        derived leader; by default the derived leader is recorded.
+
+        Everything is read and checked under the database's write lock, so two secretaries entering
+        games at once each get their own game number and neither entry is lost."""
+        with write_lock(self.db):
+            return self._add(values, first=first, by=by or default_author(), note=note)
+
+    def _add(self, values: list[tuple[str, str]], *, first: str | None, by: str, note: str | None) -> dict:
         done = self.finished()
         if done is not None:
             raise ClubError(f"league {self.name!r} is over: a total reached {self.target} after game {done['after_game']} "
@@ -301,16 +310,14 @@ class League:
             first_id, how = fm.id, ("derived" if fm.id == lead.member_id else "entered")
         else:
             first_id, how = lead.member_id, ("random" if lead.random else "derived")
-        by = by or default_author()
         at = now_utc()
-        with self.db.conn:
-            self.db.table("club_games").insert({"league_id": self.id, "number": number, "first_member_id": first_id,
-                                          "first_how": how})
-            self._write_version(number, 1, "enter", entries, by, at, note)
-            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "enter", "game_number": number,
-                                        "detail": json.dumps({"version": 1, "values": {e.name: e.entry for e in entries},
-                                                              "points": {e.name: e.points for e in entries},
-                                                              "first": self.member_name(first_id), "note": note})})
+        self.db.table("club_games").insert({"league_id": self.id, "number": number, "first_member_id": first_id,
+                                            "first_how": how})
+        self._write_version(number, 1, "enter", entries, by, at, note)
+        self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "enter", "game_number": number,
+                                          "detail": json.dumps({"version": 1, "values": {e.name: e.entry for e in entries},
+                                                                "points": {e.name: e.points for e in entries},
+                                                                "first": self.member_name(first_id), "note": note})})
         return {"game": number, "version": 1, "points": {e.name: e.points for e in entries},
                 "winners": [e.name for e in entries if e.winner], "first": self.member_name(first_id)}
 
@@ -378,7 +385,7 @@ class League:
             return result
         by = by or default_author()
         at = now_utc()
-        with self.db.conn:
+        with write_lock(self.db):
             self._write_version(number, version, "correct", entries, by, at, note)
             self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "correct", "game_number": number,
                                         "detail": json.dumps({"version": version, "before": before_entry, "after": after_entry,
@@ -398,7 +405,7 @@ class League:
             raise ClubError(f"{m.name} cannot withdraw: the league would have fewer than two players")
         by = by or default_author()
         at = now_utc()
-        with self.db.conn:
+        with write_lock(self.db):
             self.db.table("club_members").update(m.id, {"withdrawn_after": n})
             self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "withdraw", "game_number": None,
                                         "detail": json.dumps({"player": m.name, "after_game": n})})
@@ -434,7 +441,7 @@ class League:
         by = by or default_author()
         at = now_utc()
         roster = max(m.roster for m in self.members()) + 1
-        with self.db.conn:
+        with write_lock(self.db):
             self.db.table("club_members").insert({"league_id": self.id, "roster": roster, "name": player, "start_points": pts,
                                             "joined_after": n, "withdrawn_after": None})
             self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "join", "game_number": None,
