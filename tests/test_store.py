@@ -1,5 +1,7 @@
 """The results database: migrations, foreign keys, one transaction per game."""
 
+import sqlite3
+
 import pytest
 
 from tourney.results import schema, store
@@ -16,11 +18,11 @@ def make(db):
 
 
 def game(idx=0, **kw):
-    data = dict(idx=idx, rule_set="crazier-eights", options={}, seed=3, players=2,
-                first_player=1, turn_order=[1, 0], teams=None, winners=[0], reason="empty_hand",
-                choices=["end"], log=["x"],
-                seats=[dict(seat=0, entrant_id=1, points=0, placement=1),
-                       dict(seat=1, entrant_id=2, points=4, placement=2, fault="timeout")])
+    data = {"idx": idx, "rule_set": "crazier-eights", "options": {}, "seed": 3, "players": 2,
+                "first_player": 1, "turn_order": [1, 0], "teams": None, "winners": [0], "reason": "empty_hand",
+                "choices": ["end"], "log": ["x"],
+                "seats": [{"seat": 0, "entrant_id": 1, "points": 0, "placement": 1},
+                       {"seat": 1, "entrant_id": 2, "points": 4, "placement": 2, "fault": "timeout"}]}
     data.update(kw)
     return data
 
@@ -68,20 +70,20 @@ def test_db_path_precedence(monkeypatch):
 def test_record_game_is_one_transaction():
     db = store.open_db(":memory:")
     event_id, series = make(db)
-    bad = game(seats=[dict(seat=0, entrant_id=1, points=0, placement=1),
-                      dict(seat=1, entrant_id=999, points=4, placement=2)])  # no such entrant
-    with pytest.raises(Exception):
+    bad = game(seats=[{"seat": 0, "entrant_id": 1, "points": 0, "placement": 1},
+                      {"seat": 1, "entrant_id": 999, "points": 4, "placement": 2}])  # no such entrant
+    with pytest.raises(sqlite3.IntegrityError):
         store.record_game(db, event_id, series["id"], bad)
     assert db["games"].count == 0 and db["seats"].count == 0 and db["replays"].count == 0
     result = {"outcome": "win", "winner_id": 1, "games_played": 1,
-              "entrants": {1: dict(wins=1, points=0, placement=1),
-                           2: dict(wins=0, points=4, placement=2)}}
+              "entrants": {1: {"wins": 1, "points": 0, "placement": 1},
+                           2: {"wins": 0, "points": 4, "placement": 2}}}
     gid = store.record_game(db, event_id, series["id"], game(), result)
     assert db["seats"].count == 2 and db["replays"].get(gid)["choices"] == '["end"]'
     s = store.series_rows(db, event_id)[0]
     assert s["status"] == "finished" and s["winner_id"] == 1
     assert [e["wins"] for e in s["entrants"]] == [1, 0]
-    with pytest.raises(Exception):  # the same game twice is refused
+    with pytest.raises(sqlite3.IntegrityError):  # the same game twice is refused
         store.record_game(db, event_id, series["id"], game())
     assert db["games"].count == 1
 

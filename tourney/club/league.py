@@ -410,13 +410,14 @@ class League:
 
     def _add(self, values: list[tuple[str, str]], *, first: str | None, absent: list[str], table: int | None,
              by: str, note: str | None) -> dict:
-        done = self.finished()
-        if done is not None:
-            raise ClubError(f"league {self.name!r} is over: a total reached {self.target} after game "
-                            f"{done['after_game']} ({', '.join(done['winners'])} won)")
         games = self.games()
         number = len(games) + 1
         night = self.open_night(games)
+        done = self.finished(games)
+        # a round under way at several tables is finished even when one table reaches the target
+        if done is not None and night is None:
+            raise ClubError(f"league {self.name!r} is over: a total reached {self.target} after game "
+                            f"{done['after_game']} ({', '.join(done['winners'])} won)")
         if night is not None:
             if absent:
                 raise ClubError(f"tonight's absences were fixed by the table plan of round {night['round']}")

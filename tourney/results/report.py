@@ -116,7 +116,7 @@ def progress(db: Database, data: dict) -> dict:
     hist = _standings.rating_history(db, event)
     n = data["games_played"]
     start = round(_ratings.MU - 3 * _ratings.SIGMA, 4)
-    series = {}
+    ordinals: dict[str, list[float]] = {}
     for r in data["standings"]:
         values = [start]
         last = start
@@ -125,8 +125,8 @@ def progress(db: Database, data: dict) -> dict:
             if k in points:
                 last = round(points[k], 4)
             values.append(last)
-        series[r["entrant"]] = values
-    return {"metric": "ordinal", "games": list(range(n + 1)), "series": series}
+        ordinals[r["entrant"]] = values
+    return {"metric": "ordinal", "games": list(range(n + 1)), "series": ordinals}
 
 
 def build(db: Database, name: str | None, club: bool = False) -> dict:

@@ -1,7 +1,7 @@
 """Standings of bot events, computed from the database only.
 
-The definition lives in SQL views (built with the schema, :mod:`tourney.results.schema`), so ``tourney standings``, ``tourney report`` and datasette all read the
-same numbers:
+The definition lives in SQL views (built with the schema, :mod:`tourney.results.schema`), so
+``tourney standings``, ``tourney report`` and datasette all read the same numbers:
 
 ``seat_outcomes``     one row per seat of a finished game: event, entrant, ``outcome`` (``win``,
                       ``draw``: no winner and shared first place, rulings.md item 14; else ``loss``),

@@ -127,6 +127,12 @@ def write_lock(db: Database, path: str | os.PathLike | None = None) -> Iterator[
 # ---------------------------------------------------------------------------------------------
 
 
+def _new_id(last_pk: object) -> int:
+    """The id of a row just inserted (sqlite-utils types ``last_pk`` loosely)."""
+    assert isinstance(last_pk, int)
+    return last_pk
+
+
 def upsert_entrant(db: Database, spec: dict) -> int:
     """The id of entrant ``spec["name"]``, created or updated from the spec."""
     row = {
@@ -141,7 +147,7 @@ def upsert_entrant(db: Database, spec: dict) -> int:
         db.table("entrants").update(existing[0]["id"], row)
         return existing[0]["id"]
     row["created_at"] = now()
-    return db.table("entrants").insert(row).last_pk
+    return _new_id(db.table("entrants").insert(row).last_pk)
 
 
 def find_event(db: Database, name: str) -> dict | None:
@@ -183,7 +189,7 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
     """
     with db.atomic():
         ids = {spec["name"]: upsert_entrant(db, spec) for spec in entrant_specs}
-        event_id = db.table("events").insert(
+        event_id = _new_id(db.table("events").insert(
             {
                 "name": event["name"],
                 "format": event["format"],
@@ -199,7 +205,7 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
                 "status": "running",
                 "created_at": now(),
             }
-        ).last_pk
+        ).last_pk)
         db.table("event_entrants").insert_all(
             {"event_id": event_id, "entrant_id": ids[s["name"]], "position": i, "spec": dumps(s)}
             for i, s in enumerate(entrant_specs)
@@ -238,7 +244,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
     {"wins", "points", "placement"}}}``.
     """
     with db.atomic():
-        game_id = db.table("games").insert(
+        game_id = _new_id(db.table("games").insert(
             {
                 "event_id": event_id,
                 "series_id": series_id,
@@ -258,7 +264,7 @@ def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 "seconds": game.get("seconds", 0.0),
                 "finished_at": now(),
             }
-        ).last_pk
+        ).last_pk)
         winners = set(game["winners"])
         db.table("seats").insert_all(
             {
