@@ -90,10 +90,10 @@ def test_simultaneous_new_of_one_name_one_succeeds_the_others_are_told(tmp_path)
               for k in range(rounds)] for _ in range(workers)]
     results = run_workers(tmp_path, plans)
     for _, output in results:
-        assert "Traceback" not in output and "locked" not in output
+        assert "Traceback" not in output and "locked" not in output, output
     for k in range(rounds):
         codes = sorted(codes[k] for codes, _ in results)
-        assert codes == [0] + [2] * (workers - 1)
+        assert codes == [0] + [2] * (workers - 1), [output for _, output in results]
     for _, output in results:
         refusals = [line for line in output.splitlines() if line.startswith("error:")]
         assert all(line == "error: a club league named 'thu' already exists" for line in refusals)
@@ -109,7 +109,7 @@ def test_simultaneous_new_on_a_fresh_file_all_succeed(tmp_path):
     results = run_workers(tmp_path, plans)
     for codes, output in results:
         assert codes == [0] * rounds, output
-        assert "Traceback" not in output
+        assert "Traceback" not in output, output
     for k in range(rounds):
         conn = sqlite3.connect(tmp_path / f"r{k}.db")
         names = [n for (n,) in conn.execute("SELECT name FROM club_leagues ORDER BY name")]

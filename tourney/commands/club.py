@@ -266,8 +266,9 @@ def history(
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
-    """Show who changed what and when: creation, entries, corrections, voids and restores, renames,
-    night plans, withdrawals, joins. Names are shown as they were at the time."""
+    """Show who changed what and when (every change, with the names of the time).
+
+    Creation, entries, corrections, voids and restores, renames, night plans, withdrawals, joins."""
     with _league(db, name, readonly=True) as league:
         rows = league.history()
     if as_json:
@@ -372,8 +373,9 @@ def void(
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
-    """Void a game entered by mistake (a duplicate, the wrong league): it stops counting but keeps
-    its number and stays in the history; club restore undoes it."""
+    """Void a game entered by mistake (a duplicate, the wrong league).
+
+    The game stops counting but keeps its number and stays in the history; club restore undoes it."""
     _void_or_restore("void", name, game, note, dry_run, yes, by, db, as_json)
 
 
@@ -449,8 +451,9 @@ def games(
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
-    """List every game with its current result (after corrections; void games marked). club history
-    lists the changes themselves."""
+    """List every game with its current result (after corrections; void games marked).
+
+    club history lists the changes themselves."""
     with _league(db, name, readonly=True) as league:
         rows = league.game_list()
     if as_json:
@@ -483,9 +486,11 @@ def night(
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
-    """Plan the next round of a club night: split the players present into tables, each seated in
-    playing order (the player with the most points first), and print the plan. Then enter each
-    table's game with club add --table N. Planning again before any table is entered replaces the plan."""
+    """Plan a round of a club night at several tables and print the table plan.
+
+    The players present are split into tables (by standings, or drawn from the league's seed), each
+    seated in playing order: the player with the most points first. Then enter each table's game
+    with club add --table N. Planning again before any table is entered replaces the plan."""
     if show:
         with _league(db, name, readonly=True) as league:
             plan = league.open_night()

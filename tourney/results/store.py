@@ -27,8 +27,9 @@ from tourney.errors import UserError
 from tourney.results import schema
 
 DEFAULT_DB = "results/tourney.db"
-#: how long a command waits for another process's write to finish before giving up
-BUSY_TIMEOUT_MS = 10_000
+#: how long a command waits for another process's write to finish before giving up (generous: a
+#: loaded laptop can take seconds to set up a fresh file)
+BUSY_TIMEOUT_MS = 30_000
 #: the ``events.source`` of the throwaway events ``tourney play`` and ``tourney match`` create
 COMMAND_LINE = "command line"
 
