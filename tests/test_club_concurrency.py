@@ -15,6 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tourney.club.league import League
+from tourney.results.store import open_db
+
 WORKER = r'''
 import json, os, sys, time
 from pathlib import Path
@@ -66,9 +69,7 @@ def run_workers(tmp_path: Path, plans: list[list[list[str]]]) -> list[tuple[list
 
 def test_simultaneous_adds_store_every_game_exactly_once(tmp_path):
     db = str(tmp_path / "club.db")
-    subprocess.run([sys.executable, "-m", "tourney", "club", "new", "thu", "--players", "Ann,Bea",
-                    "--seed", "1", "--db", db], check=True, capture_output=True,
-                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    League.create(open_db(db), "thu", ["Ann", "Bea"], seed=1, by="tester")
     workers, rounds = 3, 8
     plans = [[["club", "add", "thu", "--cards", "Ann=0,Bea=3", "--note", f"w{w}r{k}", "--db", db]
               for k in range(rounds)] for w in range(workers)]
@@ -83,34 +84,29 @@ def test_simultaneous_adds_store_every_game_exactly_once(tmp_path):
     assert numbers == list(range(1, workers * rounds + 1))
 
 
-def test_simultaneous_new_of_one_name_one_succeeds_the_others_are_told(tmp_path):
-    workers, rounds = 3, 5
-    # every round on a fresh file, so the migrations race too
-    plans = [[["club", "new", "thu", "--players", "Ann,Bea", "--db", str(tmp_path / f"r{k}.db")]
-              for k in range(rounds)] for _ in range(workers)]
-    results = run_workers(tmp_path, plans)
-    for _, output in results:
+def test_simultaneous_new_on_fresh_files(tmp_path):
+    """Even rounds: every worker creates the same league on a fresh file (one succeeds, the others
+    are told it exists); odd rounds: each creates its own league on a fresh file (all succeed).
+    Every round also races the migrations of the fresh file."""
+    workers, rounds = 3, 10
+
+    def command(w: int, k: int) -> list[str]:
+        name = "thu" if k % 2 == 0 else f"league{w}"
+        return ["club", "new", name, "--players", "Ann,Bea", "--db", str(tmp_path / f"r{k}.db")]
+
+    results = run_workers(tmp_path, [[command(w, k) for k in range(rounds)] for w in range(workers)])
+    outputs = [output for _, output in results]
+    for output in outputs:
         assert "Traceback" not in output and "locked" not in output, output
+        refusals = [line for line in output.splitlines() if line.startswith("error:")]
+        assert all(line == "error: a club league named 'thu' already exists" for line in refusals), output
     for k in range(rounds):
         codes = sorted(codes[k] for codes, _ in results)
-        assert codes == [0] + [2] * (workers - 1), [output for _, output in results]
-    for _, output in results:
-        refusals = [line for line in output.splitlines() if line.startswith("error:")]
-        assert all(line == "error: a club league named 'thu' already exists" for line in refusals)
-    for k in range(rounds):
-        conn = sqlite3.connect(tmp_path / f"r{k}.db")
-        assert conn.execute("SELECT COUNT(*) FROM club_leagues").fetchone() == (1,)
-
-
-def test_simultaneous_new_on_a_fresh_file_all_succeed(tmp_path):
-    workers, rounds = 3, 5
-    plans = [[["club", "new", f"league{w}", "--players", "Ann,Bea", "--db", str(tmp_path / f"r{k}.db")]
-              for k in range(rounds)] for w in range(workers)]
-    results = run_workers(tmp_path, plans)
-    for codes, output in results:
-        assert codes == [0] * rounds, output
-        assert "Traceback" not in output, output
-    for k in range(rounds):
-        conn = sqlite3.connect(tmp_path / f"r{k}.db")
-        names = [n for (n,) in conn.execute("SELECT name FROM club_leagues ORDER BY name")]
-        assert names == [f"league{w}" for w in range(workers)]
+        names = [n for (n,) in sqlite3.connect(tmp_path / f"r{k}.db").execute(
+            "SELECT name FROM club_leagues ORDER BY name")]
+        if k % 2 == 0:
+            assert codes == [0] + [2] * (workers - 1), outputs
+            assert names == ["thu"]
+        else:
+            assert codes == [0] * workers, outputs
+            assert names == [f"league{w}" for w in range(workers)]

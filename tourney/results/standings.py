@@ -125,7 +125,7 @@ def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float
 CLUB_TIE_BREAKS = {
     "penalty": TIE_BREAKS["points"],
     "total": TIE_BREAKS["points"],
-    "prorate": ["total points, a withdrawn player's pro-rated (lower first)", "wins (more first)",
+    "prorate": ["total points, pro-rated for withdrawn players (lower first)", "wins (more first)",
                 "average points per game (lower first)"],
     "average": ["average points per game (lower first)", "wins (more first)"],
 }
