@@ -405,3 +405,16 @@ def test_a_round_under_way_is_completed_after_a_table_reaches_the_target(run):
     s = js(run("club", "add", "thu", "--table", "2", "--cards", f"{t2[0]}=2,{t2[1]}=0", "--json"))
     assert s["entered"]["game"] == 2 and s["finished"]["after_game"] == 1
     refused(run, "club", "add", "thu", "--cards", "A=0,B=1,C=1,D=1", says="is over")
+
+
+def test_the_standings_during_a_night_say_which_tables_are_still_to_enter(run):
+    run("club", "new", "thu", "--players", "A,B,C,D", "--seed", "2")
+    refused(run, "club", "night", "thu", "--show", says="no round of a club night is under way")
+    refused(run, "club", "add", "thu", "--table", "1", "--cards", "A=0,B=1", says="no club night is planned")
+    plan = js(run("club", "night", "thu", "--size", "2", "--json"))["night"]
+    t1 = [s["entrant"] for s in plan["tables"][0]["seats"]]
+    run("club", "add", "thu", "--table", "1", "--cards", f"{t1[0]}=0,{t1[1]}=2")
+    text = run("club", "standings", "thu").stdout
+    assert "Round 1 is being played at tables; still to enter: table 2" in text
+    shown = run("club", "night", "thu", "--show").stdout
+    assert shown.splitlines()[1].endswith("[entered]") and not shown.splitlines()[2].endswith("[entered]")
