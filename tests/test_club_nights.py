@@ -418,3 +418,17 @@ def test_the_standings_during_a_night_say_which_tables_are_still_to_enter(run):
     assert "Round 1 is being played at tables; still to enter: table 2" in text
     shown = run("club", "night", "thu", "--show").stdout
     assert shown.splitlines()[1].endswith("[entered]") and not shown.splitlines()[2].endswith("[entered]")
+
+
+def test_changing_the_rules_recomputes_the_standings_and_is_logged(run):
+    run("club", "new", "thu", "--players", "A,B,C", "--seed", "1")
+    run("club", "add", "thu", "--cards", "A=0,B=4", "--absent", "C")      # C charged (0 + 4) / 2 = 2
+    assert table(js(run("club", "standings", "thu", "--json")))["C"][1] == 2
+    s = js(run("club", "set", "thu", "--absence", "highest", "--json"))
+    assert table(s)["C"][1] == 4 and s["changed"] == {"absence": {"was": "average", "now": "highest"}}
+    s = js(run("club", "set", "thu", "--absence", "9", "--withdrawal", "total", "--json"))
+    assert table(s)["C"][1] == 9 and (s["absence"], s["withdrawal"]) == ("9", "total")
+    refused(run, "club", "set", "thu", "--withdrawal", "total", says="nothing to change")
+    refused(run, "club", "set", "thu", "--withdrawal", "sometimes", says="unknown withdrawal rule")
+    last = js(run("club", "history", "thu", "--json"))["history"][-1]
+    assert last["action"] == "set" and last["detail"]["withdrawal"] == {"was": "penalty", "now": "total"}

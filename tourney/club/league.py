@@ -28,7 +28,7 @@ from tourney.club.scoring import ELIMINATED_SCORES, WITHDRAWAL_RULES, absence_ch
 from tourney.results.store import write_lock
 
 #: the closed set of actions of a league's history (``club_log.action``)
-ACTIONS = ("create", "enter", "correct", "void", "restore", "withdraw", "join", "rename", "night")
+ACTIONS = ("create", "enter", "correct", "void", "restore", "withdraw", "join", "rename", "night", "set")
 
 
 def now_utc() -> str:
@@ -788,7 +788,7 @@ class League:
                 if self.db.table("club_leagues").count_where("name = ?", [new_name]):
                     raise ClubError(f"a club league named {new_name!r} already exists")
                 self.db.table("club_leagues").update(self.id, {"name": new_name})
-                self.name = new_name
+                self._load(dict(self.db.table("club_leagues").get(self.id)))
                 detail = {"league": old, "to": new_name}
             else:
                 m = self.member(player)
@@ -801,6 +801,32 @@ class League:
                 detail = {"player": old, "to": new_name}
             self._log("rename", by, now_utc(), detail)
         return detail
+
+    def set_rules(self, *, absence: str | None = None, withdrawal: str | None = None, by: str | None = None) -> dict:
+        """Change the league's absence or withdrawal rule. The standings are recomputed from every
+        game with the new rule (games already played included); the change is logged."""
+        with self._writing():
+            change: dict = {}
+            if absence is not None:
+                rule, points = parse_absence(absence)
+                change["absence"] = {"was": self._absence_text(), "now": rule if rule != "fixed" else str(points)}
+                self.db.table("club_leagues").update(self.id, {"absence": rule, "absence_points": points})
+            if withdrawal is not None:
+                if withdrawal not in WITHDRAWAL_RULES:
+                    raise ClubError(f"unknown withdrawal rule {withdrawal!r}; "
+                                    f"choose one of {', '.join(WITHDRAWAL_RULES)}")
+                change["withdrawal"] = {"was": self.withdrawal, "now": withdrawal}
+                self.db.table("club_leagues").update(self.id, {"withdrawal": withdrawal})
+            change = {k: v for k, v in change.items() if v["was"] != v["now"]}
+            if not change:
+                raise ClubError("nothing to change: give a new --absence or --withdrawal rule")
+            self._log("set", by or default_author(), now_utc(), change)
+            self._load(dict(self.db.table("club_leagues").get(self.id)))
+        return change
+
+    def _absence_text(self) -> str:
+        """The absence rule as ``--absence`` takes it (a fixed penalty as its number)."""
+        return self.absence if self.absence != "fixed" else str(self.absence_points)
 
     # ---- everything at once (for --json, reports)
 
@@ -815,7 +841,7 @@ class League:
             "rule_set": self.rule_set,
             "seed": self.seed,
             "target": self.target,
-            "absence": self.absence if self.absence != "fixed" else str(self.absence_points),
+            "absence": self._absence_text(),
             "withdrawal": self.withdrawal,
             "lower_points_better": True,
             "games_played": len(games),

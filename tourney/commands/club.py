@@ -302,6 +302,8 @@ def history(
             what = f"round {d['round']} planned" + (" again" if d.get("replaced") else "") + ": " + \
                 "; ".join(f"table {k} {', '.join(t)}" for k, t in enumerate(d["tables"], 1)) + \
                 (f"; absent {', '.join(d['absent'])}" if d["absent"] else "")
+        elif r["action"] == "set":
+            what = "; ".join(f"{k} {v['was']} -> {v['now']}" for k, v in d.items())
         elif r["action"] == "withdraw":
             what = f"{d['player']} withdrew after game {d['after_game']}"
         else:
@@ -515,3 +517,21 @@ def night(
         typer.echo(f"absent: {', '.join(data['absent'])}")
     if data["open"]:
         err(f"enter each table's game with: tourney club add {name} --table {data['open'][0]} --cards ...")
+
+
+@club_app.command("set", epilog=_epilog("tourney club set thursday --absence highest --withdrawal prorate"))
+def set_rules(
+    name: str = _name_argument(),
+    absence: str = typer.Option(None, "--absence", help="New absence rule: average, highest, none, or a number."),
+    withdrawal: str = typer.Option(None, "--withdrawal", help="New withdrawal rule: penalty, average, prorate, total."),
+    by: str = _by_option(),
+    db: str | None = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Change how absences or early withdrawals count (the standings are recomputed from every game)."""
+    with _league(db, name) as league:
+        change = league.set_rules(absence=absence, withdrawal=withdrawal, by=by)
+        summary = league.summary()
+    for rule, v in change.items():
+        err(f"{rule}: {v['was']} -> {v['now']} (every game counts under the new rule)")
+    _show(summary, as_json, changed=change)
