@@ -268,7 +268,8 @@ def history(
 ) -> None:
     """Show who changed what and when (every change, with the names of the time).
 
-    Creation, entries, corrections, voids and restores, renames, night plans, withdrawals, joins."""
+    Creation, entries, corrections, voids and restores, renames, night plans, rule changes,
+    withdrawals, joins."""
     with _league(db, name, readonly=True) as league:
         rows = league.history()
     if as_json:
