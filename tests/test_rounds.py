@@ -287,7 +287,7 @@ def test_match_all_plays_n_games(tmp_path):
     # seed 2: greedy has its majority after three games, and all five are played (no more)
     assert len(games) == 5 and all(g["winners"] == ["greedy"] for g in games)
     assert [e["wins"] for e in doc["entrants"]] == [5, 0] and doc["winner"] == "greedy"
-    plain = invoke("match", "greedy", "random", "--best-of", "5", "--seed", "2", "--db", db,
+    plain = invoke("match", "greedy", "random", "--best-of", "5", "--seed", "2", "--public-seeds", "--db", db,
                    "--json")
     assert len(json.loads(plain.stdout)["games"]) == 3
 

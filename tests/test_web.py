@@ -42,8 +42,9 @@ WAIT_MS = 20_000  # a ceiling against hanging, not a measure
 
 
 def config(name: str, entrants: list[dict], **event) -> dict:
+    # public seeds: the tests know the games these seeds deal (a secret would deal afresh each run)
     return {"event": {"name": name, "format": "round-robin", "rule_set": "crazier-eights", "seed": 3,
-                      "games": 1, **event}, "entrants": entrants}
+                      "games": 1, "public_seeds": True, **event}, "entrants": entrants}
 
 
 def invoke(*args: str):
@@ -61,7 +62,8 @@ def site_db(tmp_path_factory) -> Path:
     (folder / "rr.toml").write_text(_toml(cfg), encoding="utf-8")
     r = invoke("run", str(folder / "rr.toml"), "--db", str(path), "-j", "1", "-q")
     assert r.exit_code == 0, r.output
-    r = invoke("play", "greedy", "random", "--rule-set", "crazy-eights", "--seed", "4", "--db", str(path))
+    r = invoke("play", "greedy", "random", "--rule-set", "crazy-eights", "--seed", "4", "--public-seeds", "--db",
+               str(path))
     assert r.exit_code == 0, r.output
     for args in (["new", LEAGUE, "--players", f"Ann,Bob,{XSS}", "--seed", "5"],
                  ["add", LEAGUE, "--cards", f"Ann=3,Bob=6,{XSS}=0"],

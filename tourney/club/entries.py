@@ -11,13 +11,20 @@ from tourney.club import ClubError
 
 
 def _rank_of(token: str) -> int:
-    """'8', '8h', '10s', 'Kd', 'ace' -> rank number 1..13; raises ClubError."""
+    """A card as typed -> its rank number 1..13; raises ClubError. Ranks are A, 2-9, 10 or T
+    (as the engine writes cards: ``TD``), J, Q, K, or the words ace, jack, queen, king; a suit
+    letter or symbol may follow.
+
+    >>> [_rank_of(t) for t in ("8", "8h", "10s", "T", "td", "Kd", "ace", "Q♠")]
+    [8, 8, 10, 10, 10, 13, 1, 12]
+    """
     t = token.strip().upper()
-    t = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K"}.get(t, t)
-    m = re.fullmatch(r"(10|[2-9]|[AJQK])[HDCS♥♦♣♠]?", t)
+    t = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "TEN": "10"}.get(t, t)
+    m = re.fullmatch(r"(10|T|[2-9]|[AJQK])[HDCS♥♦♣♠]?", t)
     if not m:
-        raise ClubError(f"not a card: {token!r} (use ranks such as 8, 10, K, A, optionally with a suit: 8h)")
-    return RANK_NAMES.index(m.group(1)) + 1
+        raise ClubError(f"not a card: {token!r} (use ranks A, 2-9, 10 or T, J, Q, K, optionally with a suit: 8h)")
+    rank = "10" if m.group(1) == "T" else m.group(1)
+    return RANK_NAMES.index(rank) + 1
 
 
 #: the engine's scoring of a card left in hand, the one source of card values (crazier-eights
@@ -63,7 +70,8 @@ def parse_value(rule_set: str, name: str, text: str) -> tuple[int | None, int | 
 
     crazier-eights: ``N`` cards left, or ``elim:N`` eliminated holding N cards.
     crazy-eights / super-crazy-eights: ``N`` points (card values already added up), or the cards
-    themselves joined by ``+`` (``8+K+3``), scored by their values.
+    themselves joined by ``+`` or spaces (``8h+K+T``), scored by their values. A bare number is
+    points, so a lone eight is typed with its suit or a ``+`` (``8h``, ``8+``), not ``8``.
     """
     raw = text.strip()
     if not raw:

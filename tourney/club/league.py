@@ -1,4 +1,11 @@
-"""The club league over the database: members, games, corrections, withdrawals, standings."""
+"""The club league over the database: members, games, rounds and nights, corrections, voids,
+renames, withdrawals, standings.
+
+Every change reads and checks what it needs under the database's write lock
+(:func:`tourney.results.store.write_lock`), so two secretaries typing at once never lose an entry
+and never see a half-written one. Nothing is updated in place except names (a rename is logged):
+a correction, a void or a restore is a new version of a game's result.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +14,21 @@ import json
 import os
 import random
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
 from tourney.club import RULE_SETS, ClubError
+from tourney.club import night as _night
 from tourney.club.entries import Entry, parse_value
-from tourney.club.scoring import ELIMINATED_SCORES, score_game
+from tourney.club.scoring import ELIMINATED_SCORES, WITHDRAWAL_RULES, absence_charge, parse_absence, score_game
+from tourney.results.store import write_lock
 
 #: the closed set of actions of a league's history (``club_log.action``)
-ACTIONS = ("create", "enter", "correct", "withdraw", "join")
-
-
+ACTIONS = ("create", "enter", "correct", "void", "restore", "withdraw", "join", "rename", "night", "set")
 
 
 def now_utc() -> str:
@@ -48,11 +57,16 @@ class Member:
 
 @dataclass
 class Game:
+    """A game as it stands now: the entries of its newest version (none when void)."""
+
     number: int
     version: int
     entries: list[dict]
     first_member_id: int | None
     first_how: str | None
+    round: int = 0
+    table: int | None = None
+    void: bool = False
 
 
 @dataclass
@@ -88,29 +102,55 @@ class League:
         if not rows:
             raise ClubError(f"no club league named {name!r} (create it with: tourney club new NAME --players A,B,C)")
         self.db = db
-        self.row = rows[0]
+        self._load(rows[0])
+
+    def _load(self, row: dict) -> None:
+        self.row = row
         self.id = self.row["id"]
-        self.name = name
+        self.name = row["name"]
         self.rule_set = self.row["rule_set"]
         self.seed = self.row["seed"]
         self.target = self.row["target"]
         self.eliminated_score = self.row["eliminated_score"]
+        self.absence = self.row["absence"]
+        self.absence_points = self.row["absence_points"]
+        self.withdrawal = self.row["withdrawal"]
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """The write lock, and the league re-read under it (another secretary may have just
+        renamed or changed it)."""
+        with write_lock(self.db):
+            rows = list(self.db.table("club_leagues").rows_where("id = ?", [self.id]))
+            if not rows:
+                raise ClubError(f"club league {self.name!r} no longer exists")
+            self._load(rows[0])
+            yield
+
+    def _log(self, action: str, by: str, at: str, detail: dict, game: int | None = None) -> None:
+        self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": action,
+                                          "game_number": game, "detail": json.dumps(detail)})
 
     # ---- creation
 
     @staticmethod
     def create(db: Database, name: str, players: list[str], *, rule_set: str = "crazier-eights",
                seed: int | None = None, target: int | None = None,
-               eliminated_score: str = "snapshot", by: str | None = None) -> League:
+               eliminated_score: str = "snapshot", absence: str = "average", withdrawal: str = "penalty",
+               by: str | None = None) -> League:
         name = name.strip()
         if not name:
             raise ClubError("a league needs a name")
         if rule_set not in RULE_SETS:
             raise ClubError(f"unknown rule set {rule_set!r}; choose one of {', '.join(RULE_SETS)}")
         if eliminated_score not in ELIMINATED_SCORES:
-            raise ClubError(f"unknown eliminated score {eliminated_score!r}; choose one of {', '.join(ELIMINATED_SCORES)}")
+            raise ClubError(f"unknown eliminated score {eliminated_score!r}; "
+                            f"choose one of {', '.join(ELIMINATED_SCORES)}")
         if rule_set != "crazier-eights" and eliminated_score != "snapshot":
             raise ClubError(f"{rule_set} has no elimination; --eliminated-score does not apply")
+        absence_rule, absence_points = parse_absence(absence)
+        if withdrawal not in WITHDRAWAL_RULES:
+            raise ClubError(f"unknown withdrawal rule {withdrawal!r}; choose one of {', '.join(WITHDRAWAL_RULES)}")
         players = [p.strip() for p in players]
         if any(not p for p in players):
             raise ClubError("a player name cannot be empty")
@@ -121,23 +161,27 @@ class League:
             raise ClubError(f"player listed twice: {', '.join(dup)}")
         if target is not None and target <= 0:
             raise ClubError("the target score must be positive")
-        if db.table("club_leagues").exists() and db.table("club_leagues").count_where("name = ?", [name]):
-            raise ClubError(f"a club league named {name!r} already exists")
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         by = by or default_author()
         at = now_utc()
-        with db.conn:
+        with write_lock(db):
+            # checked under the write lock: of two secretaries creating one name, the second is told
+            if db.table("club_leagues").count_where("name = ?", [name]):
+                raise ClubError(f"a club league named {name!r} already exists")
             lid = db.table("club_leagues").insert({
                 "name": name, "rule_set": rule_set, "seed": seed, "target": target,
                 "eliminated_score": eliminated_score, "created_at": at, "created_by": by,
+                "absence": absence_rule, "absence_points": absence_points, "withdrawal": withdrawal,
             }).last_pk
-            for i, p in enumerate(players, 1):
-                db.table("club_members").insert({"league_id": lid, "roster": i, "name": p, "start_points": 0,
-                                           "joined_after": 0, "withdrawn_after": None})
-            db.table("club_log").insert({"league_id": lid, "at": at, "by": by, "action": "create", "game_number": None,
-                                   "detail": json.dumps({"players": players, "rule_set": rule_set, "seed": seed,
-                                                         "target": target, "eliminated_score": eliminated_score})})
+            db.table("club_members").insert_all([
+                {"league_id": lid, "roster": i, "name": p, "start_points": 0, "joined_after": 0,
+                 "withdrawn_after": None} for i, p in enumerate(players, 1)])
+            db.table("club_log").insert({
+                "league_id": lid, "at": at, "by": by, "action": "create", "game_number": None,
+                "detail": json.dumps({"players": players, "rule_set": rule_set, "seed": seed, "target": target,
+                                      "eliminated_score": eliminated_score, "absence": absence,
+                                      "withdrawal": withdrawal})})
         return League(db, name)
 
     # ---- reading
@@ -147,6 +191,7 @@ class League:
                 for r in self.db.table("club_members").rows_where("league_id = ?", [self.id], order_by="roster")]
 
     def member(self, ref: str) -> Member:
+        """A member by name, or by roster number written ``#2``."""
         ref = ref.strip()
         ms = self.members()
         for m in ms:
@@ -158,20 +203,26 @@ class League:
                     return m
         raise ClubError(f"unknown player {ref!r} in league {self.name!r} (players: {', '.join(m.name for m in ms)})")
 
+    def names(self) -> dict[int, str]:
+        return {m.id: m.name for m in self.members()}
+
     def games(self) -> list[Game]:
-        """Every game played, each with the entries of its newest version, in game order."""
-        names = {m.id: m.name for m in self.members()}
-        out = []
-        for g in self.db.table("club_games").rows_where("league_id = ?", [self.id], order_by="number"):
-            rows = list(self.db.query(
-                "SELECT * FROM club_results_current WHERE league_id = ? AND game_number = ? ORDER BY id",
-                [self.id, g["number"]]))
-            for r in rows:
-                r["name"] = names[r["member_id"]]
-            out.append(Game(g["number"], rows[0]["version"] if rows else 0, rows, g["first_member_id"], g["first_how"]))
-        return out
+        """Every game entered, each with the entries of its newest version, in game order."""
+        names = self.names()
+        rows = self.db.query(
+            "SELECT g.*, v.version, v.action FROM club_games g JOIN club_versions v "
+            "ON v.league_id = g.league_id AND v.game_number = g.number AND v.version = "
+            "(SELECT MAX(w.version) FROM club_versions w WHERE w.league_id = g.league_id AND w.game_number = g.number) "
+            "WHERE g.league_id = ? ORDER BY g.number", [self.id])
+        results: dict[int, list[dict]] = {}
+        for r in self.db.query("SELECT * FROM club_results_current WHERE league_id = ? ORDER BY id", [self.id]):
+            r["name"] = names[r["member_id"]]
+            results.setdefault(r["game_number"], []).append(r)
+        return [Game(g["number"], g["version"], results.get(g["number"], []), g["first_member_id"], g["first_how"],
+                     g["round"], g["table_no"], g["action"] == "void") for g in rows]
 
     def played(self) -> int:
+        """Games entered so far (void ones too: a game keeps its number)."""
         return self.db.table("club_games").count_where("league_id = ?", [self.id])
 
     def active_members(self, after: int | None = None) -> list[Member]:
@@ -180,28 +231,61 @@ class League:
         return [m for m in self.members()
                 if m.joined_after <= n and (m.withdrawn_after is None or m.withdrawn_after > n)]
 
-    def totals(self, games: list[Game], upto: int) -> dict[int, int]:
-        """member id -> starting points plus points of games 1..upto."""
+    def absences(self) -> dict[int, list[int]]:
+        """round -> member ids recorded absent from it."""
+        out: dict[int, list[int]] = {}
+        for r in self.db.table("club_absences").rows_where("league_id = ?", [self.id], order_by="id"):
+            out.setdefault(r["round"], []).append(r["member_id"])
+        return out
+
+    def charges(self, games: list[Game], upto: int, absences: dict[int, list[int]] | None = None) -> dict[int, int]:
+        """member id -> points charged for rounds missed (absences; rounds after withdrawing under
+        the ``penalty`` rule), counting the rounds whose first game is at most ``upto``. The same
+        rules as the ``club_standings`` view (tourney.results.schema.CLUB_STANDINGS)."""
+        absences = self.absences() if absences is None else absences
+        rounds: dict[int, tuple[int, list[int]]] = {}
+        for g in games:
+            if g.entries:
+                first, points = rounds.get(g.round, (g.number, []))
+                rounds[g.round] = (min(first, g.number), points + [r["points"] for r in g.entries])
+        out: dict[int, int] = {}
+        withdrawn = [m for m in self.members() if m.withdrawn_after is not None]
+        for rnd, (first, points) in rounds.items():
+            if first > upto:
+                continue
+            charge = absence_charge(self.absence, self.absence_points, points)
+            missing = list(absences.get(rnd, []))
+            if self.withdrawal == "penalty":
+                missing += [m.id for m in withdrawn if first > (m.withdrawn_after or 0)]
+            for mid in missing:
+                out[mid] = out.get(mid, 0) + charge
+        return out
+
+    def totals(self, games: list[Game], upto: int, absences: dict[int, list[int]] | None = None) -> dict[int, int]:
+        """member id -> starting points, plus points of games 1..upto, plus charges for rounds missed."""
         tot = {m.id: m.start_points for m in self.members()}
         for g in games:
             if g.number > upto:
                 break
             for r in g.entries:
                 tot[r["member_id"]] += r["points"]
+        for mid, charge in self.charges(games, upto, absences).items():
+            tot[mid] += charge
         return tot
 
-    def leader(self, number: int, candidates: list[Member], games: list[Game]) -> Leader:
+    def leader(self, number: int, candidates: list[Member], games: list[Game],
+               absences: dict[int, list[int]] | None = None) -> Leader:
         """Who goes first in game ``number``: the most points after the games before it; a tie is
         settled with ``random.Random(f"club:{seed}:{number}")`` choosing among the tied players in
         roster order (so the same league always settles the same tie the same way)."""
-        tot = self.totals(games, number - 1)
+        tot = self.totals(games, number - 1, absences)
         best = max(tot[m.id] for m in candidates)
         tied = sorted((m for m in candidates if tot[m.id] == best), key=lambda m: m.roster)
         pick = tied[0] if len(tied) == 1 else random.Random(f"club:{self.seed}:{number}").choice(tied)
         return Leader(number, pick.id, pick.name, [m.name for m in tied] if len(tied) > 1 else [], best)
 
     def next_leader(self) -> Leader | None:
-        if self.finished() is not None:
+        if self.finished() is not None or self.open_night() is not None:
             return None
         games = self.games()
         active = self.active_members()
@@ -214,8 +298,11 @@ class League:
         if self.target is None:
             return None
         games = self.games() if games is None else games
+        absences = self.absences()
         for g in games:
-            tot = self.totals(games, g.number)
+            if not g.entries:
+                continue
+            tot = self.totals(games, g.number, absences)
             if any(tot[r["member_id"]] >= self.target for r in g.entries):
                 # lowest total among the players of the last game (withdrawn players cannot win)
                 playing = [r["member_id"] for r in g.entries]
@@ -227,7 +314,8 @@ class League:
     def standings(self) -> list[dict]:
         """The rows of the ``club_standings`` view for this league, best first."""
         rows = list(self.db.query(
-            "SELECT rank, entrant, points, games, wins, average, start_points, withdrawn, joined_after, withdrawn_after "
+            "SELECT rank, entrant, points, games, wins, average, absences, absent_points, missed, prorated, "
+            "start_points, withdrawn, joined_after, withdrawn_after "
             "FROM club_standings WHERE league_id = ? ORDER BY rank, roster", [self.id]))
         for r in rows:
             r["withdrawn"] = bool(r["withdrawn"])
@@ -240,9 +328,29 @@ class League:
                         "detail": json.loads(r["detail"]) if r["detail"] else {}})
         return out
 
+    def game_list(self) -> list[dict]:
+        """Every game's current result (after corrections; void games marked), for ``club games``."""
+        absences = self.absences()
+        names = self.names()
+        notes = {(r["game_number"], r["version"]): r for r in
+                 self.db.table("club_versions").rows_where("league_id = ?", [self.id])}
+        out = []
+        for g in self.games():
+            v = notes[(g.number, g.version)]
+            out.append({
+                "game": g.number, "round": g.round, "table": g.table, "version": g.version, "void": g.void,
+                "first": names.get(g.first_member_id) if g.first_member_id else None,
+                "results": [{"entrant": r["name"], "entry": r["entry"], "points": r["points"],
+                             "winner": bool(r["winner"])} for r in g.entries],
+                "absent": [names[i] for i in absences.get(g.round, [])],
+                "by": v["by"], "at": v["at"], "note": v["note"],
+            })
+        return out
+
     # ---- entering results
 
-    def _parse(self, values: list[tuple[str, str]], expected: list[Member], base: dict[int, Entry] | None = None) -> list[Entry]:
+    def _parse(self, values: list[tuple[str, str]], expected: list[Member],
+               base: dict[int, Entry] | None = None) -> list[Entry]:
         """Check names and values against the players ``expected`` in the game; ``base`` (for a
         correction) supplies the values not given."""
         exp_ids = {m.id for m in expected}
@@ -267,58 +375,145 @@ class League:
             else:
                 missing.append(m.name)
         if missing:
-            raise ClubError(f"missing player{'s' if len(missing) > 1 else ''}: {', '.join(missing)} (every player of the game needs a value)")
+            raise ClubError(f"missing player{'s' if len(missing) > 1 else ''}: {', '.join(missing)} "
+                            f"(every player of the game needs a value; --absent NAME for who is not playing)")
         score_game(self.rule_set, self.eliminated_score, entries)
         return entries
 
-    def _write_version(self, number: int, version: int, action: str, entries: list[Entry], by: str, at: str, note: str | None) -> None:
+    def _write_version(self, number: int, version: int, action: str, entries: list[Entry], by: str, at: str,
+                       note: str | None) -> None:
         self.db.table("club_versions").insert({"league_id": self.id, "game_number": number, "version": version,
-                                         "action": action, "by": by, "at": at, "note": note})
+                                               "action": action, "by": by, "at": at, "note": note})
         self.db.table("club_results").insert_all([{
             "league_id": self.id, "game_number": number, "version": version, "member_id": e.member_id,
             "entry": e.entry, "cards": e.cards, "eliminated": int(e.eliminated), "points": e.points,
             "winner": int(e.winner)} for e in entries])
 
-    def add(self, values: list[tuple[str, str]], *, first: str | None = None, by: str | None = None,
-            note: str | None = None) -> dict:
+    def next_round(self) -> int:
+        rounds = [r["n"] for r in self.db.query(
+            "SELECT MAX(round) AS n FROM club_games WHERE league_id = ? "
+            "UNION ALL SELECT MAX(round) FROM club_nights WHERE league_id = ?", [self.id, self.id])]
+        return max((n for n in rounds if n is not None), default=0) + 1
+
+    def add(self, values: list[tuple[str, str]], *, first: str | None = None, absent: list[str] | None = None,
+            table: int | None = None, by: str | None = None, note: str | None = None) -> dict:
         """Enter the next game's result. ``first`` is who actually went first when it was not the
-        derived leader; by default the derived leader is recorded."""
-        done = self.finished()
-        if done is not None:
-            raise ClubError(f"league {self.name!r} is over: a total reached {self.target} after game {done['after_game']} "
-                            f"({', '.join(done['winners'])} won)")
+        derived leader; by default the derived leader is recorded. ``absent`` members sit this
+        game out (charged by the league's absence rule); on a club night ``table`` says whose
+        game it is, and the plan fixed who plays and who went first.
+
+        Everything is read and checked under the database's write lock, so two secretaries entering
+        games at once each get their own game number and neither entry is lost."""
+        with self._writing():
+            return self._add(values, first=first, absent=absent or [], table=table,
+                             by=by or default_author(), note=note)
+
+    def _add(self, values: list[tuple[str, str]], *, first: str | None, absent: list[str], table: int | None,
+             by: str, note: str | None) -> dict:
         games = self.games()
         number = len(games) + 1
-        active = self.active_members()
-        if len(active) < 2:
-            raise ClubError("fewer than two active players: add players with: tourney club join")
-        entries = self._parse(values, active)
-        lead = self.leader(number, active, games)
+        night = self.open_night(games)
+        done = self.finished(games)
+        # a round under way at several tables is finished even when one table reaches the target
+        if done is not None and night is None:
+            raise ClubError(f"league {self.name!r} is over: a total reached {self.target} after game "
+                            f"{done['after_game']} ({', '.join(done['winners'])} won)")
+        if night is not None:
+            if absent:
+                raise ClubError(f"tonight's absences were fixed by the table plan of round {night['round']}")
+            if table is None:
+                raise ClubError(f"round {night['round']} is planned at tables: give --table "
+                                f"({', '.join(str(t) for t in night['open'])} still to enter)")
+            seats = next((t["seats"] for t in night["tables"] if t["table"] == table), None)
+            if seats is None:
+                raise ClubError(f"round {night['round']} has no table {table} "
+                                f"(tables 1 to {len(night['tables'])})")
+            if table not in night["open"]:
+                raise ClubError(f"table {table} of round {night['round']} is already entered "
+                                f"(see tourney club games {self.name})")
+            members = {m.id: m for m in self.members()}
+            playing = [members[i] for i in seats]
+            round_no, absent_ids = night["round"], []
+            lead = Leader(number, seats[0], members[seats[0]].name,
+                          next(t["tied"] for t in night["tables"] if t["table"] == table))
+        else:
+            if table is not None:
+                raise ClubError(f"no club night is planned; plan one with: tourney club night {self.name}")
+            active = self.active_members()
+            absent_ids = self._absent_ids(absent, active)
+            playing = [m for m in active if m.id not in absent_ids]
+            if len(playing) < 2:
+                raise ClubError("fewer than two players in this game: add players with: tourney club join")
+            round_no = self.next_round()
+            lead = self.leader(number, playing, games)
+        entries = self._parse(values, playing)
         if first is not None:
             fm = self.member(first)
-            if fm.id not in {m.id for m in active}:
+            if fm.id not in {m.id for m in playing}:
                 raise ClubError(f"{fm.name} did not play this game")
             first_id, how = fm.id, ("derived" if fm.id == lead.member_id else "entered")
         else:
             first_id, how = lead.member_id, ("random" if lead.random else "derived")
-        by = by or default_author()
         at = now_utc()
-        with self.db.conn:
-            self.db.table("club_games").insert({"league_id": self.id, "number": number, "first_member_id": first_id,
-                                          "first_how": how})
-            self._write_version(number, 1, "enter", entries, by, at, note)
-            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "enter", "game_number": number,
-                                        "detail": json.dumps({"version": 1, "values": {e.name: e.entry for e in entries},
-                                                              "points": {e.name: e.points for e in entries},
-                                                              "first": self.member_name(first_id), "note": note})})
-        return {"game": number, "version": 1, "points": {e.name: e.points for e in entries},
-                "winners": [e.name for e in entries if e.winner], "first": self.member_name(first_id)}
+        self.db.table("club_games").insert({"league_id": self.id, "number": number, "first_member_id": first_id,
+                                            "first_how": how, "round": round_no, "table_no": table})
+        self.db.table("club_absences").insert_all(
+            [{"league_id": self.id, "round": round_no, "member_id": i} for i in absent_ids])
+        self._write_version(number, 1, "enter", entries, by, at, note)
+        names = self.names()
+        self._log("enter", by, at, {"version": 1, "values": {e.name: e.entry for e in entries},
+                                    "points": {e.name: e.points for e in entries}, "first": names[first_id],
+                                    "absent": [names[i] for i in absent_ids], "round": round_no, "table": table,
+                                    "note": note}, number)
+        return {"game": number, "version": 1, "round": round_no, "table": table,
+                "points": {e.name: e.points for e in entries}, "winners": [e.name for e in entries if e.winner],
+                "first": names[first_id], "absent": [names[i] for i in absent_ids]}
+
+    def _absent_ids(self, absent: list[str], active: list[Member]) -> list[int]:
+        out: list[int] = []
+        active_ids = {m.id for m in active}
+        for ref in absent:
+            m = self.member(ref)
+            if m.id not in active_ids:
+                raise ClubError(f"{m.name} is not playing in the league now (withdrawn or not yet joined); "
+                                f"only active players can be absent")
+            if m.id in out:
+                raise ClubError(f"{m.name} is listed absent twice")
+            out.append(m.id)
+        return out
 
     def member_name(self, member_id: int | None) -> str | None:
-        for m in self.members():
-            if m.id == member_id:
-                return m.name
-        return None
+        return self.names().get(member_id) if member_id is not None else None
+
+    def _game(self, games: list[Game], number: int) -> Game:
+        if number < 1 or number > len(games):
+            raise ClubError(f"no game {number} in league {self.name!r} ({len(games)} entered)")
+        return games[number - 1]
+
+    def _consequences(self, games: list[Game], new_games: list[Game], number: int) -> tuple[list, dict | None]:
+        """What changing game ``number`` (``games`` -> ``new_games``) does to the games after it:
+        who should have gone first in each (``leaders_changed``), and the end of a league played to
+        a target (``finished_changed``, None when unchanged)."""
+        changed = []
+        members = {m.id: m for m in self.members()}
+        absences = self.absences()
+        for g in games[number:]:
+            if not g.entries:
+                continue
+            cands = [members[r["member_id"]] for r in g.entries]
+            old = self.leader(g.number, cands, games, absences)
+            new = self.leader(g.number, cands, new_games, absences)
+            if old.member_id != new.member_id:
+                changed.append({"game": g.number, "was": old.name, "now": new.name,
+                                "actually_first": self.member_name(g.first_member_id),
+                                "now_random": new.random})
+        # games entered after the league was over are kept, but the change must say so
+        end_was, end_now = self.finished(games), self.finished(new_games)
+        finished_changed = None
+        if not _same_end(end_was, end_now):
+            finished_changed = {"target": self.target, "was": end_was, "now": end_now,
+                                "entered_after": [g.number for g in games[end_now["after_game"]:]] if end_now else []}
+        return changed, finished_changed
 
     def correct(self, number: int, values: list[tuple[str, str]], *, by: str | None = None,
                 note: str | None = None, dry_run: bool = False) -> dict:
@@ -331,10 +526,17 @@ class League:
         ``entered_after`` the new finishing game (nothing is deleted; they still count in the
         totals).
         """
+        if dry_run:
+            return self._correct(number, values, by=by or default_author(), note=note, dry_run=True)
+        with self._writing():
+            return self._correct(number, values, by=by or default_author(), note=note, dry_run=False)
+
+    def _correct(self, number: int, values: list[tuple[str, str]], *, by: str, note: str | None,
+                 dry_run: bool) -> dict:
         games = self.games()
-        if number < 1 or number > len(games):
-            raise ClubError(f"no game {number} in league {self.name!r} ({len(games)} played)")
-        game = games[number - 1]
+        game = self._game(games, number)
+        if game.void:
+            raise ClubError(f"game {number} is void; restore it first: tourney club restore {self.name} {number}")
         if not values:
             raise ClubError("nothing to correct: give the corrected values, e.g. --cards B=4")
         played_ids = [r["member_id"] for r in game.entries]
@@ -348,27 +550,11 @@ class League:
         after_entry = {e.name: e.entry for e in entries}
         if before_entry == after_entry:
             raise ClubError(f"game {number} already has exactly these values; nothing to correct")
-        # who should have gone first in each later game, before and after the correction
-        new_games = [Game(g.number, g.version, [dict(r) for r in g.entries], g.first_member_id, g.first_how) for g in games]
+        new_games = [_copy(g) for g in games]
         for r in new_games[number - 1].entries:
             e = next(x for x in entries if x.member_id == r["member_id"])
             r.update(points=e.points, winner=int(e.winner), entry=e.entry)
-        changed = []
-        members = {m.id: m for m in self.members()}
-        for g in games[number:]:
-            cands = [members[r["member_id"]] for r in g.entries]
-            old = self.leader(g.number, cands, games)
-            new = self.leader(g.number, cands, new_games)
-            if old.member_id != new.member_id:
-                changed.append({"game": g.number, "was": old.name, "now": new.name,
-                                "actually_first": self.member_name(g.first_member_id),
-                                "now_random": new.random})
-        # games entered after the league was over are kept, but the correction must say so
-        end_was, end_now = self.finished(games), self.finished(new_games)
-        finished_changed = None
-        if not _same_end(end_was, end_now):
-            finished_changed = {"target": self.target, "was": end_was, "now": end_now,
-                                "entered_after": [g.number for g in games[end_now["after_game"]:]] if end_now else []}
+        changed, finished_changed = self._consequences(games, new_games, number)
         version = game.version + 1
         result = {"game": number, "version": version, "before": before, "after": after,
                   "before_values": before_entry, "after_values": after_entry,
@@ -376,38 +562,186 @@ class League:
                   "leaders_changed": changed, "finished_changed": finished_changed, "dry_run": dry_run}
         if dry_run:
             return result
-        by = by or default_author()
         at = now_utc()
-        with self.db.conn:
-            self._write_version(number, version, "correct", entries, by, at, note)
-            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "correct", "game_number": number,
-                                        "detail": json.dumps({"version": version, "before": before_entry, "after": after_entry,
-                                                              "points_before": before, "points_after": after,
-                                                              "leaders_changed": changed,
-                                                              "finished_changed": finished_changed, "note": note})})
+        self._write_version(number, version, "correct", entries, by, at, note)
+        self._log("correct", by, at, {"version": version, "before": before_entry, "after": after_entry,
+                                      "points_before": before, "points_after": after, "leaders_changed": changed,
+                                      "finished_changed": finished_changed, "note": note}, number)
         return result
+
+    def void(self, number: int, *, by: str | None = None, note: str | None = None, dry_run: bool = False) -> dict:
+        """Void game ``number`` (entered by mistake): a new version with no result, so the game no
+        longer counts; the entered result stays in the history and :meth:`restore` brings it back.
+        Returns the same kind of preview as :meth:`correct`; writes only when ``dry_run`` is false."""
+        if dry_run:
+            return self._void_or_restore(number, "void", by or default_author(), note, True)
+        with self._writing():
+            return self._void_or_restore(number, "void", by or default_author(), note, False)
+
+    def restore(self, number: int, *, by: str | None = None, note: str | None = None, dry_run: bool = False) -> dict:
+        """Undo the void of game ``number``: a new version with the result it had before."""
+        if dry_run:
+            return self._void_or_restore(number, "restore", by or default_author(), note, True)
+        with self._writing():
+            return self._void_or_restore(number, "restore", by or default_author(), note, False)
+
+    def _void_or_restore(self, number: int, action: str, by: str, note: str | None, dry_run: bool) -> dict:
+        games = self.games()
+        game = self._game(games, number)
+        new_games = [_copy(g) for g in games]
+        target = new_games[number - 1]
+        if action == "void":
+            if game.void:
+                raise ClubError(f"game {number} is already void (tourney club restore {self.name} {number} undoes it)")
+            target.entries, target.void = [], True
+            rows: list[dict] = []
+        else:
+            if not game.void:
+                raise ClubError(f"game {number} is not void; nothing to restore")
+            if game.table is not None:
+                taken = [g.number for g in games if g.round == game.round and g.table == game.table and not g.void]
+                if taken:
+                    raise ClubError(f"table {game.table} of round {game.round} now has game {taken[0]}; "
+                                    f"void that one first")
+            names = self.names()
+            rows = list(self.db.query(
+                "SELECT * FROM club_results WHERE league_id = ? AND game_number = ? AND version = "
+                "(SELECT MAX(v.version) FROM club_versions v WHERE v.league_id = ? AND v.game_number = ? "
+                "AND v.action != 'void') ORDER BY id", [self.id, number, self.id, number]))
+            for r in rows:
+                r["name"] = names[r["member_id"]]
+            target.entries, target.void = rows, False
+        changed, finished_changed = self._consequences(games, new_games, number)
+        shown = game.entries if action == "void" else rows
+        version = game.version + 1
+        result = {"game": number, "version": version, "action": action,
+                  "points": {r["name"]: r["points"] for r in shown},
+                  "values": {r["name"]: r["entry"] for r in shown},
+                  "leaders_changed": changed, "finished_changed": finished_changed, "dry_run": dry_run}
+        if dry_run:
+            return result
+        at = now_utc()
+        entries = [Entry(r["member_id"], r["name"], r["entry"], r["cards"], bool(r["eliminated"]), r["points"],
+                         bool(r["winner"])) for r in rows]
+        self._write_version(number, version, action, entries, by, at, note)
+        self._log(action, by, at, {"version": version, "values": result["values"], "points": result["points"],
+                                   "leaders_changed": changed, "finished_changed": finished_changed,
+                                   "note": note}, number)
+        return result
+
+    # ---- club nights
+
+    def open_night(self, games: list[Game] | None = None) -> dict | None:
+        """The latest night's plan while some of its tables have no (non-void) game and nothing
+        was entered after it: ``{"round", "after_game", "split", "tables", "absent", "open"}``."""
+        rows = list(self.db.query("SELECT * FROM club_nights WHERE league_id = ? ORDER BY round DESC LIMIT 1",
+                                  [self.id]))
+        if not rows:
+            return None
+        night = rows[0]
+        games = self.games() if games is None else games
+        if any(g.round > night["round"] for g in games):
+            return None
+        tables = json.loads(night["tables"])
+        entered = {g.table for g in games if g.round == night["round"] and not g.void}
+        still = [t["table"] for t in tables if t["table"] not in entered]
+        if not still:
+            return None
+        return {"round": night["round"], "after_game": night["after_game"], "split": night["split"],
+                "tables": tables, "absent": json.loads(night["absent"]), "open": still}
+
+    def plan_night(self, *, absent: list[str] | None = None, present: list[str] | None = None,
+                   split: str = "standings", tables: int | None = None, size: int | None = None,
+                   by: str | None = None) -> dict:
+        """Split the players present into tables for the next round and store the plan; the
+        games are then entered table by table (``add(..., table=T)``). A plan with no game
+        entered yet is replaced by a new one."""
+        with self._writing():
+            return self._plan_night(absent or [], present, split, tables, size, by or default_author())
+
+    def _plan_night(self, absent: list[str], present: list[str] | None, split: str, tables: int | None,
+                    size: int | None, by: str) -> dict:
+        if self.finished() is not None:
+            raise ClubError(f"league {self.name!r} is over; no more nights")
+        games = self.games()
+        night = self.open_night(games)
+        replaced = None
+        if night is not None:
+            if len(night["open"]) < len(night["tables"]):
+                raise ClubError(f"round {night['round']} is under way: enter table "
+                                f"{', '.join(map(str, night['open']))} first (or void its games to re-plan)")
+            replaced = night["round"]
+        active = self.active_members()
+        if present is not None and absent:
+            raise ClubError("give --present or --absent, not both")
+        if present is not None:
+            here = {self.member(p).id for p in present}
+            strangers = [m.name for m in self.members() if m.id in here and m not in active]
+            if strangers:
+                raise ClubError(f"not playing in the league now: {', '.join(strangers)}")
+            absent_ids = [m.id for m in active if m.id not in here]
+        else:
+            absent_ids = self._absent_ids(absent, active)
+        tot = self.totals(games, len(games))
+        ranks = {r["entrant"]: r["rank"] for r in self.standings()}
+        players = [_night.Player(m.id, m.name, m.roster, tot[m.id], ranks[m.name])
+                   for m in active if m.id not in absent_ids]
+        if len(players) < 2:
+            raise ClubError("fewer than two players present")
+        round_no = replaced or self.next_round()
+        plan = _night.plan(players, seed=self.seed, round_no=round_no, how=split, tables=tables, size=size)
+        at = now_utc()
+        if replaced is not None:
+            self.db.execute("DELETE FROM club_nights WHERE league_id = ? AND round = ?", [self.id, replaced])
+            self.db.execute("DELETE FROM club_absences WHERE league_id = ? AND round = ?", [self.id, replaced])
+        self.db.table("club_nights").insert({"league_id": self.id, "round": round_no, "after_game": len(games),
+                                             "split": split, "tables": json.dumps(plan),
+                                             "absent": json.dumps(absent_ids), "at": at, "by": by})
+        self.db.table("club_absences").insert_all(
+            [{"league_id": self.id, "round": round_no, "member_id": i} for i in absent_ids])
+        out = self.describe_night({"round": round_no, "split": split, "tables": plan, "absent": absent_ids}, tot)
+        self._log("night", by, at, {"round": round_no, "split": split, "replaced": replaced is not None,
+                                    "tables": [[s["entrant"] for s in t["seats"]] for t in out["tables"]],
+                                    "absent": out["absent"]})
+        return out
+
+    def describe_night(self, night: dict, totals: dict[int, int] | None = None) -> dict:
+        """A plan with names and points, for printing: ``{"round", "split", "tables": [{"table",
+        "seats": [{"seat", "entrant", "points"}], "first", "tied"}], "absent"}``."""
+        names = self.names()
+        tot = totals if totals is not None else self.totals(self.games(), self.played())
+        return {"round": night["round"], "split": night["split"],
+                "tables": [{"table": t["table"], "first": names[t["seats"][0]], "tied": t["tied"],
+                            "seats": [{"seat": k, "entrant": names[i], "points": tot[i]}
+                                      for k, i in enumerate(t["seats"], 1)]} for t in night["tables"]],
+                "absent": [names[i] for i in night["absent"]],
+                "open": night.get("open", [t["table"] for t in night["tables"]])}
 
     # ---- roster changes
 
     def withdraw(self, player: str, *, by: str | None = None) -> dict:
-        m = self.member(player)
-        if m.withdrawn_after is not None:
-            raise ClubError(f"{m.name} already withdrew after game {m.withdrawn_after}")
-        n = self.played()
-        if len(self.active_members()) <= 2:
-            raise ClubError(f"{m.name} cannot withdraw: the league would have fewer than two players")
-        by = by or default_author()
-        at = now_utc()
-        with self.db.conn:
+        with self._writing():
+            m = self.member(player)
+            if m.withdrawn_after is not None:
+                raise ClubError(f"{m.name} already withdrew after game {m.withdrawn_after}")
+            if self.open_night() is not None:
+                raise ClubError("a club night round is under way; withdraw after its tables are entered")
+            n = self.played()
+            if len(self.active_members()) <= 2:
+                raise ClubError(f"{m.name} cannot withdraw: the league would have fewer than two players")
+            by = by or default_author()
             self.db.table("club_members").update(m.id, {"withdrawn_after": n})
-            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "withdraw", "game_number": None,
-                                        "detail": json.dumps({"player": m.name, "after_game": n})})
+            self._log("withdraw", by, now_utc(), {"player": m.name, "after_game": n})
         return {"player": m.name, "withdrawn_after": n}
 
     def join(self, player: str, *, start: str = "max", by: str | None = None) -> dict:
         """Add a player before the next game. Starting points: ``max`` (the highest total among
         active players: no advantage from games missed), ``average`` (rounded up), ``min``, ``zero``
         or a whole number."""
+        with self._writing():
+            return self._join(player, start, by or default_author())
+
+    def _join(self, player: str, start: str, by: str) -> dict:
         player = player.strip()
         if not player:
             raise ClubError("a player name cannot be empty")
@@ -415,6 +749,8 @@ class League:
             raise ClubError(f"{player} is already in league {self.name!r}")
         if self.finished() is not None:
             raise ClubError(f"league {self.name!r} is over; nobody can join")
+        if self.open_night() is not None:
+            raise ClubError("a club night round is under way; join after its tables are entered")
         games = self.games()
         n = len(games)
         tot = self.totals(games, n)
@@ -431,16 +767,66 @@ class League:
             pts = int(start)
         else:
             raise ClubError(f"unknown starting score {start!r}; use max, average, min, zero or a whole number")
-        by = by or default_author()
-        at = now_utc()
         roster = max(m.roster for m in self.members()) + 1
-        with self.db.conn:
-            self.db.table("club_members").insert({"league_id": self.id, "roster": roster, "name": player, "start_points": pts,
-                                            "joined_after": n, "withdrawn_after": None})
-            self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": "join", "game_number": None,
-                                        "detail": json.dumps({"player": player, "after_game": n, "start": start,
-                                                              "start_points": pts})})
+        self.db.table("club_members").insert({"league_id": self.id, "roster": roster, "name": player,
+                                              "start_points": pts, "joined_after": n, "withdrawn_after": None})
+        self._log("join", by, now_utc(), {"player": player, "after_game": n, "start": start, "start_points": pts})
         return {"player": player, "joined_after": n, "start_points": pts, "start": start}
+
+    def rename(self, new_name: str, *, player: str | None = None, by: str | None = None) -> dict:
+        """Rename the league, or one of its players (``player``); results and history are kept
+        (the history shows names as they were when each change was made, and the rename itself)."""
+        with self._writing():
+            new_name = new_name.strip()
+            if not new_name:
+                raise ClubError("a name cannot be empty")
+            by = by or default_author()
+            if player is None:
+                old = self.name
+                if new_name == old:
+                    raise ClubError(f"the league is already named {old!r}")
+                if self.db.table("club_leagues").count_where("name = ?", [new_name]):
+                    raise ClubError(f"a club league named {new_name!r} already exists")
+                self.db.table("club_leagues").update(self.id, {"name": new_name})
+                self._load(dict(self.db.table("club_leagues").get(self.id)))
+                detail = {"league": old, "to": new_name}
+            else:
+                m = self.member(player)
+                old = m.name
+                if new_name == old:
+                    raise ClubError(f"{old} is already named so")
+                if any(x.name == new_name for x in self.members()):
+                    raise ClubError(f"{new_name} is already in league {self.name!r}")
+                self.db.table("club_members").update(m.id, {"name": new_name})
+                detail = {"player": old, "to": new_name}
+            self._log("rename", by, now_utc(), detail)
+        return detail
+
+    def set_rules(self, *, absence: str | None = None, withdrawal: str | None = None, by: str | None = None) -> dict:
+        """Change the league's absence or withdrawal rule. The standings are recomputed from every
+        game with the new rule (games already played included); the change is logged."""
+        with self._writing():
+            change: dict = {}
+            if absence is not None:
+                rule, points = parse_absence(absence)
+                change["absence"] = {"was": self._absence_text(), "now": rule if rule != "fixed" else str(points)}
+                self.db.table("club_leagues").update(self.id, {"absence": rule, "absence_points": points})
+            if withdrawal is not None:
+                if withdrawal not in WITHDRAWAL_RULES:
+                    raise ClubError(f"unknown withdrawal rule {withdrawal!r}; "
+                                    f"choose one of {', '.join(WITHDRAWAL_RULES)}")
+                change["withdrawal"] = {"was": self.withdrawal, "now": withdrawal}
+                self.db.table("club_leagues").update(self.id, {"withdrawal": withdrawal})
+            change = {k: v for k, v in change.items() if v["was"] != v["now"]}
+            if not change:
+                raise ClubError("nothing to change: give a new --absence or --withdrawal rule")
+            self._log("set", by or default_author(), now_utc(), change)
+            self._load(dict(self.db.table("club_leagues").get(self.id)))
+        return change
+
+    def _absence_text(self) -> str:
+        """The absence rule as ``--absence`` takes it (a fixed penalty as its number)."""
+        return self.absence if self.absence != "fixed" else str(self.absence_points)
 
     # ---- everything at once (for --json, reports)
 
@@ -448,32 +834,37 @@ class League:
         games = self.games()
         lead = self.next_leader()
         done = self.finished(games)
+        night = self.open_night(games)
         return {
             "version": 2,
             "league": self.name,
             "rule_set": self.rule_set,
             "seed": self.seed,
             "target": self.target,
+            "absence": self._absence_text(),
+            "withdrawal": self.withdrawal,
             "lower_points_better": True,
             "games_played": len(games),
             "finished": done,
             "standings": self.standings(),
             "next_first": lead.to_dict() if lead else None,
+            "night": self.describe_night(night) if night else None,
         }
 
-    def cumulative(self) -> dict[str, list[int]]:
+    def cumulative(self) -> dict[str, list[int | None]]:
         """name -> total after each game (starting points at index 0), for charts."""
         games = self.games()
-        out: dict[str, list[int]] = {}
+        absences = self.absences()
+        out: dict[str, list[int | None]] = {}
+        totals = [self.totals(games, k, absences) for k in range(len(games) + 1)]
         for m in self.members():
-            series = []
-            for k in range(len(games) + 1):
-                if m.joined_after > k:
-                    series.append(None)
-                else:
-                    series.append(self.totals(games, k)[m.id])
-            out[m.name] = series
+            out[m.name] = [None if m.joined_after > k else totals[k][m.id] for k in range(len(games) + 1)]
         return out
+
+
+def _copy(g: Game) -> Game:
+    return Game(g.number, g.version, [dict(r) for r in g.entries], g.first_member_id, g.first_how,
+                g.round, g.table, g.void)
 
 
 def _same_end(a: dict | None, b: dict | None) -> bool:

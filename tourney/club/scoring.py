@@ -20,7 +20,8 @@ def score_game(rule_set: str, eliminated_score: str, entries: list[Entry]) -> No
         if alive and not zero:
             raise ClubError("no winner: exactly one player must have 0 cards left")
         if len(zero) > 1:
-            raise ClubError("two winners: " + " and ".join(e.name for e in zero) + " both have 0 cards; only one player can go out")
+            raise ClubError("two winners: " + " and ".join(e.name for e in zero)
+                            + " both have 0 cards; only one player can go out")
         for e in entries:
             e.winner = e in zero
             if not e.eliminated:
@@ -44,6 +45,43 @@ def score_game(rule_set: str, eliminated_score: str, entries: list[Entry]) -> No
     if not zero:
         raise ClubError("no winner: one player must have 0 points (no cards left)")
     if rule_set == "crazy-eights" and len(zero) > 1:
-        raise ClubError("two winners: " + " and ".join(e.name for e in zero) + " both have 0 points; only one player can go out")
+        raise ClubError("two winners: " + " and ".join(e.name for e in zero)
+                        + " both have 0 points; only one player can go out")
     for e in entries:
         e.winner = e.points == 0
+
+
+#: how a member absent from a round is charged (docs/standings.md, "Absences"); the first is the default
+ABSENCE_RULES = ("average", "highest", "none", "fixed")
+#: how a withdrawn member's missing rounds count; the first is the default
+WITHDRAWAL_RULES = ("penalty", "average", "prorate", "total")
+
+
+def parse_absence(text: str) -> tuple[str, int | None]:
+    """``--absence`` as ``(rule, fixed points)``: a rule name, or a whole number for a fixed penalty.
+
+    >>> parse_absence("highest"), parse_absence("15")
+    (('highest', None), ('fixed', 15))
+    """
+    value = text.strip().lower()
+    if value.isdigit():
+        return "fixed", int(value)
+    if value in ABSENCE_RULES and value != "fixed":
+        return value, None
+    raise ClubError(f"unknown absence rule {text!r}; use average, highest, none or a whole number of points")
+
+
+def absence_charge(rule: str, fixed: int | None, points: list[int]) -> int:
+    """Points charged to a member absent from a round whose players scored ``points``: the
+    round's average rounded up, its highest, a fixed number, or nothing.
+
+    >>> [absence_charge(r, 12, [0, 3, 5]) for r in ("average", "highest", "fixed", "none")]
+    [3, 5, 12, 0]
+    """
+    if rule == "average":
+        return -(-sum(points) // len(points))
+    if rule == "highest":
+        return max(points)
+    if rule == "fixed":
+        return fixed or 0
+    return 0

@@ -114,11 +114,24 @@ def new(
     players: str = typer.Option("", "--players", help="Players, comma-separated, in roster order."),
     player: list[str] = typer.Option(None, "--player", help="One more player (repeatable; for names with commas)."),
     rule_set: str = typer.Option("crazier-eights", "--rule-set",
-                                 help="crazier-eights (points = cards left), crazy-eights or super-crazy-eights (card values)."),
-    seed: int = typer.Option(None, "--seed", help="Seed that settles ties for who goes first (default: random, stored)."),
-    target: int = typer.Option(None, "--target", help="Stop when a total reaches this score (e.g. 100); lowest total wins."),
+                                 help="crazier-eights (points = cards left), crazy-eights or super-crazy-eights "
+                                      "(card values)."),
+    seed: int = typer.Option(None, "--seed",
+                             help="Seed that settles ties for who goes first and draws tables "
+                                  "(default: random, stored)."),
+    target: int = typer.Option(None, "--target",
+                               help="Stop when a total reaches this score (e.g. 100); lowest total wins."),
     eliminated_score: str = typer.Option("snapshot", "--eliminated-score",
-                                         help="How an eliminated player scores: snapshot, zero or max_plus_one (rulings.md 13)."),
+                                         help="How an eliminated player scores: snapshot, zero or max_plus_one "
+                                              "(rulings.md 13)."),
+    absence: str = typer.Option("average", "--absence",
+                                help="What a player absent from a game scores: average (the game's average points, "
+                                     "rounded up), highest (the game's highest points), none, or a number of points."),
+    withdrawal: str = typer.Option("penalty", "--withdrawal",
+                                   help="Fairness to players who stay after someone withdraws: penalty (each game "
+                                        "missed after withdrawing counts as an absence), average (rank everyone by "
+                                        "points per game), prorate (scale a withdrawn player's points to the games "
+                                        "they missed), total (plain totals)."),
     by: str = _by_option(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
@@ -129,7 +142,7 @@ def new(
     names = [p for p in players.split(",") if p.strip()] + list(player or [])
     with _league(db) as database:
         league = League.create(database, name, names, rule_set=rule_set, seed=seed, target=target,
-                               eliminated_score=eliminated_score, by=by)
+                               eliminated_score=eliminated_score, absence=absence, withdrawal=withdrawal, by=by)
         summary = league.summary()
     err(f"created club league {name!r} with {len(names)} players (seed {summary['seed']})")
     _show(summary, as_json)
@@ -149,13 +162,19 @@ def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None
                             headers=["league", "rule set", "target", "games"], disable_numparse=True))
 
 
-@club_app.command("add", epilog=_epilog("tourney club add thursday --cards Ann=0,Bea=3,Cy=elim:5"))
+@club_app.command("add", epilog=_epilog("tourney club add thursday --cards Ann=0,Bea=3,Cy=elim:5 --absent Dee"))
 def add(
     name: str = _name_argument(),
     cards: list[str] = typer.Option(None, "--cards",
-                                    help="NAME=VALUE pairs, comma-separated: cards left (crazier-eights; elim:N when "
-                                         "eliminated holding N), or points / cards like 8+K+3 (other rule sets)."),
+                                    help="NAME=VALUE pairs, comma-separated. NAME is a player's name or roster number "
+                                         "(#2). VALUE: cards left (crazier-eights; elim:N when eliminated holding N); "
+                                         "points, or the cards themselves like 8+K+T+3 (other rule sets; ranks A 2-9 "
+                                         "10 or T J Q K, or ace/jack/queen/king, a suit letter optional: 8h)."),
     card: list[str] = _card_option(),
+    absent: list[str] = typer.Option(None, "--absent",
+                                     help="Players not at the table tonight, comma-separated (scored by the league's "
+                                          "absence rule; they stay in the league)."),
+    table: int = typer.Option(None, "--table", help="On a club night: the table whose game this is (see club night)."),
     first: str = typer.Option(None, "--first", help="Who actually went first, if not the player shown by standings."),
     note: str = typer.Option(None, "--note", help="A note kept with the entry."),
     by: str = _by_option(),
@@ -164,17 +183,26 @@ def add(
 ) -> None:
     """Enter the result of the next game: every player's cards left in hand (the winner 0)."""
     with _league(db, name) as league:
-        result = league.add(_pairs(cards, card), first=first, by=by, note=note)
+        result = league.add(_pairs(cards, card), first=first, absent=_names(absent), table=table, by=by, note=note)
         summary = league.summary()
-    err(f"game {result['game']} entered; won by {', '.join(result['winners']) or 'nobody (draw)'}")
+    at = f" (round {result['round']}, table {result['table']})" if result["table"] else ""
+    err(f"game {result['game']}{at} entered; won by {', '.join(result['winners']) or 'nobody (draw)'}"
+        + (f"; absent: {', '.join(result['absent'])}" if result["absent"] else ""))
     _show(summary, as_json, entered=result)
+
+
+def _names(items: list[str] | None) -> list[str]:
+    """Names given comma-separated, in one or several options."""
+    return [n.strip() for item in items or [] for n in item.split(",") if n.strip()]
 
 
 @club_app.command("correct", epilog=_epilog("tourney club correct thursday 2 --cards Bea=4 --dry-run"))
 def correct(
     name: str = _name_argument(),
     game: int = typer.Argument(..., help="Number of the game to correct."),
-    cards: list[str] = typer.Option(None, "--cards", help="Corrected NAME=VALUE pairs; players not named keep their value."),
+    cards: list[str] = typer.Option(None, "--cards",
+                                    help="Corrected NAME=VALUE pairs (as for club add); players not named keep "
+                                         "their value."),
     card: list[str] = _card_option(),
     note: str = typer.Option(None, "--note", help="Why (kept in the history)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
@@ -204,7 +232,8 @@ def _describe_correction(p: dict, dry_run: bool) -> None:
     err(f"game {p['game']}: version {p['version']} {head}:")
     for n in p["after"]:
         if p["before_values"][n] != p["after_values"][n] or p["before"][n] != p["after"][n]:
-            err(f"  {n}: {p['before_values'][n]} ({p['before'][n]} points) -> {p['after_values'][n]} ({p['after'][n]} points)")
+            err(f"  {n}: {p['before_values'][n]} ({p['before'][n]} points) -> "
+                f"{p['after_values'][n]} ({p['after'][n]} points)")
     for c in p["leaders_changed"]:
         err(f"warning: game {c['game']} was already played with {c['actually_first']} first; after this correction "
             f"{c['now']} should have gone first (before it: {c['was']})"
@@ -222,7 +251,8 @@ def _end_warning(change: dict, dry_run: bool) -> str:
         return f"over after game {done['after_game']}, {' and '.join(done['winners'])} won with {done['lowest_total']}"
 
     verb, now = ("would change", "would be") if dry_run else ("changes", "now")
-    line = f"warning: this correction {verb} the end of the league (was: {end(change['was'])}; {now}: {end(change['now'])})"
+    line = (f"warning: this correction {verb} the end of the league "
+            f"(was: {end(change['was'])}; {now}: {end(change['now'])})")
     later = change["entered_after"]
     if later:
         games = f"game {later[0]} was" if len(later) == 1 else f"games {', '.join(map(str, later))} were"
@@ -236,7 +266,10 @@ def history(
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
-    """Show who changed what and when: creation, entries, corrections, withdrawals, joins."""
+    """Show who changed what and when (every change, with the names of the time).
+
+    Creation, entries, corrections, voids and restores, renames, night plans, rule changes,
+    withdrawals, joins."""
     with _league(db, name, readonly=True) as league:
         rows = league.history()
     if as_json:
@@ -249,13 +282,29 @@ def history(
             what = f"players {', '.join(d['players'])}; {d['rule_set']}; seed {d['seed']}"
         elif r["action"] == "enter":
             what = ", ".join(f"{k}={v}" for k, v in d["values"].items()) + f"; first {d['first']}"
+            if d.get("table"):
+                what += f"; round {d['round']} table {d['table']}"
+            if d.get("absent"):
+                what += f"; absent {', '.join(d['absent'])}"
         elif r["action"] == "correct":
             what = f"v{d['version']}: " + ", ".join(f"{k} {d['before'][k]}->{v}" for k, v in d["after"].items()
                                                     if d["before"].get(k) != v)
             if d.get("leaders_changed"):
-                what += "; changes who should have gone first in game " + ", ".join(str(c["game"]) for c in d["leaders_changed"])
+                what += "; changes who should have gone first in game " + \
+                    ", ".join(str(c["game"]) for c in d["leaders_changed"])
             if d.get("finished_changed"):
                 what += "; changes the end of the league"
+        elif r["action"] in ("void", "restore"):
+            what = f"v{d['version']}: {'voided' if r['action'] == 'void' else 'restored'} " + \
+                ", ".join(f"{k}={v}" for k, v in d["values"].items())
+        elif r["action"] == "rename":
+            what = f"{'league' if 'league' in d else 'player'} {d.get('league', d.get('player'))} renamed {d['to']}"
+        elif r["action"] == "night":
+            what = f"round {d['round']} planned" + (" again" if d.get("replaced") else "") + ": " + \
+                "; ".join(f"table {k} {', '.join(t)}" for k, t in enumerate(d["tables"], 1)) + \
+                (f"; absent {', '.join(d['absent'])}" if d["absent"] else "")
+        elif r["action"] == "set":
+            what = "; ".join(f"{k} {v['was']} -> {v['now']}" for k, v in d.items())
         elif r["action"] == "withdraw":
             what = f"{d['player']} withdrew after game {d['after_game']}"
         else:
@@ -302,7 +351,8 @@ def join(
     name: str = _name_argument(),
     player: str = typer.Argument(..., help="The new player."),
     start: str = typer.Option("max", "--start",
-                              help="Starting points: max (highest total of the active players), average, min, zero, or a number."),
+                              help="Starting points: max (highest total of the active players), average, min, "
+                                   "zero, or a number."),
     by: str = _by_option(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
@@ -313,3 +363,176 @@ def join(
         summary = league.summary()
     err(f"{result['player']} joins after game {result['joined_after']} with {result['start_points']} points")
     _show(summary, as_json, joined=result)
+
+
+@club_app.command("void", epilog=_epilog('tourney club void thursday 7 --note "entered twice" --dry-run'))
+def void(
+    name: str = _name_argument(),
+    game: int = typer.Argument(..., help="Number of the game entered by mistake."),
+    note: str = typer.Option(None, "--note", help="Why (kept in the history)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
+    yes: bool = _yes_option(),
+    by: str = _by_option(),
+    db: str | None = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Void a game entered by mistake (a duplicate, the wrong league).
+
+    The game stops counting but keeps its number and stays in the history; club restore undoes it."""
+    _void_or_restore("void", name, game, note, dry_run, yes, by, db, as_json)
+
+
+@club_app.command("restore", epilog=_epilog("tourney club restore thursday 7 --yes"))
+def restore(
+    name: str = _name_argument(),
+    game: int = typer.Argument(..., help="Number of the void game to count again."),
+    note: str = typer.Option(None, "--note", help="Why (kept in the history)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
+    yes: bool = _yes_option(),
+    by: str = _by_option(),
+    db: str | None = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Undo the void of a game: its result (as last entered or corrected) counts again."""
+    _void_or_restore("restore", name, game, note, dry_run, yes, by, db, as_json)
+
+
+def _void_or_restore(action: str, name: str, game: int, note: str | None, dry_run: bool, yes: bool,
+                     by: str | None, db: str | None, as_json: bool) -> None:
+    with _league(db, name, readonly=dry_run) as league:
+        change = getattr(league, action)
+        preview = change(game, by=by, note=note, dry_run=True)
+        head = "would" if dry_run else "will"
+        what = "no longer count" if action == "void" else "count again"
+        err(f"game {game}: version {preview['version']} {head} {what}: "
+            + ", ".join(f"{k}={v} ({preview['points'][k]} points)" for k, v in preview["values"].items()))
+        _describe_consequences(preview, dry_run)
+        if dry_run:
+            if as_json:
+                _out_json({"version": 1, action: preview})
+            return
+        _confirm(yes, f"{action} game {game}?", "add --yes (or --dry-run to preview)")
+        result = change(game, by=by, note=note, dry_run=False)
+        summary = league.summary()
+    err(f"game {game} {'voided' if action == 'void' else 'restored'} (version {result['version']}; "
+        f"every version is kept)")
+    _show(summary, as_json, **{action: result})
+
+
+def _describe_consequences(p: dict, dry_run: bool) -> None:
+    """Warnings about games after a changed one: who should have gone first, the league's end."""
+    for c in p["leaders_changed"]:
+        err(f"warning: game {c['game']} was already played with {c['actually_first']} first; after this change "
+            f"{c['now']} should have gone first (before it: {c['was']})"
+            + (" (a tie, settled at random)" if c["now_random"] else ""))
+    if p["finished_changed"]:
+        err(_end_warning(p["finished_changed"], dry_run).replace("this correction", "this change"))
+
+
+@club_app.command("rename", epilog=_epilog('tourney club rename thursday "Bea Smith" --player Bea'))
+def rename(
+    name: str = _name_argument(),
+    new_name: str = typer.Argument(..., help="The new name (of the league, or of the player given with --player)."),
+    player: str = typer.Option(None, "--player",
+                               help="Rename this player (name or roster number, #2) instead of the league."),
+    by: str = _by_option(),
+    db: str | None = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Rename the league, or one of its players (a typo fixed); results and history are kept."""
+    with _league(db, name) as league:
+        result = league.rename(new_name, player=player, by=by)
+        summary = league.summary()
+    what = f"league {result['league']!r}" if "league" in result else f"player {result['player']!r}"
+    err(f"{what} renamed {result['to']!r} (the history keeps the old name)")
+    _show(summary, as_json, renamed=result)
+
+
+@club_app.command("games", epilog=_epilog("tourney club games thursday --json"))
+def games(
+    name: str = _name_argument(),
+    db: str | None = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """List every game with its current result (after corrections; void games marked).
+
+    club history lists the changes themselves."""
+    with _league(db, name, readonly=True) as league:
+        rows = league.game_list()
+    if as_json:
+        _out_json({"version": 1, "league": name, "games": rows})
+        return
+    table = []
+    for g in rows:
+        result = "void" if g["void"] else ", ".join(
+            f"{r['entrant']} {r['points']}" + ("*" if r["winner"] else "") for r in g["results"])
+        where = f"{g['round']}" + (f"/{g['table']}" if g["table"] else "")
+        table.append([g["game"], where, g["version"], g["first"] or "", result, ", ".join(g["absent"]),
+                      g["note"] or ""])
+    typer.echo(tabulate(table, headers=["game", "round/\ntable", "version", "first", "points (* won)", "absent",
+                                        "note"], disable_numparse=True))
+
+
+@club_app.command("night", epilog=_epilog("tourney club night thursday --absent Dee --tables 2 --split draw"))
+def night(
+    name: str = _name_argument(),
+    absent: list[str] = typer.Option(None, "--absent", help="Players not here tonight, comma-separated."),
+    present: list[str] = typer.Option(None, "--present",
+                                      help="Or: the players here tonight, comma-separated (the others are absent)."),
+    tables: int = typer.Option(None, "--tables", help="Number of tables (default: as few as seat at most 4 each)."),
+    size: int = typer.Option(None, "--size", help="Or: the most players at one table."),
+    split: str = typer.Option("standings", "--split",
+                              help="standings (best-ranked together at table 1, and so on) or draw (shuffled "
+                                   "from the league's seed)."),
+    show: bool = typer.Option(False, "--show", help="Print the plan of the round under way; change nothing."),
+    by: str = _by_option(),
+    db: str | None = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Plan a round of a club night at several tables and print the table plan.
+
+    The players present are split into tables (by standings, or drawn from the league's seed), each
+    seated in playing order: the player with the most points first. Then enter each table's game
+    with club add --table N. Planning again before any table is entered replaces the plan."""
+    if show:
+        with _league(db, name, readonly=True) as league:
+            plan = league.open_night()
+            if plan is None:
+                raise UserError(f"no round of a club night is under way in league {name!r}")
+            data = league.describe_night(plan)
+    else:
+        with _league(db, name) as league:
+            data = league.plan_night(absent=_names(absent), present=_names(present) if present else None,
+                                     split=split, tables=tables, size=size, by=by)
+    if as_json:
+        _out_json({"version": 1, "league": name, "night": data})
+        return
+    typer.echo(f"{name}, round {data['round']} (tables by {data['split']}; seats in playing order, "
+               f"seat 1 goes first; points so far in brackets)")
+    for t in data["tables"]:
+        tie = f"  (first: a tie between {', '.join(t['tied'])}, settled from the league's seed)" if t["tied"] else ""
+        done = "" if t["table"] in data["open"] else "  [entered]"
+        typer.echo(f"table {t['table']}: " + ", ".join(f"{s['seat']}. {s['entrant']} ({s['points']})"
+                                                      for s in t["seats"]) + tie + done)
+    if data["absent"]:
+        typer.echo(f"absent: {', '.join(data['absent'])}")
+    if data["open"]:
+        err(f"enter each table's game with: tourney club add {name} --table {data['open'][0]} --cards ...")
+
+
+@club_app.command("set", epilog=_epilog("tourney club set thursday --absence highest --withdrawal prorate"))
+def set_rules(
+    name: str = _name_argument(),
+    absence: str = typer.Option(None, "--absence", help="New absence rule: average, highest, none, or a number."),
+    withdrawal: str = typer.Option(None, "--withdrawal", help="New withdrawal rule: penalty, average, prorate, total."),
+    by: str = _by_option(),
+    db: str | None = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Change how absences or early withdrawals count (the standings are recomputed from every game)."""
+    with _league(db, name) as league:
+        change = league.set_rules(absence=absence, withdrawal=withdrawal, by=by)
+        summary = league.summary()
+    for rule, v in change.items():
+        err(f"{rule}: {v['was']} -> {v['now']} (every game counts under the new rule)")
+    _show(summary, as_json, changed=change)

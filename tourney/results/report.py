@@ -38,10 +38,13 @@ def _fmt_faults(faults: dict) -> str:
 #: headers that say which way is better, shared by every table of standings
 POINTS = "points\n(fewer is better)"
 AVERAGE = "avg points\n(fewer is better)"
+PRORATED = "pro-rated\n(fewer is better)"
 RATING = "rating mu ± sigma\n(higher is better)"
 ORDINAL = "ordinal\n(higher is better)"
 #: right-aligned columns
-NUMERIC = {"rank", "rank\n(95%)", "games", "wins", "legs\nwon", POINTS, AVERAGE, ORDINAL, "start"}
+NUMERIC = {"rank", "rank\n(95%)", "games", "wins", "legs\nwon", POINTS, AVERAGE, ORDINAL, "start", PRORATED,
+           "absent"}
+
 
 
 def elo_text(block: dict | None) -> str:
@@ -66,8 +69,14 @@ def table_rows(data: dict) -> tuple[list[str], list[list]]:
     """Headers and rows of a standings table: ``tourney standings``, ``tourney run``'s results and
     ``tourney report --format table``/markdown/html all show this one table."""
     if data["kind"] == "club":
-        headers = ["rank", "entrant", POINTS, "games", "wins", AVERAGE, "start"]
-        rows = [[r["rank"], r["entrant"] + (" (withdrawn)" if r["withdrawn"] else ""), r["points"], r["games"],
+        # absences and pro-rating get a column only in leagues that have them
+        absent = any(r.get("absences") for r in data["standings"])
+        prorate = data.get("withdrawal") == "prorate"
+        headers = ["rank", "entrant", POINTS, *([PRORATED] if prorate else []), "games",
+                   *(["absent"] if absent else []), "wins", AVERAGE, "start"]
+        rows = [[r["rank"], r["entrant"] + (" (withdrawn)" if r["withdrawn"] else ""), r["points"],
+                 *([_average(r["prorated"])] if prorate else []), r["games"],
+                 *([r["absences"] or ""] if absent else []),
                  r["wins"], _average(r["average"]), r["start_points"] or ""] for r in data["standings"]]
         return headers, rows
     series = data["ranking"] == "series"
@@ -264,6 +273,10 @@ def footer(data: dict) -> str:
         how = (f"tie on {nf['points']} between {', '.join(nf['tied'])}, settled at random from the league's seed"
                if nf["random"] else f"most points: {nf['points']}")
         return f"First in game {nf['game']}: {nf['entrant']} ({how})."
+    night = data.get("night")
+    if night:
+        return (f"Round {night['round']} is being played at tables; still to enter: table "
+                f"{', '.join(map(str, night['open']))} (tourney club night {data['event']} --show).")
     return ""
 
 

@@ -520,3 +520,127 @@ def m007_duplicate_sets(db: Database) -> None:
     # games stored before duplicate deals belong to no set
     db.table("games").add_column("duplicate_set", int)
     db.table("games").add_column("rotation", int)
+
+
+#: the ``club_standings`` view (from m009_club_nights): the one definition of a club league's
+#: totals and ranks. A *round* is one game, or one game per table on a club night. A member absent
+#: from a round that has results is charged by the league's ``absence`` rule (``average``: the
+#: round's average points rounded up; ``highest``: its highest points; ``fixed``:
+#: ``absence_points``; ``none``: nothing); under the ``withdrawal`` rule ``penalty`` every round
+#: played after a member withdrew is charged the same way. ``withdrawal`` also picks the ranking:
+#: ``average`` ranks by points per game played, ``prorate`` by points scaled to every round the
+#: member could have played; ``total`` and ``penalty`` by points. Then wins (more first), then
+#: average (lower first). tourney.club.league computes the same totals for who goes first.
+CLUB_STANDINGS = """
+        WITH cur AS (
+            SELECT r.league_id, r.member_id, r.points, r.winner, g.round, g.number
+            FROM club_results_current r
+            JOIN club_games g ON g.league_id = r.league_id AND g.number = r.game_number
+        ),
+        rounds AS (
+            SELECT cur.league_id, cur.round, MIN(cur.number) AS first_game,
+                   CASE l.absence
+                        WHEN 'average' THEN (SUM(cur.points) + COUNT(*) - 1) / COUNT(*)
+                        WHEN 'highest' THEN MAX(cur.points)
+                        WHEN 'fixed' THEN l.absence_points
+                        ELSE 0 END AS charge
+            FROM cur JOIN club_leagues l ON l.id = cur.league_id
+            GROUP BY cur.league_id, cur.round
+        ),
+        misses AS (
+            SELECT a.member_id, 0 AS after_withdrawal, k.charge
+            FROM club_absences a JOIN rounds k ON k.league_id = a.league_id AND k.round = a.round
+            UNION ALL
+            SELECT m.id, 1, k.charge
+            FROM club_members m JOIN rounds k ON k.league_id = m.league_id AND k.first_game > m.withdrawn_after
+        ),
+        played AS (
+            SELECT member_id, COUNT(*) AS games, SUM(winner) AS wins, SUM(points) AS points
+            FROM cur GROUP BY member_id
+        ),
+        missed AS (
+            SELECT member_id,
+                   SUM(after_withdrawal = 0) AS absences,
+                   SUM(CASE WHEN after_withdrawal = 0 THEN charge END) AS absent_points,
+                   SUM(after_withdrawal = 1) AS missed,
+                   SUM(CASE WHEN after_withdrawal = 1 THEN charge END) AS missed_points
+            FROM misses GROUP BY member_id
+        ),
+        totals AS (
+            SELECT m.league_id, m.id AS member_id, m.roster, m.name AS entrant, m.start_points,
+                   m.start_points + COALESCE(p.points, 0) + COALESCE(x.absent_points, 0)
+                       + CASE WHEN l.withdrawal = 'penalty' THEN COALESCE(x.missed_points, 0) ELSE 0 END AS points,
+                   COALESCE(p.games, 0) AS games,
+                   COALESCE(p.wins, 0) AS wins,
+                   CASE WHEN p.games > 0 THEN ROUND(1.0 * p.points / p.games, 4) END AS average,
+                   COALESCE(x.absences, 0) AS absences,
+                   COALESCE(x.absent_points, 0) AS absent_points,
+                   COALESCE(x.missed, 0) AS missed,
+                   m.withdrawn_after IS NOT NULL AS withdrawn,
+                   m.joined_after, m.withdrawn_after, l.withdrawal
+            FROM club_members m
+            JOIN club_leagues l ON l.id = m.league_id
+            LEFT JOIN played p ON p.member_id = m.id
+            LEFT JOIN missed x ON x.member_id = m.id
+        ),
+        scaled AS (
+            SELECT t.*,
+                   CASE WHEN t.withdrawal != 'prorate' THEN NULL
+                        WHEN t.missed = 0 THEN t.points
+                        WHEN t.games + t.absences > 0
+                             THEN ROUND(t.start_points + 1.0 * (t.points - t.start_points)
+                                        * (t.games + t.absences + t.missed) / (t.games + t.absences), 2)
+                        END AS prorated
+            FROM totals t
+        )
+        SELECT s.*, l.name AS league,
+               RANK() OVER (
+                   PARTITION BY s.league_id
+                   ORDER BY CASE s.withdrawal
+                                 WHEN 'average' THEN COALESCE(s.average, 1e18)
+                                 WHEN 'prorate' THEN COALESCE(s.prorated, 1e18)
+                                 ELSE s.points END ASC,
+                            s.wins DESC, COALESCE(s.average, 1e18) ASC
+               ) AS rank
+        FROM scaled s JOIN club_leagues l ON l.id = s.league_id
+    """
+
+
+@MIGRATIONS()
+def m009_club_nights(db: Database) -> None:
+    """Club nights (issue 16): league options for absences and withdrawals, rounds and tables,
+    recorded absences, night plans, void games; the views follow."""
+    leagues = db.table("club_leagues")
+    # existing leagues take the new defaults (a withdrawn player's missed rounds now count)
+    leagues.add_column("absence", str, not_null_default="average")
+    leagues.add_column("absence_points", int)
+    leagues.add_column("withdrawal", str, not_null_default="penalty")
+    games = db.table("club_games")
+    games.add_column("round", int)
+    games.add_column("table_no", int)
+    db.execute("UPDATE club_games SET round = number")
+    db.table("club_absences").create(
+        {"id": int, "league_id": int, "round": int, "member_id": int},
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id"), ("member_id", "club_members", "id")],
+        not_null={"league_id", "round", "member_id"},
+    )
+    db.table("club_absences").create_index(["league_id", "round", "member_id"], unique=True)
+    db.table("club_nights").create(
+        {"id": int, "league_id": int, "round": int, "after_game": int, "split": str, "tables": str,
+         "absent": str, "at": str, "by": str},
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id")],
+        not_null={"league_id", "round", "after_game", "split", "tables", "absent", "at", "by"},
+    )
+    db.table("club_nights").create_index(["league_id", "round"], unique=True)
+    db.execute("DROP VIEW IF EXISTS club_standings")
+    # the current version of a game is its newest in club_versions; a void version has no rows
+    db.create_view("club_results_current", """
+        SELECT r.* FROM club_results r
+        WHERE r.version = (
+            SELECT MAX(v.version) FROM club_versions v
+            WHERE v.league_id = r.league_id AND v.game_number = r.game_number
+        )
+        """, replace=True)
+    db.create_view("club_standings", CLUB_STANDINGS, replace=True)

@@ -130,6 +130,15 @@ def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float
     """entrant -> [(game number, ordinal after it)] over the event's games (for charts)."""
     return {n: r.history for n, r in _ratings.event_ratings(db, event["id"]).items()}
 
+#: a club league's ranking, by its withdrawal rule (docs/standings.md, "Withdrawing and joining")
+CLUB_TIE_BREAKS = {
+    "penalty": TIE_BREAKS["points"],
+    "total": TIE_BREAKS["points"],
+    "prorate": ["total points, pro-rated for withdrawn players (lower first)", "wins (more first)",
+                "average points per game (lower first)"],
+    "average": ["average points per game (lower first)", "wins (more first)"],
+}
+
 
 def club_standings(db: Database, name: str) -> dict:
     """A club league's standings in the same envelope (``kind`` = ``club``)."""
@@ -141,7 +150,7 @@ def club_standings(db: Database, name: str) -> dict:
 def club_envelope(summary: dict) -> dict:
     """The standings envelope of a club league from its :meth:`League.summary`."""
     rows = [{k: r[k] for k in ("rank", "entrant", "games", "wins", "points", "average", "start_points",
-                                "withdrawn")} for r in summary["standings"]]
+                                "withdrawn", "absences", "missed", "prorated")} for r in summary["standings"]]
     return {
         "version": JSON_VERSION,
         "kind": "club",
@@ -150,12 +159,15 @@ def club_envelope(summary: dict) -> dict:
         "rule_set": summary["rule_set"],
         "status": "finished" if summary["finished"] else "running",
         "ranking": "points",
-        "tie_breaks": TIE_BREAKS["points"],
+        "tie_breaks": CLUB_TIE_BREAKS[summary["withdrawal"]],
         "lower_points_better": True,
         "games_played": summary["games_played"],
+        "absence": summary["absence"],
+        "withdrawal": summary["withdrawal"],
         "target": summary["target"],
         "finished": summary["finished"],
         "next_first": summary["next_first"],
+        "night": summary["night"],
         "standings": rows,
     }
 

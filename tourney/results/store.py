@@ -17,6 +17,8 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlite_utils import Database
@@ -25,6 +27,9 @@ from tourney.errors import UserError
 from tourney.results import schema
 
 DEFAULT_DB = "results/tourney.db"
+#: how long a command waits for another process's write to finish before giving up (generous: a
+#: loaded laptop can take seconds to set up a fresh file)
+BUSY_TIMEOUT_MS = 30_000
 #: the ``events.source`` of the throwaway events ``tourney play`` and ``tourney match`` create
 COMMAND_LINE = "command line"
 
@@ -78,6 +83,8 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
         else:
             p.parent.mkdir(parents=True, exist_ok=True)
             db = Database(p)
+            # wait for another process's lock (before WAL: switching a fresh file takes a lock too)
+            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             db.execute("PRAGMA journal_mode=WAL")
             # WAL + NORMAL: a committed game survives a crash or kill -9 of tourney (only a
             # power cut may lose the last commits), without an fsync per game
@@ -85,18 +92,41 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
     except sqlite3.Error as exc:  # not a database, locked, unreadable ...
         raise StoreError(f"{p}: cannot open database ({exc})") from None
     db.execute("PRAGMA foreign_keys=ON")
-    db.execute("PRAGMA busy_timeout=10000")
+    db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     try:
         if readonly:
             schema.check_current(db)
-        else:
-            schema.migrate(db)
+        elif schema.MIGRATIONS.pending(db):
+            # several processes may open a fresh file at once: the first to hold the lock applies
+            # the migrations, the others find nothing pending once they get it
+            with write_lock(db, p):
+                schema.migrate(db)
     except schema.SchemaOutOfDate:
         raise StoreError(f"{p}: written by an older tourney; bring it up to date with: "
                          f"tourney upgrade --db {p}") from None
     except sqlite3.Error as exc:
         raise StoreError(f"{p}: cannot prepare database ({exc})") from None
     return db
+
+
+@contextmanager
+def write_lock(db: Database, path: str | os.PathLike | None = None) -> Iterator[Database]:
+    """One transaction that holds SQLite's write lock from its first statement (``BEGIN
+    IMMEDIATE``): whatever is read inside it (pending migrations, the next game number) cannot be
+    changed by another process before it commits. A busy database is waited for
+    (:data:`BUSY_TIMEOUT_MS`); inside, sqlite-utils' own ``atomic()`` blocks become savepoints.
+    Everything is rolled back if the block raises."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        where = f"{path}: " if path is not None else ""
+        raise StoreError(f"{where}database busy ({exc}); another tourney is writing, try again") from None
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.commit()
 
 
 # ---------------------------------------------------------------------------------------------
