@@ -33,7 +33,7 @@ def test_migrations_create_schema_once(tmp_path):
             "seats", "replays", "game_logs"} <= names
     applied = [m.name for m in schema.MIGRATIONS.applied(db)]
     assert applied == ["m001_initial", "m002_replay_forfeits", "m003_game_legs", "m004_standings_views",
-                       "m005_club_tables"]
+                       "m005_club_tables", "m008_scale"]
     db2 = store.open_db(path)  # re-opening applies nothing twice
     assert [m.name for m in schema.MIGRATIONS.applied(db2)] == applied
     assert db2.execute("pragma foreign_keys").fetchone()[0] == 1
@@ -77,7 +77,7 @@ def test_record_game_is_one_transaction():
               "entrants": {1: dict(wins=1, points=0, placement=1),
                            2: dict(wins=0, points=4, placement=2)}}
     gid = store.record_game(db, event_id, series["id"], game(), result)
-    assert db["seats"].count == 2 and db["replays"].get(gid)["choices"] == '["end"]'
+    assert db["seats"].count == 2 and store.load_replay(db, gid)["choices"] == '["end"]'
     s = store.series_rows(db, event_id)[0]
     assert s["status"] == "finished" and s["winner_id"] == 1
     assert [e["wins"] for e in s["entrants"]] == [1, 0]

@@ -58,7 +58,8 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     ``idx`` (0-based game number in the series; unique with ``series_id``), ``leg`` (0-based
     leg of the series this deal belongs to: equal to ``idx`` unless the rule set plays a leg as
     a run of deals; added by migration ``m003_game_legs``), ``rule_set``,
-    ``options`` (JSON, completed with defaults), ``seed`` (the game seed), ``players``,
+    ``options`` (JSON, completed with defaults; null in games stored since migration
+    ``m008_scale``, whose options are the replay's ``options_id``), ``seed`` (the game seed), ``players``,
     ``first_player`` (seat), ``turn_order`` (JSON list of seats in the order they played,
     clockwise from the first player), ``teams`` (JSON or null), ``winners`` (JSON list of
     seats; empty = no winner), ``reason``, ``detail``, ``decisions``, ``seconds``,
@@ -78,11 +79,25 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     of ``[n, seat, code]``: forfeits after ``n`` choices, for records whose choices lack the
     markers; normally ``[]``; added by migration ``m002_replay_forfeits``).
     ``engine.replay(start, choices)`` with ``start`` = these columns reproduces the game, faults
-    included; :func:`replay_game` does the same and also applies ``forfeits``.
+    included; :func:`replay_game` does the same and also applies ``forfeits``. Since migration
+    ``m008_scale`` new rows keep ``options`` and ``choices`` null and store instead
+    ``options_id`` (fk ``option_sets``: each distinct options text once) and ``choices_z``
+    (the choices' JSON text, zlib-compressed); :func:`tourney.results.store.load_replay` reads
+    either form.
+
+``option_sets``
+    pk ``id``; ``options`` (JSON text, unique): the rule-set options of stored games, once each.
 
 ``game_logs``
-    pk ``game_id``; ``log`` (the readable account, one event per line), ``stderr`` (JSON:
-    seat -> captured bot stderr), ``faults`` (JSON: seat -> fault detail text).
+    What a replay cannot give back. pk ``game_id``; ``log`` (the readable account, one event
+    per line: only in files written before ``m008_scale``; it is regenerated from the replay,
+    :func:`tourney.results.store.game_log`), ``stderr`` (JSON: seat -> captured bot stderr),
+    ``faults`` (JSON: seat -> fault detail text). Since ``m008_scale`` a game without bot
+    stderr or faults has no row.
+
+``entrant_ratings``
+    The writer's running ratings (:mod:`tourney.results.ratings`): pk (``event_id``,
+    ``entrant_id``); ``mu``, ``sigma``, ``games`` after the event's stored games.
 
 ``club_*`` tables and the club views: see :mod:`tourney.club` (and the steps below).
 
@@ -499,3 +514,38 @@ def m005_club_tables(db: Database) -> None:
         FROM totals t JOIN club_leagues l ON l.id = t.league_id
         """,
     )
+
+
+@MIGRATIONS()
+def m008_scale(db: Database) -> None:
+    # Options once per distinct set, choices compressed, logs regenerated from the replay
+    # (store.record_game); ratings and per-entrant totals kept by the writer so that standings
+    # read a few rows per entrant instead of every seat of the event (docs/scale.md).
+    db["option_sets"].create({"id": int, "options": str}, pk="id", not_null={"options"},
+                             if_not_exists=True)
+    db["option_sets"].create_index(["options"], unique=True, if_not_exists=True)
+    db["replays"].add_column("options_id", int)
+    db["replays"].add_column("choices_z", bytes)
+    db["entrant_ratings"].create(
+        {"event_id": int, "entrant_id": int, "mu": float, "sigma": float, "games": int},
+        pk=("event_id", "entrant_id"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
+        if_not_exists=True,
+    )
+    # faults are rare: a partial index finds them without reading every seat
+    db.execute("CREATE INDEX IF NOT EXISTS idx_seats_faults ON seats (game_id) WHERE fault IS NOT NULL")
+    _backfill_ratings(db)
+
+
+def _backfill_ratings(db: Database) -> None:
+    """Ratings of the events already stored, recomputed once from their games."""
+    from tourney.results import ratings
+
+    names = {r["name"]: r["id"] for r in db.query("SELECT id, name FROM entrants")}
+    for (event_id,) in db.execute("SELECT id FROM events").fetchall():
+        rated = ratings.event_ratings(db, event_id)
+        db.table("entrant_ratings").insert_all(
+            ({"event_id": event_id, "entrant_id": names[n], "mu": r.mu, "sigma": r.sigma,
+              "games": r.games} for n, r in rated.items()),
+            replace=True,
+        )

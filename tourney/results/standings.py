@@ -1,7 +1,7 @@
 """Standings of bot events, computed from the database only.
 
-The definition lives in SQL views (built with the schema, :mod:`tourney.results.schema`), so ``tourney standings``, ``tourney report`` and datasette all read the
-same numbers:
+The definition lives in SQL views (built with the schema, :mod:`tourney.results.schema`), so
+``tourney standings``, ``tourney report`` and datasette all read the same numbers:
 
 ``seat_outcomes``     one row per seat of a finished game: event, entrant, ``outcome`` (``win``,
                       ``draw``: no winner and shared first place, rulings.md item 14; else ``loss``),
@@ -21,9 +21,9 @@ Ranking (tie-breaks, in order; entrants equal on all of them share a rank):
 * ``games`` (events of single games): wins, draws (more first), points (lower first), faults
   (fewer first).
 
-The rating (openskill Plackett-Luce, see :mod:`tourney.results.ratings`) is computed in Python from the
-same tables and shown next to the official rank, with its own ``rating.rank`` by conservative
-ordinal. docs/standings.md documents all of it and the JSON shape.
+The rating (openskill Plackett-Luce, see :mod:`tourney.results.ratings`) is kept by the
+writer as games are stored and shown next to the official rank, with its own ``rating.rank``
+by conservative ordinal. docs/standings.md documents all of it and the JSON shape.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def event_standings(db: Database, event: dict) -> dict:
     for f in db.query("SELECT entrant_id, fault, count FROM entrant_faults WHERE event_id = ? ORDER BY fault",
                       [event["id"]]):
         faults.setdefault(f["entrant_id"], {})[f["fault"]] = f["count"]
-    rated = _ratings.event_ratings(db, event["id"])
+    rated = _ratings.kept_ratings(db, event["id"])
     rranks = _ratings.rating_ranks(rated)
     games_played = db["games"].count_where("event_id = ?", [event["id"]])
     ranking = rows[0]["ranking"] if rows else "games"

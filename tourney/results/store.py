@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import zlib
 from pathlib import Path
 
 from sqlite_utils import Database
@@ -124,6 +125,7 @@ def delete_event(db: Database, event_id: int) -> None:
         game_ids = "select id from games where event_id = ?"
         for table in ("seats", "replays", "game_logs"):
             db.execute(f"delete from {table} where game_id in ({game_ids})", [event_id])
+        db.execute("delete from entrant_ratings where event_id = ?", [event_id])
         db.execute("delete from games where event_id = ?", [event_id])
         db.execute(
             "delete from series_entrants where series_id in "
@@ -188,80 +190,107 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
 
 def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 series_result: dict | None = None) -> int:
-    """Commit one finished game with its seats, replay and log (and the series' result if the
-    game ended the series) in one transaction; returns the game id.
+    """Commit one finished game with its seats, replay, bot output and rating update (and the
+    series' result if the game ended the series) in one transaction; returns the game id.
 
     ``game`` is :func:`tourney.events.play.game_payload` output: ``idx``, ``rule_set``, ``options``,
     ``seed``, ``players``, ``first_player``, ``turn_order``, ``teams``, ``winners``, ``reason``,
-    ``detail``, ``decisions``, ``seconds``, ``choices``, ``log``, ``stderr``, ``faults``,
+    ``detail``, ``decisions``, ``seconds``, ``choices``, ``stderr``, ``faults``,
     ``seats`` (list of ``{"seat", "entrant_id", "points", "placement", "eliminated", "fault"}``).
     ``series_result``: ``{"outcome", "winner_id", "games_played", "entrants": {entrant_id:
     {"wins", "points", "placement"}}}``.
+
+    Only what a replay cannot give is kept: the readable log is regenerated from the replay
+    (:func:`replay_game`), the options are stored once per distinct set (``option_sets``) and
+    the choices compressed. Plain SQL with fixed statements, since this is the single writer's
+    inner loop (bench/scale.py: writer_games_per_s).
     """
+    conn = db.conn
+    teams = dumps(game["teams"]) if game.get("teams") else None
     with db.atomic():
-        game_id = db["games"].insert(
-            {
-                "event_id": event_id,
-                "series_id": series_id,
-                "idx": game["idx"],
-                "leg": game.get("leg", game["idx"]),
-                "rule_set": game["rule_set"],
-                "options": dumps(game["options"]),
-                "seed": game["seed"],
-                "players": game["players"],
-                "first_player": game["first_player"],
-                "turn_order": dumps(game["turn_order"]),
-                "teams": dumps(game["teams"]) if game.get("teams") else None,
-                "winners": dumps(game["winners"]),
-                "reason": game["reason"],
-                "detail": game.get("detail", ""),
-                "decisions": game.get("decisions", 0),
-                "seconds": game.get("seconds", 0.0),
-                "finished_at": now(),
-            }
-        ).last_pk
+        options_id = _option_set_id(conn, dumps(game["options"]))
+        game_id = _insert(
+            conn, "insert into games (event_id, series_id, idx, leg, rule_set, seed, players, "
+            "first_player, turn_order, teams, winners, reason, detail, decisions, seconds, "
+            "finished_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [event_id, series_id, game["idx"], game.get("leg", game["idx"]), game["rule_set"],
+             game["seed"], game["players"], game["first_player"], dumps(game["turn_order"]), teams,
+             dumps(game["winners"]), game["reason"], game.get("detail", ""),
+             game.get("decisions", 0), game.get("seconds", 0.0), now()],
+        )
         winners = set(game["winners"])
-        db["seats"].insert_all(
-            {
-                "game_id": game_id,
-                "seat": s["seat"],
-                "entrant_id": s["entrant_id"],
-                "first": int(s["seat"] == game["first_player"]),
-                "winner": int(s["seat"] in winners),
-                "points": s["points"],
-                "placement": s["placement"],
-                "eliminated": int(bool(s.get("eliminated"))),
-                "fault": s.get("fault"),
-            }
-            for s in game["seats"]
+        conn.executemany(
+            "insert into seats (game_id, seat, entrant_id, first, winner, points, placement, "
+            "eliminated, fault) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s["seat"], s["entrant_id"], int(s["seat"] == game["first_player"]),
+              int(s["seat"] in winners), s["points"], s["placement"], int(bool(s.get("eliminated"))),
+              s.get("fault")) for s in game["seats"]],
         )
-        db["replays"].insert(
-            {
-                "game_id": game_id,
-                "rule_set": game["rule_set"],
-                "players": game["players"],
-                "seed": game["seed"],
-                "options": dumps(game["options"]),
-                "first_player": game["first_player"],
-                "teams": dumps(game["teams"]) if game.get("teams") else None,
-                "choices": dumps(game["choices"]),
-                "forfeits": dumps(game.get("forfeits") or []),
-            }
+        conn.execute(
+            "insert into replays (game_id, rule_set, players, seed, options_id, first_player, "
+            "teams, choices_z, forfeits) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [game_id, game["rule_set"], game["players"], game["seed"], options_id,
+             game["first_player"], teams, pack_choices(game["choices"]),
+             dumps(game.get("forfeits") or [])],
         )
-        db["game_logs"].insert(
-            {
-                "game_id": game_id,
-                "log": "\n".join(game.get("log") or []),
-                "stderr": dumps({str(k): v for k, v in (game.get("stderr") or {}).items()}),
-                "faults": dumps({str(k): v for k, v in (game.get("faults") or {}).items()}),
-            }
-        )
-        db.execute(
+        stderr = {str(k): v for k, v in (game.get("stderr") or {}).items() if v}
+        faults = {str(k): v for k, v in (game.get("faults") or {}).items()}
+        if stderr or faults:  # what a replay cannot give back
+            conn.execute("insert into game_logs (game_id, stderr, faults) values (?, ?, ?)",
+                         [game_id, dumps(stderr), dumps(faults)])
+        _rate(conn, event_id, game["seats"])
+        conn.execute(
             "update series set games_played = games_played + 1 where id = ?", [series_id]
         )
         if series_result is not None:
             finish_series(db, series_id, series_result)
     return game_id
+
+
+def _option_set_id(conn: sqlite3.Connection, options: str) -> int:
+    """The id of this options text in ``option_sets`` (added the first time it is seen)."""
+    row = conn.execute("select id from option_sets where options = ?", [options]).fetchone()
+    if row is not None:
+        return row[0]
+    return _insert(conn, "insert into option_sets (options) values (?)", [options])
+
+
+def _insert(conn: sqlite3.Connection, sql: str, params: list) -> int:
+    """Run one insert and return the new row's id."""
+    row_id = conn.execute(sql, params).lastrowid
+    assert row_id is not None
+    return row_id
+
+
+def pack_choices(choices: list) -> bytes:
+    """A game's option ids as stored in ``replays.choices_z``: its JSON text, zlib-compressed
+    (option ids repeat a handful of prefixes, so this is about a quarter of the text)."""
+    return zlib.compress(dumps(list(choices)).encode(), 9)
+
+
+def unpack_choices(blob: bytes) -> list:
+    return json.loads(zlib.decompress(blob))
+
+
+def _rate(conn: sqlite3.Connection, event_id: int, seats: list[dict]) -> None:
+    """Update the kept ratings of a game's entrants (``entrant_ratings``), in game order, as
+    :func:`tourney.results.ratings.rate_games` would from the stored games."""
+    if len(seats) < 2:
+        return
+    from tourney.results import ratings
+
+    ids = [s["entrant_id"] for s in seats]
+    kept = {r[0]: (r[1], r[2]) for r in conn.execute(
+        f"select entrant_id, mu, sigma from entrant_ratings where event_id = ? "
+        f"and entrant_id in ({', '.join('?' * len(ids))})", [event_id, *ids])}
+    ranks = [s["placement"] if s["placement"] is not None else (s["points"] or 0) for s in seats]
+    after = ratings.rate_one([kept.get(i, (ratings.MU, ratings.SIGMA)) for i in ids], ranks)
+    conn.executemany(
+        "insert into entrant_ratings (event_id, entrant_id, mu, sigma, games) values (?, ?, ?, ?, 1) "
+        "on conflict (event_id, entrant_id) do update set mu = excluded.mu, sigma = excluded.sigma, "
+        "games = games + 1",
+        [(event_id, i, mu, sigma) for i, (mu, sigma) in zip(ids, after)],
+    )
 
 
 def finish_series(db: Database, series_id: int, result: dict) -> None:
@@ -292,6 +321,35 @@ def finish_event(db: Database, event_id: int) -> None:
 # ---------------------------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------------------------
+
+
+def load_replay(db: Database, game_id: int) -> dict | None:
+    """The ``replays`` row of a game, or None, with ``options`` and ``choices`` as JSON text
+    whichever way the file stores them (inline in older files; ``option_sets`` and the
+    compressed ``choices_z`` since migration ``m008_scale``)."""
+    rows = list(db.query(
+        "select r.*, o.options as set_options from replays r "
+        "left join option_sets o on o.id = r.options_id where r.game_id = ?", [game_id]))
+    if not rows:
+        return None
+    row = dict(rows[0])
+    if row.get("options") is None:
+        row["options"] = row.pop("set_options")
+    if row.get("choices") is None and row.get("choices_z") is not None:
+        row["choices"] = dumps(unpack_choices(row["choices_z"]))
+    row.pop("set_options", None)
+    row.pop("choices_z", None)
+    return row
+
+
+def game_log(db: Database, game_id: int) -> list[str] | None:
+    """A stored game's readable log, regenerated from its replay (None: no such game)."""
+    row = load_replay(db, game_id)
+    if row is None:
+        return None
+    lines: list[str] = []
+    replay_game(row, on_line=lines.append)
+    return lines
 
 
 def replay_start(row: dict) -> dict:
