@@ -55,23 +55,29 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
     for s in store.series_rows(db, event_id):
         if s["status"] == "finished":
             continue
-        done = []
-        for g in store.series_games(db, s["id"]):
-            done.append({
-                "idx": g["idx"],
-                "first_player": g["first_player"],
-                "winners": g["winners"],
-                "points": [st["points"] for st in g["seats"]],
-                "placements": [st["placement"] for st in g["seats"]],
-                "reason": g["reason"],
-            })
         tasks.append(SeriesTask(
             idx=s["idx"], kind=s["kind"], rule_set=ev["rule_set"], options=ev["options"],
             event_seed=ev["seed"], seed=s["seed"], games_target=s["games_target"],
             max_games=ev.get("max_games"),
-            entrants=[specs[e["name"]] for e in s["entrants"]], done=done,
+            entrants=[specs[e["name"]] for e in s["entrants"]],
+            done=stored_games(db, s["id"]),
         ))
     return tasks
+
+
+def stored_games(db, series_id: int) -> list[dict]:
+    """A series' stored games as a task's ``done`` list (what replaying them needs)."""
+    return [
+        {
+            "idx": g["idx"],
+            "first_player": g["first_player"],
+            "winners": g["winners"],
+            "points": [st["points"] for st in g["seats"]],
+            "placements": [st["placement"] for st in g["seats"]],
+            "reason": g["reason"],
+        }
+        for g in store.series_games(db, series_id)
+    ]
 
 
 def default_concurrency() -> int:
@@ -86,10 +92,13 @@ class Runner:
 
     Callbacks: ``on_game(series_row, payload)``, ``on_series(series_row, result)``,
     ``on_warn(text)``; ``on_line`` (in-process runs only) gets every log line as it is made.
+    With ``cluster`` (a Dask scheduler's address) the series are played on that cluster's
+    workers instead of local processes (:mod:`tourney.events.cluster`).
     """
 
     def __init__(self, db, event_id: int, tasks: list[SeriesTask], concurrency: int,
-                 on_game=None, on_series=None, on_warn=None, on_line=None):
+                 on_game=None, on_series=None, on_warn=None, on_line=None,
+                 cluster: str | None = None):
         self.db = db
         self.event_id = event_id
         self.tasks = tasks
@@ -98,6 +107,7 @@ class Runner:
         self.on_series = on_series
         self.on_warn = on_warn
         self.on_line = on_line
+        self.cluster = cluster
         self.series = {s["idx"]: s for s in store.series_rows(db, event_id)}
         self.finished = 0
 
@@ -129,6 +139,11 @@ class Runner:
 
     def run(self) -> None:
         if not self.tasks:
+            return
+        if self.cluster:
+            from tourney.events.cluster import run_on_cluster
+
+            run_on_cluster(self, self.cluster)
             return
         size = min(self.concurrency, len(self.tasks))
         if size <= 1:
@@ -166,8 +181,9 @@ class Runner:
                     msg = q.get(timeout=0.2)
                 except _queue.Empty:
                     for f in futures:
-                        if f.done() and f.exception() is not None:
-                            raise f.exception()
+                        error = f.exception() if f.done() else None
+                        if error is not None:
+                            raise error from None
                     done = sum(1 for f in futures if f.done())
                     if done == len(futures) and returned == done:
                         break  # every worker returned and nothing more arrived
