@@ -427,12 +427,13 @@ def series_games(db: Database, series_id: int) -> list[dict]:
 
 
 def list_games(db: Database, event: str | None = None, entrant: str | None = None,
-               limit: int | None = None) -> list[dict]:
-    """Games (newest last) with event name, series idx and seat summaries; filters by event name
-    and by entrant name."""
+               limit: int | None = None, offset: int = 0) -> list[dict]:
+    """One page of games (oldest first) with event name, series idx and seat summaries; filters
+    by event name and by entrant name. ``limit`` games from the ``offset``-th on (None or 0:
+    all); a page costs the same however many games are stored (index on ``games.event_id``)."""
     where, params = [], []
     if event is not None:
-        where.append("ev.name = ?")
+        where.append("g.event_id = (select id from events where name = ?)")
         params.append(event)
     if entrant is not None:
         where.append(
@@ -448,20 +449,19 @@ def list_games(db: Database, event: str | None = None, entrant: str | None = Non
     if where:
         sql += " where " + " and ".join(where)
     sql += " order by g.id"
-    if limit:
-        sql += f" limit {int(limit)}"
-    rows = []
-    for g in db.query(sql, params):
-        g = dict(g)
+    if limit or offset:
+        sql += " limit ? offset ?"
+        params += [int(limit) if limit else -1, int(offset)]
+    rows = [dict(g) for g in db.query(sql, params)]
+    seats: dict[int, list[dict]] = {g["id"]: [] for g in rows}
+    if rows:
+        for r in db.query(
+                "select st.game_id, st.seat, e.name as entrant, st.points, st.placement, st.fault "
+                "from seats st join entrants e on e.id = st.entrant_id where st.game_id in "
+                f"({', '.join('?' * len(rows))}) order by st.game_id, st.seat", list(seats)):
+            r = dict(r)
+            seats[r.pop("game_id")].append(r)
+    for g in rows:
         g["winners"] = json.loads(g["winners"])
-        g["seats"] = [
-            dict(r)
-            for r in db.query(
-                "select st.seat, e.name as entrant, st.points, st.placement, st.fault "
-                "from seats st join entrants e on e.id = st.entrant_id where st.game_id = ? "
-                "order by st.seat",
-                [g["id"]],
-            )
-        ]
-        rows.append(g)
+        g["seats"] = seats[g["id"]]
     return rows
