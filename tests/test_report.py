@@ -33,7 +33,8 @@ def env(tmp_path, monkeypatch):
         ("league", [ODD, "Ann"], [g([0], [0, 4], [1, 2]), g([1], [2, 0], [2, 1])], ("win", ODD)),
     ])
     runner = CliRunner()
-    assert runner.invoke(app, ["club", "new", "thu", "--player", ODD, "--players", "Ann,Cy", "--seed", "5"]).exit_code == 0
+    new = ["club", "new", "thu", "--player", ODD, "--players", "Ann,Cy", "--seed", "5"]
+    assert runner.invoke(app, new).exit_code == 0
     assert runner.invoke(app, ["club", "add", "thu", "--card", f"{ODD}=0", "--cards", "Ann=3,Cy=6"]).exit_code == 0
     assert runner.invoke(app, ["club", "add", "thu", "--card", f"{ODD}=4", "--cards", "Ann=0,Cy=6"]).exit_code == 0
 
@@ -132,3 +133,14 @@ def test_report_errors(env):
     assert r.exit_code == 2 and r.stderr.startswith("error: ") and r.stdout == ""
     r = CliRunner().invoke(app, ["report", "bots", "--format", "pdf"])
     assert r.exit_code == 2
+
+
+def test_a_long_event_s_progress_is_sampled_and_keeps_the_last_game(env, monkeypatch):
+    full = json.loads(env("bots", "--format", "json"))["progress"]
+    monkeypatch.setattr("tourney.results.report.MAX_POINTS", 2)  # 3 games: every 2nd, and the last
+    sampled = json.loads(env("bots", "--format", "json"))["progress"]
+    assert sampled["games"] == [0, 2, 3]
+    for name, values in full["series"].items():
+        assert sampled["series"][name] == [values[0], values[2], values[3]]
+    # the hand-checked ordering: the entrant that won two of three games is on top at the end
+    assert max(full["series"], key=lambda n: full["series"][n][-1]) == ODD

@@ -105,6 +105,24 @@ def event_games(db, event_id: int) -> list[list[tuple[str, float]]]:
     return list(games.values())
 
 
+def iter_event_games(db, event_id: int):
+    """The finished games of an event in game order, one at a time (memory does not grow with
+    the event), each a list of ``(entrant, rank, points)`` per seat."""
+    rows = db.conn.execute(
+        "SELECT st.game_id, e.name, st.placement, st.points FROM seats st "
+        "JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id "
+        "WHERE g.event_id = ? ORDER BY g.id, st.seat", [event_id])
+    current, seats = None, []
+    for game_id, name, placement, points in rows:
+        if game_id != current and seats:
+            yield seats
+            seats = []
+        current = game_id
+        seats.append((name, placement if placement is not None else (points or 0), points))
+    if seats:
+        yield seats
+
+
 def event_ratings(db, event_id: int) -> dict[str, Rating]:
     return rate_games(event_games(db, event_id))
 
