@@ -1,5 +1,7 @@
 """The results database: migrations, foreign keys, one transaction per game."""
 
+import sqlite3
+
 import pytest
 
 from tourney.results import schema, store
@@ -16,11 +18,11 @@ def make(db):
 
 
 def game(idx=0, **kw):
-    data = dict(idx=idx, rule_set="crazier-eights", options={}, seed=3, players=2,
-                first_player=1, turn_order=[1, 0], teams=None, winners=[0], reason="empty_hand",
-                choices=["end"], log=["x"],
-                seats=[dict(seat=0, entrant_id=1, points=0, placement=1),
-                       dict(seat=1, entrant_id=2, points=4, placement=2, fault="timeout")])
+    data = {"idx": idx, "rule_set": "crazier-eights", "options": {}, "seed": 3, "players": 2,
+                "first_player": 1, "turn_order": [1, 0], "teams": None, "winners": [0], "reason": "empty_hand",
+                "choices": ["end"], "log": ["x"],
+                "seats": [{"seat": 0, "entrant_id": 1, "points": 0, "placement": 1},
+                       {"seat": 1, "entrant_id": 2, "points": 4, "placement": 2, "fault": "timeout"}]}
     data.update(kw)
     return data
 
@@ -68,20 +70,20 @@ def test_db_path_precedence(monkeypatch):
 def test_record_game_is_one_transaction():
     db = store.open_db(":memory:")
     event_id, series = make(db)
-    bad = game(seats=[dict(seat=0, entrant_id=1, points=0, placement=1),
-                      dict(seat=1, entrant_id=999, points=4, placement=2)])  # no such entrant
-    with pytest.raises(Exception):
+    bad = game(seats=[{"seat": 0, "entrant_id": 1, "points": 0, "placement": 1},
+                      {"seat": 1, "entrant_id": 999, "points": 4, "placement": 2}])  # no such entrant
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
         store.record_game(db, event_id, series["id"], bad)
     assert db["games"].count == 0 and db["seats"].count == 0 and db["replays"].count == 0
     result = {"outcome": "win", "winner_id": 1, "games_played": 1,
-              "entrants": {1: dict(wins=1, points=0, placement=1),
-                           2: dict(wins=0, points=4, placement=2)}}
+              "entrants": {1: {"wins": 1, "points": 0, "placement": 1},
+                           2: {"wins": 0, "points": 4, "placement": 2}}}
     gid = store.record_game(db, event_id, series["id"], game(), result)
     assert db["seats"].count == 2 and store.load_replay(db, gid)["choices"] == '["end"]'
     s = store.series_rows(db, event_id)[0]
     assert s["status"] == "finished" and s["winner_id"] == 1
     assert [e["wins"] for e in s["entrants"]] == [1, 0]
-    with pytest.raises(Exception):  # the same game twice is refused
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):  # the same game twice is refused
         store.record_game(db, event_id, series["id"], game())
     assert db["games"].count == 1
 
@@ -96,3 +98,27 @@ def test_list_games_filters():
     assert store.list_games(db, entrant="zed") == []
     row = store.list_games(db)[0]
     assert row["seats"][1]["fault"] == "timeout"
+
+
+def test_games_committed_together_are_all_or_nothing_and_rate_as_one_by_one():
+    def b_wins(idx):
+        return game(idx, winners=[1], seats=[{"seat": 0, "entrant_id": 1, "points": 3, "placement": 2},
+                                             {"seat": 1, "entrant_id": 2, "points": 0, "placement": 1}])
+
+    games = [game(0), b_wins(1), game(2)]
+    one_by_one = store.open_db(":memory:")
+    event_id, series = make(one_by_one)
+    for g in games:
+        store.record_game(one_by_one, event_id, series["id"], g)
+    together = store.open_db(":memory:")
+    event_id, series = make(together)
+    bad = game(3, seats=[{"seat": 0, "entrant_id": 1, "points": 0, "placement": 1},
+                         {"seat": 1, "entrant_id": 999, "points": 4, "placement": 2}])
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        store.record_games(together, event_id, [(series["id"], g, None) for g in [*games, bad]])
+    assert together["games"].count == 0 and together["entrant_ratings"].count == 0
+    store.record_games(together, event_id, [(series["id"], g, None) for g in games])
+    ratings = "select entrant_id, mu, sigma, games from entrant_ratings order by entrant_id"
+    assert together.execute(ratings).fetchall() == one_by_one.execute(ratings).fetchall()
+    assert [r[3] for r in together.execute(ratings).fetchall()] == [3, 3]
+    assert store.series_rows(together, event_id)[0]["games_played"] == 3

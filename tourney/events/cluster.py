@@ -184,6 +184,8 @@ class ClusterRun:
                                   self.attempt[idx], key=key, pure=False)
 
     def _drain(self, queue) -> None:
+        """Store every game waiting on the queue (one commit) that is the next of its series."""
+        accepted = []
         for attempt, msg in queue.get(batch=True):
             idx = msg[1]
             if attempt != self.attempt[idx]:
@@ -192,7 +194,9 @@ class ClusterRun:
                 if msg[2]["idx"] != self.stored[idx]:
                     continue  # already stored (the scheduler re-ran the task from the start)
                 self.stored[idx] += 1
-            self.runner.handle(msg)
+            accepted.append(msg)
+        if accepted:
+            self.runner.handle_many(accepted)
 
     def _settle(self, future):
         """Account for a task that ended: None if its series is done, else the new future of

@@ -16,6 +16,9 @@ from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
 from tourney.results import store
 
+#: the most games committed together when several are waiting (Runner.handle_many)
+GROUP_COMMIT = 256
+
 
 class EventConflict(store.StoreError):
     """The database holds an event of this name with a different config."""
@@ -112,30 +115,46 @@ class Runner:
         self.finished = 0
 
     def handle(self, msg) -> None:
-        if msg[0] == "warn":
-            if self.on_warn:
-                self.on_warn(f"series {msg[1]}: {msg[2]}")
-            return
-        _, idx, payload, result = msg
-        s = self.series[idx]
-        ids = [e["entrant_id"] for e in s["entrants"]]
-        for seat in payload["seats"]:
-            seat["entrant_id"] = ids[seat["seat"]]
-        stored_result = None
-        if result is not None:
-            stored_result = {
-                "outcome": result["outcome"],
-                "winner_id": None if result["winner"] is None else ids[result["winner"]],
-                "games_played": result["games_played"],
-                "entrants": {ids[r["seat"]]: r for r in result["seats"]},
-            }
-        store.record_game(self.db, self.event_id, s["id"], payload, stored_result)
-        if self.on_game:
-            self.on_game(s, payload)
-        if result is not None:
-            self.finished += 1
-            if self.on_series:
-                self.on_series(s, result)
+        """Store one message from a series (a game, or a warning)."""
+        self.handle_many([msg])
+
+    def handle_many(self, msgs: list) -> None:
+        """Store the games of messages that arrived together in one commit (a group commit:
+        under load the commit, not the rows, is the writer's cost; bench/scale.py), then report
+        them and the warnings in arrival order."""
+        games = []
+        for msg in msgs:
+            if msg[0] != "game":
+                continue
+            _, idx, payload, result = msg
+            s = self.series[idx]
+            ids = [e["entrant_id"] for e in s["entrants"]]
+            for seat in payload["seats"]:
+                seat["entrant_id"] = ids[seat["seat"]]
+            stored_result = None
+            if result is not None:
+                stored_result = {
+                    "outcome": result["outcome"],
+                    "winner_id": None if result["winner"] is None else ids[result["winner"]],
+                    "games_played": result["games_played"],
+                    "entrants": {ids[r["seat"]]: r for r in result["seats"]},
+                }
+            games.append((s["id"], payload, stored_result))
+        if games:
+            store.record_games(self.db, self.event_id, games)
+        for msg in msgs:
+            if msg[0] == "warn":
+                if self.on_warn:
+                    self.on_warn(f"series {msg[1]}: {msg[2]}")
+                continue
+            _, idx, payload, result = msg
+            s = self.series[idx]
+            if self.on_game:
+                self.on_game(s, payload)
+            if result is not None:
+                self.finished += 1
+                if self.on_series:
+                    self.on_series(s, result)
 
     def run(self) -> None:
         if not self.tasks:
@@ -178,7 +197,7 @@ class Runner:
             returned = 0
             while self.finished < target:
                 try:
-                    msg = q.get(timeout=0.2)
+                    msgs = [q.get(timeout=0.2)]
                 except _queue.Empty:
                     for f in futures:
                         error = f.exception() if f.done() else None
@@ -189,7 +208,12 @@ class Runner:
                         break  # every worker returned and nothing more arrived
                     returned = done
                     continue
-                self.handle(msg)
+                while len(msgs) < GROUP_COMMIT:  # everything else already waiting
+                    try:
+                        msgs.append(q.get_nowait())
+                    except _queue.Empty:
+                        break
+                self.handle_many(msgs)
         except BaseException:
             procs = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)

@@ -112,7 +112,8 @@ def iter_event_games(db, event_id: int):
         "SELECT st.game_id, e.name, st.placement, st.points FROM seats st "
         "JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id "
         "WHERE g.event_id = ? ORDER BY g.id, st.seat", [event_id])
-    current, seats = None, []
+    current = None
+    seats: list[tuple[str, float, int]] = []
     for game_id, name, placement, points in rows:
         if game_id != current and seats:
             yield seats
