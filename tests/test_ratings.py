@@ -50,6 +50,21 @@ def test_the_writer_keeps_the_ratings_a_recomputation_gives(tmp_path):
     assert rows["B"]["rating"]["mu"] == pytest.approx(recomputed["B"].mu, abs=1e-4)
 
 
+def test_the_writer_keeps_the_totals_the_seats_sum_to(tmp_path):
+    db = open_db(str(tmp_path / "t.db"))
+    ev = build_event(db, "e", "single", ["A", "B", "C"], [
+        ("single", ["A", "B", "C"], [g([0], [0, 2, 5], [1, 2, 3], {2: "timeout"})], ("win", "A")),
+        ("single", ["A", "B", "C"], [g([], [2, 2, 5], [1, 1, 3])], ("draw", None)),
+        ("single", ["C", "B", "A"], [g([0], [0, 1, 4], [1, 2, 3])], ("win", "C")),
+    ])
+    names = {r["id"]: r["name"] for r in db["entrants"].rows}
+    kept = {names[r[0]]: r[1:] for r in db.execute(
+        "SELECT entrant_id, games, wins, draws, losses, points, faults FROM entrant_totals "
+        "WHERE event_id = ?", [ev["id"]])}
+    # by hand: A won, drew, lost (0 + 2 + 4 points); B lost, drew, lost; C faulted once
+    assert kept == {"A": (3, 1, 1, 1, 6, 0), "B": (3, 0, 1, 2, 5, 0), "C": (3, 1, 0, 2, 10, 1)}
+
+
 def test_upgrading_an_older_file_computes_its_ratings_once(tmp_path):
     from sqlite_utils import Database
 
@@ -71,7 +86,8 @@ def test_upgrading_an_older_file_computes_its_ratings_once(tmp_path):
                                    "first_player": 0, "winners": "[0]", "reason": "t"}).last_pk
         places = [2, 1] if s["idx"] == 0 else [1, 2]
         old["seats"].insert_all({"game_id": gid, "seat": seat, "entrant_id": ids[n],
-                                 "placement": places[seat], "points": 0}
+                                 "placement": places[seat], "winner": int(places[seat] == 1),
+                                 "points": 3 * (places[seat] - 1)}
                                 for seat, n in enumerate(["A", "B"]))
     old.conn.close()
     with pytest.raises(StoreError, match="tourney upgrade"):
@@ -81,3 +97,7 @@ def test_upgrading_an_older_file_computes_its_ratings_once(tmp_path):
     kept = kept_ratings(db, event_id)
     assert {n: (r.mu, r.sigma, r.games) for n, r in kept.items()} == {
         n: (r.mu, r.sigma, 2) for n, r in expected.items()}
+    # and the totals standings read: one win and one loss each, 3 points for the loss
+    totals = db.execute("SELECT entrant_id, games, wins, draws, losses, points, faults "
+                        "FROM entrant_totals ORDER BY entrant_id").fetchall()
+    assert totals == [(ids["A"], 2, 1, 0, 1, 3, 0), (ids["B"], 2, 1, 0, 1, 3, 0)]

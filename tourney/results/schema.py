@@ -99,6 +99,11 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     The writer's running ratings (:mod:`tourney.results.ratings`): pk (``event_id``,
     ``entrant_id``); ``mu``, ``sigma``, ``games`` after the event's stored games.
 
+``entrant_totals``
+    Per event and entrant, kept by the writer with each game: pk (``event_id``,
+    ``entrant_id``); ``games``, ``wins``, ``draws``, ``losses``, ``points``, ``faults`` (the
+    ``seat_outcomes`` view summed; ``event_standings`` reads these since ``m008_scale``).
+
 ``club_*`` tables and the club views: see :mod:`tourney.club` (and the steps below).
 
 Views: ``seat_outcomes``, ``series_outcomes``, ``entrant_faults``, ``event_standings`` (bot
@@ -128,6 +133,19 @@ def check_current(db: Database) -> None:
     if pending:
         raise SchemaOutOfDate(", ".join(m.name for m in pending))
 
+
+#: ``game_totals`` of :data:`EVENT_STANDINGS` as first written: summed over every seat
+_GAME_TOTALS_SUMMED = """        game_totals AS (
+            SELECT event_id, entrant_id,
+                   COUNT(*) AS games,
+                   SUM(outcome = 'win') AS wins,
+                   SUM(outcome = 'draw') AS draws,
+                   SUM(outcome = 'loss') AS losses,
+                   COALESCE(SUM(points), 0) AS points,
+                   ROUND(1.0 * COALESCE(SUM(points), 0) / COUNT(*), 4) AS average,
+                   SUM(fault IS NOT NULL) AS faults
+            FROM seat_outcomes GROUP BY event_id, entrant_id
+        ),"""
 
 #: the ``event_standings`` view: one row per event and entrant, with its rank
 EVENT_STANDINGS = """
@@ -192,6 +210,15 @@ EVENT_STANDINGS = """
                ) AS rank
         FROM rows
     """
+
+
+#: ``game_totals`` read from the totals the writer keeps (``entrant_totals``, m008_scale) instead
+#: of summing every seat of the event: the same numbers, in time independent of the games stored
+GAME_TOTALS_KEPT = """        game_totals AS (
+            SELECT event_id, entrant_id, games, wins, draws, losses, points,
+                   ROUND(1.0 * points / games, 4) AS average, faults
+            FROM entrant_totals WHERE games > 0
+        ),"""
 
 
 @MIGRATIONS()
@@ -532,6 +559,21 @@ def m008_scale(db: Database) -> None:
         foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
         if_not_exists=True,
     )
+    db["entrant_totals"].create(
+        {"event_id": int, "entrant_id": int, "games": int, "wins": int, "draws": int,
+         "losses": int, "points": int, "faults": int},
+        pk=("event_id", "entrant_id"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
+        if_not_exists=True,
+    )
+    db.execute("""
+        INSERT OR REPLACE INTO entrant_totals
+        SELECT event_id, entrant_id, COUNT(*), SUM(outcome = 'win'), SUM(outcome = 'draw'),
+               SUM(outcome = 'loss'), COALESCE(SUM(points), 0), SUM(fault IS NOT NULL)
+        FROM seat_outcomes GROUP BY event_id, entrant_id
+    """)
+    db.create_view("event_standings", EVENT_STANDINGS.replace(_GAME_TOTALS_SUMMED, GAME_TOTALS_KEPT),
+                   replace=True)
     # faults are rare: a partial index finds them without reading every seat
     db.execute("CREATE INDEX IF NOT EXISTS idx_seats_faults ON seats (game_id) WHERE fault IS NOT NULL")
     _backfill_ratings(db)

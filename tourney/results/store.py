@@ -127,6 +127,7 @@ def delete_event(db: Database, event_id: int) -> None:
         for table in ("seats", "replays", "game_logs"):
             db.execute(f"delete from {table} where game_id in ({game_ids})", [event_id])
         db.execute("delete from entrant_ratings where event_id = ?", [event_id])
+        db.execute("delete from entrant_totals where event_id = ?", [event_id])
         db.execute("delete from games where event_id = ?", [event_id])
         db.execute(
             "delete from series_entrants where series_id in "
@@ -220,13 +221,15 @@ def record_games(db: Database, event_id: int,
     """
     with db.atomic():
         kept: dict[int, list] = {}
-        ids = [_insert_game(db, event_id, *item, kept) for item in items]
+        totals: dict[int, list[int]] = {}
+        ids = [_insert_game(db, event_id, *item, kept, totals) for item in items]
         _save_ratings(db.conn, event_id, kept)
+        _save_totals(db.conn, event_id, totals)
     return ids
 
 
 def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
-                 series_result: dict | None, kept: dict) -> int:
+                 series_result: dict | None, kept: dict, totals: dict) -> int:
     conn = db.conn
     teams = dumps(game["teams"]) if game.get("teams") else None
     options_id = _option_set_id(conn, dumps(game["options"]))
@@ -260,6 +263,7 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
         conn.execute("insert into game_logs (game_id, stderr, faults) values (?, ?, ?)",
                      [game_id, dumps(stderr), dumps(faults)])
     _rate(conn, event_id, game["seats"], kept)
+    _count(game, totals)
     conn.execute(
         "update series set games_played = games_played + 1 where id = ?", [series_id]
     )
@@ -318,6 +322,31 @@ def _rate(conn: sqlite3.Connection, event_id: int, seats: list[dict], kept: dict
     after = ratings.rate_one([(kept[i][0], kept[i][1]) for i in ids], ranks)
     for i, (mu, sigma) in zip(ids, after):
         kept[i][:] = [mu, sigma, kept[i][2] + 1]
+
+
+def _count(game: dict, totals: dict[int, list[int]]) -> None:
+    """Add a game to its entrants' totals, ``entrant_id -> [games, wins, draws, losses, points,
+    faults]``, as the ``seat_outcomes`` view classifies seats: a win, a draw (no winner, shared
+    first place: rulings.md item 14) or a loss."""
+    winners = set(game["winners"])
+    for seat in game["seats"]:
+        row = totals.setdefault(seat["entrant_id"], [0, 0, 0, 0, 0, 0])
+        win = seat["seat"] in winners
+        draw = not winners and seat["placement"] == 1
+        for k, add in enumerate((1, win, draw, not (win or draw), seat["points"] or 0,
+                                 seat.get("fault") is not None)):
+            row[k] += int(add)
+
+
+def _save_totals(conn: sqlite3.Connection, event_id: int, totals: dict[int, list[int]]) -> None:
+    conn.executemany(
+        "insert into entrant_totals (event_id, entrant_id, games, wins, draws, losses, points, "
+        "faults) values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (event_id, entrant_id) do update set "
+        "games = games + excluded.games, wins = wins + excluded.wins, "
+        "draws = draws + excluded.draws, losses = losses + excluded.losses, "
+        "points = points + excluded.points, faults = faults + excluded.faults",
+        [(event_id, i, *row) for i, row in totals.items()],
+    )
 
 
 def _save_ratings(conn: sqlite3.Connection, event_id: int, kept: dict) -> None:
