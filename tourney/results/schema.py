@@ -548,18 +548,18 @@ def m008_scale(db: Database) -> None:
     # Options once per distinct set, choices compressed, logs regenerated from the replay
     # (store.record_game); ratings and per-entrant totals kept by the writer so that standings
     # read a few rows per entrant instead of every seat of the event (docs/scale.md).
-    db["option_sets"].create({"id": int, "options": str}, pk="id", not_null={"options"},
+    db.table("option_sets").create({"id": int, "options": str}, pk="id", not_null={"options"},
                              if_not_exists=True)
-    db["option_sets"].create_index(["options"], unique=True, if_not_exists=True)
-    db["replays"].add_column("options_id", int)
-    db["replays"].add_column("choices_z", bytes)
-    db["entrant_ratings"].create(
+    db.table("option_sets").create_index(["options"], unique=True, if_not_exists=True)
+    db.table("replays").add_column("options_id", int)
+    db.table("replays").add_column("choices_z", bytes)
+    db.table("entrant_ratings").create(
         {"event_id": int, "entrant_id": int, "mu": float, "sigma": float, "games": int},
         pk=("event_id", "entrant_id"),
         foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
         if_not_exists=True,
     )
-    db["entrant_totals"].create(
+    db.table("entrant_totals").create(
         {"event_id": int, "entrant_id": int, "games": int, "wins": int, "draws": int,
          "losses": int, "points": int, "faults": int},
         pk=("event_id", "entrant_id"),
