@@ -6,9 +6,10 @@ and again with new ids into one event of 8 entrants (series of 100 two-player ga
 
 (a) the writer's capacity: games committed per second, under load (``--batch`` games waiting
     at each commit, the writer's group commit) and with one game per commit;
-(b) the per-series dispatch overhead of a Dask cluster against the local pool: the same event of
-    one-game series of built-in bots on 2 local worker processes and on a 2-worker
-    ``LocalCluster`` (127.0.0.1), ``(t_cluster - t_local) * workers / series``;
+(b) the per-series dispatch overhead of a Dask cluster against the local pool: events of N and
+    2N one-game series of built-in bots on 2 local worker processes and on a 2-worker
+    ``LocalCluster`` (127.0.0.1); the extra time per series and worker is
+    ``((tc(2N) - tc(N)) - (tl(2N) - tl(N))) * 2 / N`` (fixed start-up costs cancel);
 (c) the time of ``tourney standings``, ``tourney games --json --event E`` (first page) and
     ``tourney report`` at each size (each in a fresh process, commands timed inside it);
 (d) database bytes per game (file size after a WAL checkpoint / games);
@@ -138,18 +139,19 @@ def read_main(path: str) -> None:
 
 
 def dispatch_ms(series: int) -> float:
-    """Extra wall time per series and worker on a 2-worker Dask cluster against 2 local processes."""
+    """Extra wall time per series and worker on a 2-worker Dask cluster against 2 local
+    processes: the slope between ``series`` and ``2 * series`` one-game series, so that the
+    fixed costs (connecting, checking the workers' bots, closing) cancel out."""
     import dask
     from distributed import LocalCluster
 
     from tourney.config import parse_config
     from tourney.events import runner
 
-    raw = {"event": {"name": "d", "format": "round-robin", "unit": "league", "seed": 3,
-                     "games": 1, "rounds": series},
-           "entrants": [{"name": f"b{i}", "builtin": "random"} for i in range(2)]}
-
-    def timed(cluster: str | None) -> float:
+    def timed(cluster: str | None, count: int) -> float:
+        raw = {"event": {"name": "d", "format": "round-robin", "unit": "league", "seed": 3,
+                         "games": 1, "rounds": count},
+               "entrants": [{"name": f"b{i}", "builtin": "random"} for i in range(2)]}
         best = float("inf")
         for _ in range(2):
             with tempfile.TemporaryDirectory() as tmp:
@@ -157,21 +159,23 @@ def dispatch_ms(series: int) -> float:
                 db = store.open_db(Path(tmp) / "d.db")
                 event_id, _ = runner.prepare_event(db, cfg, "bench")
                 tasks = runner.pending_tasks(db, event_id, cfg)
-                assert len(tasks) == series
+                assert len(tasks) == count
                 began = time.perf_counter()
                 runner.Runner(db, event_id, tasks, 2, cluster=cluster).run()
                 best = min(best, time.perf_counter() - began)
                 db.conn.close()
         return best
 
-    local = timed(None)
+    local = [timed(None, n) for n in (series, 2 * series)]
     with (dask.config.set({"distributed.scheduler.allowed-failures": 0}),
           LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                        dashboard_address=None) as cluster):
-        remote = timed(cluster.scheduler_address)
-    print(f"dispatch: {series} one-game series on 2 workers: local pool {local:.2f} s, "
-          f"Dask {remote:.2f} s", flush=True)
-    return (remote - local) * 2 / series * 1000
+        remote = [timed(cluster.scheduler_address, n) for n in (series, 2 * series)]
+    print(f"dispatch: {series} and {2 * series} one-game series on 2 workers: local pool "
+          f"{local[0]:.2f} s and {local[1]:.2f} s, Dask {remote[0]:.2f} s and {remote[1]:.2f} s",
+          flush=True)
+    slope = (remote[1] - remote[0]) - (local[1] - local[0])
+    return slope * 2 / series * 1000
 
 
 def main() -> None:

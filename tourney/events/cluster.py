@@ -35,6 +35,8 @@ from tourney.events.play import SeriesTask, run_series
 MAX_ATTEMPTS = 4
 #: how long to try to reach the scheduler
 CONNECT_TIMEOUT = "10s"
+#: how often (seconds) a worker looks whether the main process has stopped the run
+STOP_CHECK_S = 1.0
 
 
 class ClusterError(UserError):
@@ -103,11 +105,16 @@ def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int) -> i
         name, problem = problems[0]
         raise BotMissing(f"worker {get_worker().address}: entrant {name!r}: {problem}")
     queue, stopped = Queue(channel), Event(stop)
+    checked = time.monotonic()
 
     def emit(msg) -> None:
+        nonlocal checked
         queue.put((attempt, msg))
-        if stopped.is_set():
-            raise Stopped()
+        # the stop flag costs a round trip to the scheduler: look at most once a second
+        if time.monotonic() - checked >= STOP_CHECK_S:
+            checked = time.monotonic()
+            if stopped.is_set():
+                raise Stopped()
 
     try:
         run_series(task, emit)
@@ -163,13 +170,15 @@ class ClusterRun:
         futures = as_completed([self._submit(idx) for idx in self.tasks], loop=self.client.loop)
         try:
             while not futures.is_empty():
-                self._drain(queue)
-                for future in futures.next_batch(block=False):
-                    self._drain(queue)  # a finished task's games are all on the queue
+                done = futures.next_batch(block=False)
+                # drained after the batch is taken: a finished task's games are all on the queue
+                drained = self._drain(queue)
+                for future in done:
                     retry = self._settle(future)
                     if retry is not None:
                         futures.add(retry)
-                time.sleep(0.01)
+                if not done and not drained:
+                    time.sleep(0.005)
             self._drain(queue)
         except BaseException:
             stop.set()  # workers stop after their current game; nothing more is stored
@@ -183,10 +192,12 @@ class ClusterRun:
         return self.client.submit(play_on_worker, self.tasks[idx], self.channel, self.stop_name,
                                   self.attempt[idx], key=key, pure=False)
 
-    def _drain(self, queue) -> None:
-        """Store every game waiting on the queue (one commit) that is the next of its series."""
+    def _drain(self, queue) -> int:
+        """Store every game waiting on the queue (one commit) that is the next of its series;
+        returns how many messages were waiting."""
+        waiting = queue.get(batch=True)
         accepted = []
-        for attempt, msg in queue.get(batch=True):
+        for attempt, msg in waiting:
             idx = msg[1]
             if attempt != self.attempt[idx]:
                 continue  # a late message of a series since given to another worker
@@ -197,6 +208,7 @@ class ClusterRun:
             accepted.append(msg)
         if accepted:
             self.runner.handle_many(accepted)
+        return len(waiting)
 
     def _settle(self, future):
         """Account for a task that ended: None if its series is done, else the new future of
