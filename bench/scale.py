@@ -199,15 +199,18 @@ def main() -> None:
         single = min(5000, sizes[0])
         one_by_one = single / write(db, event_id, series, samples, 0, single)
         print(f"one game per commit: {one_by_one:.0f} games/s over {single} games", flush=True)
-        written, seconds = single, single / one_by_one
+        written, seconds = single, 0.0
         rows = []
         for size in sizes:
-            seconds += write(db, event_id, series, samples, written, size, args.batch)
+            segment = write(db, event_id, series, samples, written, size, args.batch)
+            seconds += segment
+            print(f"games {written}..{size}: {(size - written) / segment:.0f} games/s, "
+                  f"{args.batch} per commit", flush=True)
             written = size
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             size_bytes = path.stat().st_size
             reads = read_times(path)
-            row = {"games": size, "writer_games_per_s": written / seconds,
+            row = {"games": size, "writer_games_per_s": (written - single) / seconds,
                    "bytes_per_game": size_bytes / size, "writer_peak_mb": peak_mb(), **reads}
             rows.append(row)
             print(f"games={size} writer_games_per_s={row['writer_games_per_s']:.0f} "

@@ -232,7 +232,7 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
                  series_result: dict | None, kept: dict, totals: dict) -> int:
     conn = db.conn
     teams = dumps(game["teams"]) if game.get("teams") else None
-    options_id = _option_set_id(conn, dumps(game["options"]))
+    options_id = _option_set_id(conn, _canonical(game["options"]))
     game_id = _insert(
         conn, "insert into games (event_id, series_id, idx, leg, rule_set, seed, players, "
         "first_player, turn_order, teams, winners, reason, detail, decisions, seconds, "
@@ -270,6 +270,12 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
     if series_result is not None:
         finish_series(db, series_id, series_result)
     return game_id
+
+
+def _canonical(value: dict) -> str:
+    """Canonical JSON text of an options table (sorted keys, compact, UTF-8) for
+    ``option_sets``, where equal texts are one row: several times faster than :func:`dumps`."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def _list(value: list) -> str:
