@@ -181,7 +181,7 @@ class ClusterRun:
                     time.sleep(0.005)
             self._drain(queue)
         except BaseException:
-            stop.set()  # workers stop after their current game; nothing more is stored
+            stop.set()  # workers stop within about a second; nothing more is stored
             raise
         finally:
             queue.close()
