@@ -159,3 +159,27 @@ def test_an_unreachable_scheduler_is_one_error_line(tmp_path, monkeypatch):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(
         "error: cannot reach the Dask scheduler at tcp://127.0.0.1:9"), result.output
+
+
+def test_an_interrupted_cluster_run_resumes_to_the_games_of_a_local_run(cluster, tmp_path):
+    raw = raw_config("stopped", fmt="league", games=12, players=3)
+    run_locally(raw, tmp_path / "local.db")
+    cfg = parse_config(raw, base_dir=str(ROOT))
+    db = store.open_db(tmp_path / "c.db")
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+
+    def ctrl_c(series_row, payload):
+        if payload["idx"] == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1, on_game=ctrl_c,
+                      cluster=cluster).run()
+    stored = db["games"].count
+    assert 0 < stored < 12
+    resumed, resumed_flag = runner.prepare_event(db, cfg, "test")
+    assert resumed == event_id and resumed_flag
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1, cluster=cluster).run()
+    db.conn.close()
+    local, on_cluster = games_of(tmp_path / "local.db"), games_of(tmp_path / "c.db")
+    assert len(local[0]) == 12 and on_cluster == local
