@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 #: model defaults (openskill's): mu 25, sigma 25/3
 MU = 25.0
@@ -49,7 +49,7 @@ def rate_games(games: list[list[tuple[str, float]]]) -> dict[str, Rating]:
     """Ratings after ``games``, each a list of ``(entrant, rank)`` per seat (lower rank is better,
     equal ranks tie), in game order. Games with fewer than two seats are skipped."""
     m = model()
-    state: dict[str, object] = {}
+    state: dict[str, PlackettLuceRating] = {}
     out: dict[str, Rating] = {}
     for number, seats in enumerate(games, 1):
         if len(seats) < 2:

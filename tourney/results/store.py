@@ -112,7 +112,9 @@ def upsert_entrant(db: Database, spec: dict) -> int:
         db["entrants"].update(existing[0]["id"], row)
         return existing[0]["id"]
     row["created_at"] = now()
-    return db["entrants"].insert(row).last_pk
+    return _insert(db.conn, "insert into entrants (name, kind, builtin, command, cwd, created_at) "
+                   "values (?, ?, ?, ?, ?, ?)", [row["name"], row["kind"], row["builtin"],
+                                                 row["command"], row["cwd"], row["created_at"]])
 
 
 def find_event(db: Database, name: str) -> dict | None:
@@ -187,6 +189,7 @@ def create_event(db: Database, event: dict, entrant_specs: list[dict], schedule:
                  "points": 0}
                 for seat, name in enumerate(item["entrants"])
             )
+    assert event_id is not None
     return event_id
 
 
