@@ -30,7 +30,7 @@ def run(
         None, "--cluster", envvar="TOURNEY_CLUSTER",
         help="Play the series on the Dask cluster whose scheduler is at this address "
              "(e.g. tcp://10.0.0.5:8786; default: $TOURNEY_CLUSTER, else the config's "
-             "[event] cluster, else local processes). Needs the cluster extra; docs/scale.md.",
+             "event.cluster, else local processes). Needs the cluster extra; docs/scale.md.",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no series lines."),
