@@ -48,9 +48,9 @@ def run(raw: dict, concurrency: int, path: Path):
     runner.Runner(db, event_id, tasks, concurrency).run()
     seconds = time.perf_counter() - start
     games = sorted(
-        (r["sidx"], r["idx"], r["seed"], r["winners"], r["choices"])
+        (r["sidx"], r["idx"], r["seed"], r["winners"], r["choices_z"])
         for r in db.query(
-            "select s.idx as sidx, g.idx, g.seed, g.winners, r.choices from games g "
+            "select s.idx as sidx, g.idx, g.seed, g.winners, r.choices_z from games g "
             "join series s on s.id = g.series_id join replays r on r.game_id = g.id")
     )
     return seconds, games

@@ -153,6 +153,16 @@ command = ["{{python}}", "{RANDOM_BOT}"]
     assert only_py and all(any(s["entrant"] == "py" for s in g["seats"]) for g in only_py)
     unknown = invoke("games", "--event", "nope", "--json")
     assert unknown.exit_code == 2 and unknown.stdout == "" and "no event named 'nope'" in unknown.stderr
+    # pages of 2 follow each other without gap or overlap, and the last one says so
+    pages, offset = [], 0
+    while offset is not None:
+        page = json.loads(invoke("games", "--event", "cli", "--json", "--limit", "2",
+                                 "--offset", str(offset)).stdout)
+        assert len(page["games"]) <= 2 and page["offset"] == offset
+        pages.append(page["games"])
+        offset = page["next_offset"]
+    assert [g["id"] for p in pages for g in p] == [g["id"] for g in games]
+    assert len(pages) == (len(games) + 1) // 2  # no empty page after a full one
 
     for g in games:
         rep = invoke("replay", str(g["id"]), "--json")

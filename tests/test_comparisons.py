@@ -74,3 +74,26 @@ def test_no_games_gives_no_numbers():
     got = comparisons(["A", "B"], [])
     assert got["elo"]["A"]["elo"] is None and got["elo"]["A"]["games"] == 0
     assert got["rank_range"] == {"A": "1-2", "B": "1-2"} and got["pairwise"] == []
+
+
+def test_the_database_tallies_match_the_games_they_come_from():
+    from pathlib import Path
+
+    from tourney.config import parse_config
+    from tourney.events import runner
+    from tourney.results import ratings, store
+    from tourney.results.comparisons import event_comparisons
+
+    raw = {"event": {"name": "three", "format": "round-robin", "players": 3, "seed": 4, "games": 2,
+                     "unit": "league"},
+           "entrants": [{"name": n, "builtin": b} for n, b in
+                        (("g1", "greedy"), ("r1", "random"), ("g2", "greedy"), ("r2", "random"))]}
+    cfg = parse_config(raw, base_dir=str(Path(__file__).parent.parent))
+    db = store.open_db(":memory:")
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1).run()
+    names = ["g1", "r1", "g2", "r2"]
+    games = ratings.event_games(db, event_id)
+    assert len(games) == 8 and all(len(g) == 3 for g in games)
+    assert event_comparisons(db, event_id, names) == comparisons(names, games)
+    assert event_comparisons(db, event_id, names, "r1") == comparisons(names, games, "r1")

@@ -107,3 +107,16 @@ def test_init_writes_starter_and_never_overwrites(tmp_path):
     assert again.exit_code == 2
     assert "already exists" in again.stderr
     assert path.read_text().endswith("# mine\n")
+
+
+def test_the_cluster_address_is_read_and_is_not_part_of_the_event(tmp_path):
+    from tourney.config import parse_config
+
+    base = {"event": {"name": "e", "format": "single"},
+            "entrants": [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "random"}]}
+    local = parse_config(base)
+    remote = parse_config({**base, "event": {**base["event"], "cluster": "tcp://10.0.0.5:8786"}})
+    assert (local.cluster, remote.cluster) == (None, "tcp://10.0.0.5:8786")
+    assert remote.canonical() == local.canonical()  # an event may move between them
+    with pytest.raises(ConfigError, match=r"<config>: event.cluster: expected a scheduler address"):
+        parse_config({**base, "event": {**base["event"], "cluster": 8786}})

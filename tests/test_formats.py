@@ -124,9 +124,9 @@ def run_event(raw, concurrency, db=None):
 
 def games_of(db):
     rows = db.query(
-        "select s.idx as sidx, g.idx, g.seed, g.first_player, g.winners, r.choices from games g "
+        "select s.idx as sidx, g.idx, g.seed, g.first_player, g.winners, r.choices_z from games g "
         "join series s on s.id = g.series_id join replays r on r.game_id = g.id")
-    return sorted((r["sidx"], r["idx"], r["seed"], r["first_player"], r["winners"], r["choices"])
+    return sorted((r["sidx"], r["idx"], r["seed"], r["first_player"], r["winners"], r["choices_z"])
                   for r in rows)
 
 
@@ -173,9 +173,8 @@ def test_stored_games_replay_exactly_even_with_faults():
     db, _ = run_event(raw, 1)
     faults = list(db.query("select * from seats where fault is not null"))
     assert faults, "the fault bot should have faulted"
-    for row in db.query("select r.*, g.winners, g.reason from replays r "
-                        "join games g on g.id = r.game_id"):
-        game = store.replay_game(row)
+    for row in db.query("select g.id, g.winners, g.reason from games g"):
+        game = store.replay_game(store.load_replay(db, row["id"]))
         assert game.result is not None
         assert list(game.result.winners) == json.loads(row["winners"])
         assert game.result.reason == row["reason"]
@@ -186,7 +185,8 @@ def test_rule_set_series_as_league_unit():
                      "seed": 1, "games": 0},
            "entrants": entrants("a", "b", "c")}
     db, event_id = run_event(raw, 1)
-    rows = list(db.query("select options, first_player from games order by idx"))
+    rows = list(db.query("select o.options, g.first_player from games g join replays r on "
+                         "r.game_id = g.id join option_sets o on o.id = r.options_id order by g.idx"))
     assert len(rows) == 15  # fifteen deals
     assert [json.loads(r["options"])["deal"] for r in rows] == list(range(1, 16))
     firsts = [r["first_player"] for r in rows]
@@ -314,7 +314,8 @@ def test_super_crazy_eights_match_leg_is_fifteen_deals():
                      "games": 1},
            "entrants": entrants("a", "b", "c")}
     db, event_id = run_event(raw, 1)
-    rows = list(db.query("select leg, options from games order by idx"))
+    rows = list(db.query("select g.leg, o.options from games g join replays r on r.game_id = g.id "
+                         "join option_sets o on o.id = r.options_id order by g.idx"))
     deals = [json.loads(r["options"])["deal"] for r in rows]
     assert deals[:15] == list(range(1, 16)) and {r["leg"] for r in rows[:15]} == {0}
     assert len(rows) % 15 == 0  # only whole legs (a tied leg is played again)

@@ -3,9 +3,9 @@
 import pytest
 from test_standings import build_event, g
 
-from tourney.results.ratings import MU, SIGMA, event_ratings, rate_games, rating_ranks
+from tourney.results.ratings import MU, SIGMA, event_ratings, kept_ratings, rate_games, rating_ranks
 from tourney.results.standings import event_standings
-from tourney.results.store import open_db
+from tourney.results.store import StoreError, open_db
 
 
 def test_a_tie_gives_equal_changes_to_equal_players():
@@ -33,20 +33,71 @@ def test_winner_gains_and_history_is_per_game():
     assert r["A"].mu > r["B"].mu
 
 
-def test_ratings_are_recomputed_from_stored_results(tmp_path):
+def test_the_writer_keeps_the_ratings_a_recomputation_gives(tmp_path):
     db = open_db(str(tmp_path / "r.db"))
     ev = build_event(db, "e", "single", ["A", "B", "C"], [
         ("single", ["A", "B", "C"], [g([0], [0, 2, 5], [1, 2, 3])], ("win", "A")),
-        ("single", ["A", "B", "C"], [g([0], [0, 2, 5], [1, 2, 3])], ("win", "A")),
+        ("single", ["A", "B", "C"], [g([1], [3, 0, 5], [2, 1, 3])], ("win", "B")),
+        ("single", ["A", "B", "C"], [g([0], [0, 2, 5], [1, 2, 2])], ("win", "A")),
     ])
-    before = event_ratings(db, ev["id"])
-    assert before["A"].mu > before["B"].mu > before["C"].mu
-    # a corrected result (B in fact won the second game) simply changes the ratings
-    second = db.execute("SELECT id FROM games WHERE event_id = ? ORDER BY id DESC LIMIT 1", [ev["id"]]).fetchone()[0]
-    db.execute("UPDATE seats SET placement = 2, winner = 0 WHERE game_id = ? AND seat = 0", [second])
-    db.execute("UPDATE seats SET placement = 1, winner = 1 WHERE game_id = ? AND seat = 1", [second])
-    db.conn.commit()
-    after = event_ratings(db, ev["id"])
-    assert after["B"].mu > before["B"].mu and after["A"].mu < before["A"].mu
+    recomputed = event_ratings(db, ev["id"])
+    kept = kept_ratings(db, ev["id"])
+    assert set(kept) == {"A", "B", "C"}
+    for name, r in recomputed.items():
+        assert (kept[name].mu, kept[name].sigma, kept[name].games) == (r.mu, r.sigma, r.games)
+    assert recomputed["A"].mu > recomputed["B"].mu > recomputed["C"].mu
     rows = {x["entrant"]: x for x in event_standings(db, ev)["standings"]}
-    assert rows["B"]["rating"]["mu"] == pytest.approx(after["B"].mu, abs=1e-4)
+    assert rows["B"]["rating"]["mu"] == pytest.approx(recomputed["B"].mu, abs=1e-4)
+
+
+def test_the_writer_keeps_the_totals_the_seats_sum_to(tmp_path):
+    db = open_db(str(tmp_path / "t.db"))
+    ev = build_event(db, "e", "single", ["A", "B", "C"], [
+        ("single", ["A", "B", "C"], [g([0], [0, 2, 5], [1, 2, 3], {2: "timeout"})], ("win", "A")),
+        ("single", ["A", "B", "C"], [g([], [2, 2, 5], [1, 1, 3])], ("draw", None)),
+        ("single", ["C", "B", "A"], [g([0], [0, 1, 4], [1, 2, 3])], ("win", "C")),
+    ])
+    names = {r["id"]: r["name"] for r in db["entrants"].rows}
+    kept = {names[r[0]]: r[1:] for r in db.execute(
+        "SELECT entrant_id, games, wins, draws, losses, points, faults FROM entrant_totals "
+        "WHERE event_id = ?", [ev["id"]])}
+    # by hand: A won, drew, lost (0 + 2 + 4 points); B lost, drew, lost; C faulted once
+    assert kept == {"A": (3, 1, 1, 1, 6, 0), "B": (3, 0, 1, 2, 5, 0), "C": (3, 1, 0, 2, 10, 1)}
+
+
+def test_upgrading_an_older_file_computes_its_ratings_once(tmp_path):
+    from sqlite_utils import Database
+
+    from tourney.results import schema, store
+
+    path = tmp_path / "old.db"
+    old = Database(path)
+    schema.MIGRATIONS.apply(old, stop_before="m008_scale")
+    event = {"name": "e", "format": "single", "rule_set": "crazier-eights", "seed": 1, "players": 2,
+             "games": 1}
+    schedule = [{"idx": i, "kind": "single", "seed": i, "games_target": 1, "entrants": ["A", "B"]}
+                for i in range(2)]
+    event_id = store.create_event(old, event, [{"name": "A", "builtin": "random"},
+                                               {"name": "B", "builtin": "random"}], schedule, {}, "t")
+    ids = {r["name"]: r["id"] for r in old["entrants"].rows}
+    for s in store.series_rows(old, event_id):  # B wins the first game, A the second
+        gid = old["games"].insert({"event_id": event_id, "series_id": s["id"], "idx": 0, "leg": 0,
+                                   "rule_set": "crazier-eights", "seed": 0, "players": 2,
+                                   "first_player": 0, "winners": "[0]", "reason": "t"}).last_pk
+        places = [2, 1] if s["idx"] == 0 else [1, 2]
+        old["seats"].insert_all({"game_id": gid, "seat": seat, "entrant_id": ids[n],
+                                 "placement": places[seat], "winner": int(places[seat] == 1),
+                                 "points": 3 * (places[seat] - 1)}
+                                for seat, n in enumerate(["A", "B"]))
+    old.conn.close()
+    with pytest.raises(StoreError, match="tourney upgrade"):
+        open_db(str(path), readonly=True)
+    db = open_db(str(path))
+    expected = rate_games([[("A", 2), ("B", 1)], [("A", 1), ("B", 2)]])
+    kept = kept_ratings(db, event_id)
+    assert {n: (r.mu, r.sigma, r.games) for n, r in kept.items()} == {
+        n: (r.mu, r.sigma, 2) for n, r in expected.items()}
+    # and the totals standings read: one win and one loss each, 3 points for the loss
+    totals = db.execute("SELECT entrant_id, games, wins, draws, losses, points, faults "
+                        "FROM entrant_totals ORDER BY entrant_id").fetchall()
+    assert totals == [(ids["A"], 2, 1, 0, 1, 3, 0), (ids["B"], 2, 1, 0, 1, 3, 0)]

@@ -133,3 +133,14 @@ def test_report_errors(env):
     assert r.exit_code == 2 and r.stderr.startswith("error: ") and r.stdout == ""
     r = CliRunner().invoke(app, ["report", "bots", "--format", "pdf"])
     assert r.exit_code == 2
+
+
+def test_a_long_event_s_progress_is_sampled_and_keeps_the_last_game(env, monkeypatch):
+    full = json.loads(env("bots", "--format", "json"))["progress"]
+    monkeypatch.setattr("tourney.results.report.MAX_POINTS", 2)  # 3 games: every 2nd, and the last
+    sampled = json.loads(env("bots", "--format", "json"))["progress"]
+    assert sampled["games"] == [0, 2, 3]
+    for name, values in full["series"].items():
+        assert sampled["series"][name] == [values[0], values[2], values[3]]
+    # the hand-checked ordering: the entrant that won two of three games is on top at the end
+    assert max(full["series"], key=lambda n: full["series"][n][-1]) == ODD

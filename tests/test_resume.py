@@ -98,7 +98,7 @@ def snapshot(db: Path) -> dict:
         key = (g["sidx"], g["idx"])
         assert key not in games, f"game {key} stored twice"
         games[key] = (g["seed"], g["first_player"], g["turn_order"], g["winners"], g["reason"],
-                      tuple(seats), rep["choices"], rep["seed"], rep["options"])
+                      tuple(seats), rep["choices_z"], rep["seed"], rep["options_id"])
     series = {}
     for s in con.execute("select * from series"):
         rows = tuple(

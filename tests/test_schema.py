@@ -2,6 +2,7 @@
 never write, and a file from before the migration sets were folded upgrades in place."""
 
 import hashlib
+import json
 import sqlite3
 from pathlib import Path
 
@@ -93,7 +94,7 @@ def test_upgrade_folds_the_old_sets_and_keeps_the_data(tmp_path):
     up = Database(db)
     assert [m.name for m in schema.MIGRATIONS.applied(up)] == [
         "m001_initial", "m002_replay_forfeits", "m003_game_legs", "m004_standings_views",
-        "m005_club_tables", "m006_event_secrets", "m007_duplicate_sets", "m009_club_nights"]
+        "m005_club_tables", "m006_event_secrets", "m007_duplicate_sets", "m008_scale", "m009_club_nights"]
     assert set(up.view_names()) == VIEWS
     assert [r["name"] for r in up["entrants"].rows] == ["kept"]
     assert invoke("club", "list", "--db", str(db)).exit_code == 0
@@ -103,3 +104,56 @@ def test_upgrade_of_a_missing_file_is_a_user_error(tmp_path):
     r = invoke("upgrade", "--db", str(tmp_path / "none.db"))
     assert r.exit_code == 2 and "no such database" in r.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_a_file_that_still_holds_logs_and_inline_replays_reads_and_replays(tmp_path):
+    """A game stored before m008_scale (log in game_logs, options and choices inline) still
+    lists, replays (the log regenerated equals the stored one) and counts in the standings."""
+    from tourney.bots.entrants import open_entrant
+    from tourney.bots.referee import play_game
+    from tourney.config import entrant_spec
+    from tourney.results import store
+
+    path = tmp_path / "old.db"
+    old = Database(path)
+    schema.MIGRATIONS.apply(old, stop_before="m008_scale")
+    specs = [{"name": "g", "builtin": "greedy"}, {"name": "r", "builtin": "random"}]
+    event = {"name": "old", "format": "single", "rule_set": "crazier-eights", "seed": 1, "players": 2,
+             "games": 1}
+    event_id = store.create_event(old, event, specs, [{"idx": 0, "kind": "single", "seed": 0,
+                                                       "games_target": 1, "entrants": ["g", "r"]}],
+                                  {}, "t")
+    series = store.series_rows(old, event_id)[0]
+    with open_entrant(entrant_spec(specs[0]), 1) as a, open_entrant(entrant_spec(specs[1]), 2) as b:
+        record = play_game([a, b], seed=5, first_player=0)
+    res = record.result
+    gid = old["games"].insert({
+        "event_id": event_id, "series_id": series["id"], "idx": 0, "leg": 0,
+        "rule_set": "crazier-eights", "options": store.dumps(record.options), "seed": 5,
+        "players": 2, "first_player": 0, "turn_order": "[0, 1]",
+        "winners": store.dumps(list(res.winners)), "reason": res.reason}).last_pk
+    old["seats"].insert_all({"game_id": gid, "seat": s, "entrant_id": series["entrants"][s]["entrant_id"],
+                             "winner": int(s in res.winners), "points": res.points[s],
+                             "placement": res.placements[s]} for s in range(2))
+    old["replays"].insert({"game_id": gid, "rule_set": "crazier-eights", "players": 2, "seed": 5,
+                           "options": store.dumps(record.options), "first_player": 0,
+                           "choices": store.dumps(record.choices), "forfeits": "[]"})
+    old["game_logs"].insert({"game_id": gid, "log": "\n".join(record.log), "stderr": "{}",
+                             "faults": "{}"})
+    old.conn.close()
+
+    assert invoke("upgrade", "--db", str(path)).exit_code == 0
+    db = store.open_db(path, readonly=True)
+    # the replay gives back the engine's account; the referee's first line (seed, seats) and
+    # last line (result) are the stored game row's
+    stored = db["game_logs"].get(gid)["log"].split("\n")
+    assert stored == record.log and store.game_log(db, gid) == record.log[1:-1]
+    assert record.log[0].startswith("game: ") and record.log[-1].startswith("result: ")
+    replayed = invoke("replay", str(gid), "--db", str(path), "--json")
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.stdout)["log"] == record.log[1:-1]
+    assert json.loads(replayed.stdout)["matches_stored"] is True
+    listed = json.loads(invoke("games", "--db", str(path), "--json").stdout)["games"]
+    assert [g["id"] for g in listed] == [gid]
+    standings = json.loads(invoke("standings", "old", "--db", str(path), "--json").stdout)
+    assert sorted(r["games"] for r in standings["standings"]) == [1, 1]

@@ -35,7 +35,7 @@ def test_migrations_create_schema_once(tmp_path):
             "seats", "replays", "game_logs"} <= names
     applied = [m.name for m in schema.MIGRATIONS.applied(db)]
     assert applied == ["m001_initial", "m002_replay_forfeits", "m003_game_legs", "m004_standings_views",
-                       "m005_club_tables", "m006_event_secrets", "m007_duplicate_sets", "m009_club_nights"]
+                       "m005_club_tables", "m006_event_secrets", "m007_duplicate_sets", "m008_scale", "m009_club_nights"]
     db2 = store.open_db(path)  # re-opening applies nothing twice
     assert [m.name for m in schema.MIGRATIONS.applied(db2)] == applied
     assert db2.execute("pragma foreign_keys").fetchone()[0] == 1
@@ -79,7 +79,7 @@ def test_record_game_is_one_transaction():
               "entrants": {1: {"wins": 1, "points": 0, "placement": 1},
                            2: {"wins": 0, "points": 4, "placement": 2}}}
     gid = store.record_game(db, event_id, series["id"], game(), result)
-    assert db["seats"].count == 2 and db["replays"].get(gid)["choices"] == '["end"]'
+    assert db["seats"].count == 2 and store.load_replay(db, gid)["choices"] == '["end"]'
     s = store.series_rows(db, event_id)[0]
     assert s["status"] == "finished" and s["winner_id"] == 1
     assert [e["wins"] for e in s["entrants"]] == [1, 0]
@@ -101,3 +101,27 @@ def test_list_games_filters():
         store.list_games(db, entrant="zed")
     row = store.list_games(db)[0]
     assert row["seats"][1]["fault"] == "timeout"
+
+
+def test_games_committed_together_are_all_or_nothing_and_rate_as_one_by_one():
+    def b_wins(idx):
+        return game(idx, winners=[1], seats=[{"seat": 0, "entrant_id": 1, "points": 3, "placement": 2},
+                                             {"seat": 1, "entrant_id": 2, "points": 0, "placement": 1}])
+
+    games = [game(0), b_wins(1), game(2)]
+    one_by_one = store.open_db(":memory:")
+    event_id, series = make(one_by_one)
+    for g in games:
+        store.record_game(one_by_one, event_id, series["id"], g)
+    together = store.open_db(":memory:")
+    event_id, series = make(together)
+    bad = game(3, seats=[{"seat": 0, "entrant_id": 1, "points": 0, "placement": 1},
+                         {"seat": 1, "entrant_id": 999, "points": 4, "placement": 2}])
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        store.record_games(together, event_id, [(series["id"], g, None) for g in [*games, bad]])
+    assert together["games"].count == 0 and together["entrant_ratings"].count == 0
+    store.record_games(together, event_id, [(series["id"], g, None) for g in games])
+    ratings = "select entrant_id, mu, sigma, games from entrant_ratings order by entrant_id"
+    assert together.execute(ratings).fetchall() == one_by_one.execute(ratings).fetchall()
+    assert [r[3] for r in together.execute(ratings).fetchall()] == [3, 3]
+    assert store.series_rows(together, event_id)[0]["games_played"] == 3

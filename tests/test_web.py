@@ -201,7 +201,8 @@ def screen(page) -> dict:
 def test_every_step_of_the_replay_shows_the_engine_state(server, site_db, page, which):
     game_id = ids(site_db)[which]
     db = store.open_db(site_db, readonly=True)
-    row = dict(next(iter(db.query("select * from replays where game_id = ?", [game_id]))))
+    row = store.load_replay(db, game_id)
+    assert row is not None
     states = engine_states(row)
     assert len(states) > 5
     page.goto(f"{server}/game/{game_id}")

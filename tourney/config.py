@@ -11,6 +11,7 @@ A config file defines one event and its entrants (see docs/formats.md for the re
     games = 3                     # best-of N legs (matches) or games per league table
     rounds = 1                    # round robin only
     concurrency = 0               # 0 = number of cores
+    # cluster = "tcp://10.0.0.5:8786"  # play on a Dask cluster (docs/scale.md)
 
     [event.options]               # rule-set options
 
@@ -66,7 +67,7 @@ LIMIT_KEYS = {
 EVENT_KEYS = {
     "name", "format", "rule_set", "options", "seed", "players", "games", "rounds",
     "max_games", "concurrency", "entrants", "unit", "duplicate", "play_all", "candidates",
-    "bye_score", "seeding", "public_seeds",
+    "bye_score", "seeding", "public_seeds", "cluster",
 }
 ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits", "network", "writable"}
 #: what a command entrant's sandbox may be opened up to, each false by default
@@ -87,6 +88,9 @@ class EventConfig:
     entrants: list[dict]
     concurrency: int = 0
     base_dir: str = "."
+    #: address of a Dask scheduler to play on (``[event] cluster``); like concurrency, how
+    #: the event is played and not part of what identifies it
+    cluster: str | None = None
 
     def canonical(self) -> dict:
         """What identifies the event in the database (concurrency is not part of it)."""
@@ -441,8 +445,12 @@ def parse_config(data: dict, path: str = "<config>", base_dir: str = ".",
     chosen = [by_name[n] for n in event["entrants"]]
     if check_commands:
         check_sandbox(path, chosen)
+    cluster = data["event"].get("cluster")
+    if cluster is not None and (not isinstance(cluster, str) or not cluster.strip()):
+        _fail(path, "event.cluster", f"expected a scheduler address such as \"tcp://host:8786\", "
+              f"got {cluster!r}")
     return EventConfig(path=path, event=event, entrants=chosen, concurrency=concurrency,
-                       base_dir=base_dir)
+                       base_dir=base_dir, cluster=cluster)
 
 
 def check_sandbox(path: str, entrants: list[dict]) -> None:

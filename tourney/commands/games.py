@@ -5,35 +5,48 @@ from __future__ import annotations
 import typer
 
 from tourney.app import app
-from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json
+from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, out_json
+
+#: games per page unless --limit says otherwise
+PAGE = 100
 
 
 @app.command(epilog="Examples: tourney games --event demo\n\ntourney games --entrant greedy "
-             "--json\n\n" + EXIT_CODES)
+             "--json\n\ntourney games --event demo --limit 50 --offset 100   (the third page "
+             "of 50)\n\n" + EXIT_CODES)
 def games(
     event: str = typer.Option(None, "--event", help="Only games of this event (name)."),
     entrant: str = typer.Option(None, "--entrant", help="Only games this entrant played in."),
-    limit: int = typer.Option(None, "--limit", min=1, help="At most this many games."),
+    limit: int = typer.Option(
+        PAGE, "--limit", min=0, help=f"Games per page (default {PAGE}; 0: all of them)."),
+    offset: int = typer.Option(
+        0, "--offset", min=0, help="Skip this many games first (the next page: --offset "
+        "plus --limit; JSON gives it as next_offset)."),
     db: str = typer.Option(None, "--db", help=DB_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the games as JSON."),
 ) -> None:
-    """List stored games (oldest first) with their seats, winners and points.
+    """List stored games (oldest first) with their seats, winners and points, a page at a time.
 
     JSON shape: {"games": [{"id", "event", "series", "leg", "game", "duplicate_set",
     "rotation", "rule_set", "seed",
     "first_player", "winners": [entrant names], "reason", "decisions", "finished_at", "seats":
-    [{"seat", "entrant", "points", "placement", "fault"}]}]}.
+    [{"seat", "entrant", "points", "placement", "fault"}]}], "offset", "next_offset"}, where
+    next_offset is the --offset of the next page, or null after the last one.
     """
     from tabulate import tabulate
 
     from tourney.results import store
 
     database = open_store(db, readonly=True)
-    rows = store.list_games(database, event=event, entrant=entrant, limit=limit)
+    rows = store.list_games(database, event=event, entrant=entrant, limit=limit + 1 if limit else None,
+                            offset=offset)
+    more = bool(limit) and len(rows) > limit
+    rows = rows[:limit] if limit else rows
+    next_offset = offset + len(rows) if more else None
     for g in rows:
         g["winners"] = [g["seats"][w]["entrant"] for w in g["winners"]]
     if json_out:
-        out_json({"games": rows})
+        out_json({"games": rows, "offset": offset, "next_offset": next_offset})
         return
     legs = any(g["leg"] != g["game"] for g in rows)  # a leg column only where legs are runs of deals
     sets = any(g["duplicate_set"] is not None for g in rows)  # and a set column for duplicate deals
@@ -49,6 +62,8 @@ def games(
                *(["set/rotation"] if sets else []), "game", "seats:points",
                "winners", "reason"]
     typer.echo(tabulate(table, headers=headers, tablefmt="simple"))
+    if next_offset is not None:
+        err(f"more games: add --offset {next_offset} for the next page")
 
 
 def _set_cell(game: dict) -> str:

@@ -27,10 +27,9 @@ def replay(
     from tourney.results import store
 
     database = open_store(db, readonly=True)
-    rows = list(database["replays"].rows_where("game_id = ?", [game_id]))
-    if not rows:
+    row = store.load_replay(database, game_id)
+    if row is None:
         raise UserError(f"no game with id {game_id}")
-    row = rows[0]
     names = [r["name"] for r in database.query(
         "select e.name from seats s join entrants e on e.id = s.entrant_id where s.game_id = ? "
         "order by s.seat", [game_id])]

@@ -12,7 +12,8 @@ from tourney.commands.running import execute
 from tourney.errors import UserError
 
 
-@app.command(epilog="Example: tourney run configs/demo.toml --concurrency 2\n\n" + EXIT_CODES)
+@app.command(epilog="Examples: tourney run configs/demo.toml --concurrency 2\n\n"
+             "tourney run configs/demo.toml --cluster tcp://10.0.0.5:8786\n\n" + EXIT_CODES)
 def run(
     config: Path = typer.Argument(..., help="Event config (TOML), e.g. configs/demo.toml."),
     db: str = typer.Option(None, "--db", help=DB_HELP),
@@ -25,14 +26,21 @@ def run(
     concurrency: int = typer.Option(
         0, "--concurrency", "-j", min=0, help="Series played at once (0: config, else cores)."
     ),
+    cluster: str = typer.Option(
+        None, "--cluster", envvar="TOURNEY_CLUSTER",
+        help="Play the series on the Dask cluster whose scheduler is at this address "
+             "(e.g. tcp://10.0.0.5:8786; default: $TOURNEY_CLUSTER, else the config's "
+             "event.cluster, else local processes). Needs the cluster extra; docs/scale.md.",
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no series lines."),
 ) -> None:
     """Run the event defined in CONFIG and print every series' result and a results table.
 
-    Games run in parallel (one series per worker process; only this process writes the
-    database). Every finished game is stored at once; an interrupted run resumes where it
-    stopped when run again, with the same seeds, and gives the same results.
+    Games run in parallel (one series per worker process, or per Dask worker with --cluster;
+    only this process writes the database). Every finished game is stored at once; an
+    interrupted run resumes where it stopped when run again, with the same seeds, and gives the
+    same results.
     """
     from tourney.config import load_config
     from tourney.results.report import render_table
@@ -43,7 +51,8 @@ def run(
     cfg = load_config(config)
     database = open_store(db)
     summary = execute(database, cfg, str(config), restart=restart, concurrency=concurrency,
-                      json_out=json_out, quiet=quiet, expect_resume=resume)
+                      json_out=json_out, quiet=quiet, expect_resume=resume,
+                      cluster=cluster or cfg.cluster)
     if json_out:
         out_json(summary)
     else:

@@ -23,7 +23,7 @@ def keep_from_bots(db, cfg) -> None:
 
 
 def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=False, quiet=False,
-            on_line=None, on_game=None, expect_resume=False):
+            on_line=None, on_game=None, expect_resume=False, cluster=None):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
     Returns the summary dict (:func:`tourney.events.summary.event_summary`)."""
     from tourney.events import runner
@@ -87,7 +87,8 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
 
     event_runner = runner.Runner(db, event_id, tasks, concurrency or cfg.concurrency,
                             on_game=on_game_cb, on_series=on_series_cb,
-                            on_warn=lambda t: err(f"warning: {t}"), on_line=on_line, more=more)
+                            on_warn=lambda t: err(f"warning: {t}"), on_line=on_line, more=more,
+                            cluster=cluster)
     try:
         if progress is not None:
             with progress:

@@ -50,7 +50,6 @@ def game_payload(record, idx: int, players: int, leg: int | None = None,
         "decisions": record.decisions,
         "seconds": round(record.seconds, 4),
         "choices": list(record.choices),
-        "log": list(record.log or []),
         "stderr": {int(k): v for k, v in (record.stderr or {}).items()},
         "faults": {int(k): v for k, v in (getattr(record, "fault_details", None) or faults).items()},
         "seats": [

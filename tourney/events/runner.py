@@ -17,6 +17,9 @@ from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
 from tourney.results import store
 
+#: the most games committed together when several are waiting (Runner.handle_many)
+GROUP_COMMIT = 256
+
 
 class EventConflict(store.StoreError):
     """The database holds an event of this name with a different config."""
@@ -72,24 +75,29 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
     for s in store.series_rows(db, event_id):
         if s["status"] == "finished":
             continue
-        done = []
-        for g in store.series_games(db, s["id"]):
-            done.append({
-                "idx": g["idx"],
-                "first_player": g["first_player"],
-                "winners": g["winners"],
-                "points": [st["points"] for st in g["seats"]],
-                "placements": [st["placement"] for st in g["seats"]],
-                "reason": g["reason"],
-            })
         tasks.append(SeriesTask(
             idx=s["idx"], kind=s["kind"], rule_set=ev["rule_set"], options=ev["options"],
             event_seed=ev["seed"], seed=s["seed"], games_target=s["games_target"],
             max_games=ev.get("max_games"),
-            entrants=[specs[e["name"]] for e in s["entrants"]], done=done, secret=secret,
-            duplicate=bool(ev.get("duplicate")), play_all=bool(ev.get("play_all")),
+            entrants=[specs[e["name"]] for e in s["entrants"]], done=stored_games(db, s["id"]),
+            secret=secret, duplicate=bool(ev.get("duplicate")), play_all=bool(ev.get("play_all")),
         ))
     return tasks
+
+
+def stored_games(db, series_id: int) -> list[dict]:
+    """A series' stored games as a task's ``done`` list (what replaying them needs)."""
+    return [
+        {
+            "idx": g["idx"],
+            "first_player": g["first_player"],
+            "winners": g["winners"],
+            "points": [st["points"] for st in g["seats"]],
+            "placements": [st["placement"] for st in g["seats"]],
+            "reason": g["reason"],
+        }
+        for g in store.series_games(db, series_id)
+    ]
 
 
 def default_concurrency() -> int:
@@ -105,11 +113,14 @@ class Runner:
     Callbacks: ``on_game(series_row, payload)``, ``on_series(series_row, result)``,
     ``on_warn(text)``; ``on_line`` (in-process runs only) gets every log line as it is made.
     ``more()``, if given, is asked for further tasks when the given ones are done (the next
-    round of a Swiss or knockout), until it returns none.
+    round of a Swiss or knockout), until it returns none. With ``cluster`` (a Dask scheduler's
+    address) the series are played on that cluster's workers instead of local processes
+    (:mod:`tourney.events.cluster`).
     """
 
     def __init__(self, db, event_id: int, tasks: list[SeriesTask], concurrency: int,
-                 on_game=None, on_series=None, on_warn=None, on_line=None, more=None):
+                 on_game=None, on_series=None, on_warn=None, on_line=None, more=None,
+                 cluster: str | None = None):
         self.more = more
         self.db = db
         self.event_id = event_id
@@ -119,39 +130,61 @@ class Runner:
         self.on_series = on_series
         self.on_warn = on_warn
         self.on_line = on_line
+        self.cluster = cluster
         self.series = {s["idx"]: s for s in store.series_rows(db, event_id)}
         self.finished = 0
 
     def handle(self, msg) -> None:
-        if msg[0] == "warn":
-            if self.on_warn:
-                self.on_warn(f"series {msg[1]}: {msg[2]}")
-            return
-        _, idx, payload, result = msg
-        s = self.series[idx]
-        ids = [e["entrant_id"] for e in s["entrants"]]
-        slots = payload.get("slots") or list(range(len(ids)))  # who sat where (duplicate)
-        for seat in payload["seats"]:
-            seat["entrant_id"] = ids[slots[seat["seat"]]]
-        stored_result = None
-        if result is not None:
-            stored_result = {
-                "outcome": result["outcome"],
-                "winner_id": None if result["winner"] is None else ids[result["winner"]],
-                "games_played": result["games_played"],
-                "entrants": {ids[r["seat"]]: r for r in result["seats"]},
-            }
-        store.record_game(self.db, self.event_id, s["id"], payload, stored_result)
-        if self.on_game:
-            self.on_game(s, payload)
-        if result is not None:
-            self.finished += 1
-            if self.on_series:
-                self.on_series(s, result)
+        """Store one message from a series (a game, or a warning)."""
+        self.handle_many([msg])
+
+    def handle_many(self, msgs: list) -> None:
+        """Store the games of messages that arrived together in one commit (a group commit:
+        under load the commit, not the rows, is the writer's cost; bench/scale.py), then report
+        them and the warnings in arrival order."""
+        games = []
+        for msg in msgs:
+            if msg[0] != "game":
+                continue
+            _, idx, payload, result = msg
+            s = self.series[idx]
+            ids = [e["entrant_id"] for e in s["entrants"]]
+            slots = payload.get("slots") or list(range(len(ids)))  # who sat where (duplicate)
+            for seat in payload["seats"]:
+                seat["entrant_id"] = ids[slots[seat["seat"]]]
+            stored_result = None
+            if result is not None:
+                stored_result = {
+                    "outcome": result["outcome"],
+                    "winner_id": None if result["winner"] is None else ids[result["winner"]],
+                    "games_played": result["games_played"],
+                    "entrants": {ids[r["seat"]]: r for r in result["seats"]},
+                }
+            games.append((s["id"], payload, stored_result))
+        if games:
+            store.record_games(self.db, self.event_id, games)
+        for msg in msgs:
+            if msg[0] == "warn":
+                if self.on_warn:
+                    self.on_warn(f"series {msg[1]}: {msg[2]}")
+                continue
+            _, idx, payload, result = msg
+            s = self.series[idx]
+            if self.on_game:
+                self.on_game(s, payload)
+            if result is not None:
+                self.finished += 1
+                if self.on_series:
+                    self.on_series(s, result)
 
     def run(self) -> None:
         while self.tasks:
-            self._run_tasks()
+            if self.cluster:
+                from tourney.events.cluster import run_on_cluster
+
+                run_on_cluster(self, self.cluster)
+            else:
+                self._run_tasks()
             self.tasks = self.more() if self.more is not None else []
             self.series = {s["idx"]: s for s in store.series_rows(self.db, self.event_id)}
 
@@ -189,7 +222,7 @@ class Runner:
             returned = 0
             while self.finished < target:
                 try:
-                    msg = q.get(timeout=0.2)
+                    msgs = [q.get(timeout=0.2)]
                 except _queue.Empty:
                     for f in futures:
                         failure = f.exception() if f.done() else None
@@ -200,7 +233,12 @@ class Runner:
                         break  # every worker returned and nothing more arrived
                     returned = done
                     continue
-                self.handle(msg)
+                while len(msgs) < GROUP_COMMIT:  # everything else already waiting
+                    try:
+                        msgs.append(q.get_nowait())
+                    except _queue.Empty:
+                        break
+                self.handle_many(msgs)
         except BaseException:
             procs = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)

@@ -27,7 +27,6 @@ from collections import Counter
 from sqlite_utils import Database
 
 from tourney.errors import UserError
-from tourney.results import ratings
 from tourney.stats.elo import Estimate, estimate, trinomial
 from tourney.stats.pairwise import PairRecord, pairwise_records
 from tourney.stats.separation import rank_ranges_from
@@ -69,10 +68,16 @@ def comparisons(entrants: list[str], games: list[list[tuple[str, float]]],
     """Elo per entrant, pairwise records and rank ranges for games given as ``(entrant,
     placement)`` per seat (lower placement is better). ``entrants`` lists everyone in standings
     order; ``reference`` is an entrant's name or None for the field."""
+    return compare(entrants, pairwise_records(games), field_scores(games), reference)
+
+
+def compare(entrants: list[str], records: list[PairRecord], per_game: dict[str, Counter],
+            reference: str | None = None) -> dict:
+    """:func:`comparisons` from the two tallies it needs: every pair's head-to-head record and
+    each entrant's per-game scores against the field (:func:`field_scores`)."""
     if reference is not None and reference not in entrants:
         raise UserError(f"--reference {reference!r} is not an entrant of this event "
                         f"(entrants: {', '.join(entrants)})")
-    records = pairwise_records(games)
     by_pair: dict[tuple[str, str], PairRecord] = {(r.first, r.second): r for r in records}
 
     def head_to_head(a: str, b: str) -> Estimate:
@@ -85,7 +90,6 @@ def comparisons(entrants: list[str], games: list[list[tuple[str, float]]],
         return trinomial(0, 0, 0)
 
     if reference is None:
-        per_game = field_scores(games)
         elo = {name: field_estimate(per_game.get(name, Counter())) for name in entrants}
     else:
         elo = {name: head_to_head(name, reference) for name in entrants if name != reference}
@@ -107,6 +111,28 @@ def comparisons(entrants: list[str], games: list[list[tuple[str, float]]],
     }
 
 
+#: every two seats of one game of the event, as (entrant, its place, opponent, the opponent's
+#: place); a seat without a placement is placed by its points, as in the ratings
+_SEAT_PAIRS = """
+    SELECT a.game_id, ea.name AS a, COALESCE(a.placement, a.points, 0) AS pa,
+           eb.name AS b, COALESCE(b.placement, b.points, 0) AS pb
+    FROM games g
+    JOIN seats a ON a.game_id = g.id JOIN seats b ON b.game_id = g.id AND b.seat != a.seat
+    JOIN entrants ea ON ea.id = a.entrant_id JOIN entrants eb ON eb.id = b.entrant_id
+    WHERE g.event_id = ?
+"""
+
+
 def event_comparisons(db: Database, event_id: int, entrants: list[str], reference: str | None = None) -> dict:
-    """:func:`comparisons` for one stored event (games in schedule order)."""
-    return comparisons(entrants, ratings.event_games(db, event_id), reference)
+    """:func:`comparisons` for one stored event, tallied by SQLite (the games are not read into
+    memory, so the standings of a large event stay quick)."""
+    records = [PairRecord(r["a"], r["b"], r["wins"], r["draws"], r["losses"]) for r in db.query(
+        f"SELECT a, b, SUM(pa < pb) AS wins, SUM(pa = pb) AS draws, SUM(pa > pb) AS losses "
+        f"FROM ({_SEAT_PAIRS}) WHERE a < b GROUP BY a, b ORDER BY a, b", [event_id])]
+    per_game: dict[str, Counter] = {}
+    for r in db.query(
+            f"SELECT a, share, COUNT(*) AS n FROM ("
+            f"  SELECT game_id, a, ROUND((SUM(pa < pb) + 0.5 * SUM(pa = pb)) / COUNT(*), 9) AS share"
+            f"  FROM ({_SEAT_PAIRS}) GROUP BY game_id, a) GROUP BY a, share", [event_id]):
+        per_game.setdefault(r["a"], Counter())[r["share"]] = r["n"]
+    return compare(entrants, records, per_game, reference)

@@ -1,15 +1,18 @@
-"""Ratings of bot entrants: openskill's Plackett-Luce model, recomputed from stored results.
+"""Ratings of bot entrants: openskill's Plackett-Luce model over the stored results.
 
-Ratings are derived data. They are never stored: every call replays the event's finished games
-in game order (``games.id``, the order they were committed) from the ``seats`` table, so a
-corrected or re-run result simply changes them. Each game is a free-for-all with one team per
-seat; ``ranks`` are the seats' placements (1 = best, equal placements tie), or their points when
-no placement is stored. Leaderboards use the conservative ordinal ``mu - 3*sigma``
+Ratings follow the event's finished games in game order (``games.id``, the order they were
+committed). The database's writer keeps them as each game is stored (``entrant_ratings``,
+:func:`rate_one`), so standings read them in one query however many games there are;
+:func:`event_ratings` recomputes the same values from the ``seats`` table (the reference, used
+when an older file is upgraded, and for the rating history of charts). Each game is a
+free-for-all with one team per seat; ``ranks`` are the seats' placements (1 = best, equal
+placements tie), or their points when no placement is stored. Leaderboards use the conservative ordinal ``mu - 3*sigma``
 (``rating.ordinal()``), never ``mu`` alone.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -67,6 +70,28 @@ def rate_games(games: list[list[tuple[str, float]]]) -> dict[str, Rating]:
     return out
 
 
+def rate_one(before: list[tuple[float, float]], ranks: list[float]) -> list[tuple[float, float]]:
+    """``(mu, sigma)`` of each seat after one game, from their values before it and the seats'
+    ranks; the step :func:`rate_games` repeats, done by the database's writer as each game is
+    stored (``entrant_ratings``)."""
+    m = _model()
+    teams = [[m.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    return [(t[0].mu, t[0].sigma) for t in m.rate(teams, ranks=[float(r) for r in ranks])]
+
+
+@functools.cache
+def _model() -> PlackettLuce:
+    return model()
+
+
+def kept_ratings(db, event_id: int) -> dict[str, Rating]:
+    """The ratings the writer keeps for an event (``entrant_ratings``): the same values as
+    :func:`event_ratings` gives from the stored games, read in one query (no ``history``)."""
+    return {r["name"]: Rating(r["name"], r["mu"], r["sigma"], r["games"]) for r in db.query(
+        "SELECT e.name, r.mu, r.sigma, r.games FROM entrant_ratings r "
+        "JOIN entrants e ON e.id = r.entrant_id WHERE r.event_id = ?", [event_id])}
+
+
 def event_games(db, event_id: int) -> list[list[tuple[str, float]]]:
     """The finished games of an event in schedule order (series, then game within it), as
     ``rate_games`` input: the same ratings however many workers played the event."""
@@ -80,6 +105,25 @@ def event_games(db, event_id: int) -> list[list[tuple[str, float]]]:
         rank = r["placement"] if r["placement"] is not None else (r["points"] or 0)
         games.setdefault(r["game_id"], []).append((r["name"], rank))
     return list(games.values())
+
+
+def iter_event_games(db, event_id: int):
+    """The finished games of an event in game order, one at a time (memory does not grow with
+    the event), each a list of ``(entrant, rank, points)`` per seat."""
+    rows = db.conn.execute(
+        "SELECT st.game_id, e.name, st.placement, st.points FROM seats st "
+        "JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id "
+        "WHERE g.event_id = ? ORDER BY g.id, st.seat", [event_id])
+    current = None
+    seats: list[tuple[str, float, int]] = []
+    for game_id, name, placement, points in rows:
+        if game_id != current and seats:
+            yield seats
+            seats = []
+        current = game_id
+        seats.append((name, placement if placement is not None else (points or 0), points))
+    if seats:
+        yield seats
 
 
 def event_ratings(db, event_id: int) -> dict[str, Rating]:

@@ -112,9 +112,14 @@ def title(data: dict, width: int = 79) -> str:
     return "\n".join(textwrap.wrap(head, width) + textwrap.wrap(ranked, width, subsequent_indent="  "))
 
 
+#: the most points of a progress series: a chart shows no more, and memory stays flat
+MAX_POINTS = 1000
+
+
 def progress(db: Database, data: dict) -> dict:
     """``{"metric": "points"|"ordinal", "games": [0, 1, ..., n], "series": {entrant: [value or None]}}``;
-    index 0 is before the first game."""
+    index 0 is before the first game. Beyond :data:`MAX_POINTS` games the series are sampled
+    every ``ceil(n / MAX_POINTS)`` games (``games`` says which), the last game always included."""
     if data["kind"] == "club":
         from tourney.club.league import League
 
@@ -122,31 +127,36 @@ def progress(db: Database, data: dict) -> dict:
         n = data["games_played"]
         return {"metric": "points", "games": list(range(n + 1)), "series": cum}
     event = _standings.find_event(db, data["event"])
-    if data["ranking"] == "points":
-        totals: dict[str, list] = {r["entrant"]: [0] for r in data["standings"]}
-        game_ids = [r["id"] for r in db.query("SELECT id FROM games WHERE event_id = ? ORDER BY id", [event["id"]])]
-        per_game: dict[int, dict[str, int]] = {}
-        for r in db.query("SELECT st.game_id, e.name, st.points FROM seats st JOIN games g ON g.id = st.game_id "
-                          "JOIN entrants e ON e.id = st.entrant_id WHERE g.event_id = ?", [event["id"]]):
-            per_game.setdefault(r["game_id"], {})[r["name"]] = r["points"] or 0
-        for gid in game_ids:
-            for name, series in totals.items():
-                series.append(series[-1] + per_game.get(gid, {}).get(name, 0))
-        return {"metric": "points", "games": list(range(len(game_ids) + 1)), "series": totals}
-    hist = _standings.rating_history(db, event)
     n = data["games_played"]
-    start = round(_ratings.MU - 3 * _ratings.SIGMA, 4)
-    ordinals: dict[str, list[float]] = {}
-    for r in data["standings"]:
-        values = [start]
-        last = start
-        points = dict(hist.get(r["entrant"], []))
-        for k in range(1, n + 1):
-            if k in points:
-                last = round(points[k], 4)
-            values.append(last)
-        ordinals[r["entrant"]] = values
-    return {"metric": "ordinal", "games": list(range(n + 1)), "series": ordinals}
+    step = max(1, -(-n // MAX_POINTS))
+    names = [r["entrant"] for r in data["standings"]]
+    by_points = data["ranking"] == "points"
+    totals = dict.fromkeys(names, 0)
+    rated: dict[str, tuple[float, float]] = {}
+    start = 0 if by_points else round(_ratings.MU - 3 * _ratings.SIGMA, 4)
+    games, series = [0], {name: [start] for name in names}
+    number = 0
+    for number, seats in enumerate(_ratings.iter_event_games(db, event["id"]), 1):
+        if by_points:
+            for name, _, points in seats:
+                totals[name] = totals.get(name, 0) + (points or 0)
+        elif len(seats) >= 2:
+            before = [rated.get(name, (_ratings.MU, _ratings.SIGMA)) for name, _, _ in seats]
+            after = _ratings.rate_one(before, [rank for _, rank, _ in seats])
+            rated.update(zip([name for name, _, _ in seats], after))
+        if number % step == 0 or number == n:
+            games.append(number)
+            for name in names:
+                if by_points:
+                    series[name].append(totals[name])
+                else:
+                    mu, sigma = rated.get(name, (_ratings.MU, _ratings.SIGMA))
+                    series[name].append(round(mu - 3 * sigma, 4) if name in rated else start)
+    if games[-1] != number:  # games stored since the standings were read
+        games.append(number)
+        for name in names:
+            series[name].append(series[name][-1])
+    return {"metric": "points" if by_points else "ordinal", "games": games, "series": series}
 
 
 def build(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:

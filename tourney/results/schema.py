@@ -66,7 +66,8 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     (in a duplicate event: the 0-based duplicate set of the series the game belongs to, and
     which cyclic rotation of the seating it is; null otherwise; migration
     ``m007_duplicate_sets``), ``rule_set``,
-    ``options`` (JSON, completed with defaults), ``seed`` (the game seed), ``players``,
+    ``options`` (JSON, completed with defaults; null in games stored since migration
+    ``m008_scale``, whose options are the replay's ``options_id``), ``seed`` (the game seed), ``players``,
     ``first_player`` (seat), ``turn_order`` (JSON list of seats in the order they played,
     clockwise from the first player), ``teams`` (JSON or null), ``winners`` (JSON list of
     seats; empty = no winner), ``reason``, ``detail``, ``decisions``, ``seconds``,
@@ -86,11 +87,30 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     of ``[n, seat, code]``: forfeits after ``n`` choices, for records whose choices lack the
     markers; normally ``[]``; added by migration ``m002_replay_forfeits``).
     ``engine.replay(start, choices)`` with ``start`` = these columns reproduces the game, faults
-    included; :func:`replay_game` does the same and also applies ``forfeits``.
+    included; :func:`replay_game` does the same and also applies ``forfeits``. Since migration
+    ``m008_scale`` new rows keep ``options`` and ``choices`` null and store instead
+    ``options_id`` (fk ``option_sets``: each distinct options text once) and ``choices_z``
+    (the choices' JSON text, zlib-compressed); :func:`tourney.results.store.load_replay` reads
+    either form.
+
+``option_sets``
+    pk ``id``; ``options`` (JSON text, unique): the rule-set options of stored games, once each.
 
 ``game_logs``
-    pk ``game_id``; ``log`` (the readable account, one event per line), ``stderr`` (JSON:
-    seat -> captured bot stderr), ``faults`` (JSON: seat -> fault detail text).
+    What a replay cannot give back. pk ``game_id``; ``log`` (the readable account, one event
+    per line: only in files written before ``m008_scale``; it is regenerated from the replay,
+    :func:`tourney.results.store.game_log`), ``stderr`` (JSON: seat -> captured bot stderr),
+    ``faults`` (JSON: seat -> fault detail text). Since ``m008_scale`` a game without bot
+    stderr or faults has no row.
+
+``entrant_ratings``
+    The writer's running ratings (:mod:`tourney.results.ratings`): pk (``event_id``,
+    ``entrant_id``); ``mu``, ``sigma``, ``games`` after the event's stored games.
+
+``entrant_totals``
+    Per event and entrant, kept by the writer with each game: pk (``event_id``,
+    ``entrant_id``); ``games``, ``wins``, ``draws``, ``losses``, ``points``, ``faults`` (the
+    ``seat_outcomes`` view summed; ``event_standings`` reads these since ``m008_scale``).
 
 ``club_*`` tables and the club views: see :mod:`tourney.club` (and the steps below).
 
@@ -121,6 +141,19 @@ def check_current(db: Database) -> None:
     if pending:
         raise SchemaOutOfDate(", ".join(m.name for m in pending))
 
+
+#: ``game_totals`` of :data:`EVENT_STANDINGS` as first written: summed over every seat
+_GAME_TOTALS_SUMMED = """        game_totals AS (
+            SELECT event_id, entrant_id,
+                   COUNT(*) AS games,
+                   SUM(outcome = 'win') AS wins,
+                   SUM(outcome = 'draw') AS draws,
+                   SUM(outcome = 'loss') AS losses,
+                   COALESCE(SUM(points), 0) AS points,
+                   ROUND(1.0 * COALESCE(SUM(points), 0) / COUNT(*), 4) AS average,
+                   SUM(fault IS NOT NULL) AS faults
+            FROM seat_outcomes GROUP BY event_id, entrant_id
+        ),"""
 
 #: the ``event_standings`` view: one row per event and entrant, with its rank
 EVENT_STANDINGS = """
@@ -185,6 +218,15 @@ EVENT_STANDINGS = """
                ) AS rank
         FROM rows
     """
+
+
+#: ``game_totals`` read from the totals the writer keeps (``entrant_totals``, m008_scale) instead
+#: of summing every seat of the event: the same numbers, in time independent of the games stored
+GAME_TOTALS_KEPT = """        game_totals AS (
+            SELECT event_id, entrant_id, games, wins, draws, losses, points,
+                   ROUND(1.0 * points / games, 4) AS average, faults
+            FROM entrant_totals WHERE games > 0
+        ),"""
 
 
 @MIGRATIONS()
@@ -520,6 +562,56 @@ def m007_duplicate_sets(db: Database) -> None:
     # games stored before duplicate deals belong to no set
     db.table("games").add_column("duplicate_set", int)
     db.table("games").add_column("rotation", int)
+
+
+@MIGRATIONS()
+def m008_scale(db: Database) -> None:
+    # Options once per distinct set, choices compressed, logs regenerated from the replay
+    # (store.record_game); ratings and per-entrant totals kept by the writer so that standings
+    # read a few rows per entrant instead of every seat of the event (docs/scale.md).
+    db.table("option_sets").create({"id": int, "options": str}, pk="id", not_null={"options"},
+                             if_not_exists=True)
+    db.table("option_sets").create_index(["options"], unique=True, if_not_exists=True)
+    db.table("replays").add_column("options_id", int)
+    db.table("replays").add_column("choices_z", bytes)
+    db.table("entrant_ratings").create(
+        {"event_id": int, "entrant_id": int, "mu": float, "sigma": float, "games": int},
+        pk=("event_id", "entrant_id"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
+        if_not_exists=True,
+    )
+    db.table("entrant_totals").create(
+        {"event_id": int, "entrant_id": int, "games": int, "wins": int, "draws": int,
+         "losses": int, "points": int, "faults": int},
+        pk=("event_id", "entrant_id"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
+        if_not_exists=True,
+    )
+    db.execute("""
+        INSERT OR REPLACE INTO entrant_totals
+        SELECT event_id, entrant_id, COUNT(*), SUM(outcome = 'win'), SUM(outcome = 'draw'),
+               SUM(outcome = 'loss'), COALESCE(SUM(points), 0), SUM(fault IS NOT NULL)
+        FROM seat_outcomes GROUP BY event_id, entrant_id
+    """)
+    db.create_view("event_standings", EVENT_STANDINGS.replace(_GAME_TOTALS_SUMMED, GAME_TOTALS_KEPT),
+                   replace=True)
+    # faults are rare: a partial index finds them without reading every seat
+    db.execute("CREATE INDEX IF NOT EXISTS idx_seats_faults ON seats (game_id) WHERE fault IS NOT NULL")
+    _backfill_ratings(db)
+
+
+def _backfill_ratings(db: Database) -> None:
+    """Ratings of the events already stored, recomputed once from their games."""
+    from tourney.results import ratings
+
+    names = {r["name"]: r["id"] for r in db.query("SELECT id, name FROM entrants")}
+    for (event_id,) in db.execute("SELECT id FROM events").fetchall():
+        rated = ratings.event_ratings(db, event_id)
+        db.table("entrant_ratings").insert_all(
+            ({"event_id": event_id, "entrant_id": names[n], "mu": r.mu, "sigma": r.sigma,
+              "games": r.games} for n, r in rated.items()),
+            replace=True,
+        )
 
 
 #: the ``club_standings`` view (from m009_club_nights): the one definition of a club league's

@@ -21,9 +21,9 @@ Ranking (tie-breaks, in order; entrants equal on all of them share a rank):
 * ``games`` (events of single games): wins, draws (more first), points (lower first), faults
   (fewer first).
 
-The rating (openskill Plackett-Luce, see :mod:`tourney.results.ratings`) is computed in Python from the
-same tables and shown next to the official rank, with its own ``rating.rank`` by conservative
-ordinal. docs/standings.md documents all of it and the JSON shape.
+The rating (openskill Plackett-Luce, see :mod:`tourney.results.ratings`) is kept by the
+writer as games are stored and shown next to the official rank, with its own ``rating.rank``
+by conservative ordinal. docs/standings.md documents all of it and the JSON shape.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from sqlite_utils import Database
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
 from tourney.results import store
-from tourney.results.comparisons import comparisons
+from tourney.results.comparisons import event_comparisons
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
@@ -81,10 +81,9 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
     for f in db.query("SELECT entrant_id, fault, count FROM entrant_faults WHERE event_id = ? ORDER BY fault",
                       [event["id"]]):
         faults.setdefault(f["entrant_id"], {})[f["fault"]] = f["count"]
-    games = _ratings.event_games(db, event["id"])
-    rated = _ratings.rate_games(games)
+    rated = _ratings.kept_ratings(db, event["id"])
     rranks = _ratings.rating_ranks(rated)
-    compared = comparisons([r["entrant"] for r in rows], games, reference)
+    compared = event_comparisons(db, event["id"], [r["entrant"] for r in rows], reference)
     games_played = db["games"].count_where("event_id = ?", [event["id"]])
     ranking = rows[0]["ranking"] if rows else "games"
     out = []

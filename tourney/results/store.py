@@ -17,10 +17,12 @@ import hashlib
 import json
 import os
 import sqlite3
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import orjson
 from sqlite_utils import Database
 
 from tourney.errors import UserError
@@ -148,7 +150,9 @@ def upsert_entrant(db: Database, spec: dict) -> int:
         db.table("entrants").update(existing[0]["id"], row)
         return existing[0]["id"]
     row["created_at"] = now()
-    return _pk(db.table("entrants").insert(row).last_pk)
+    return _insert(db.conn, "insert into entrants (name, kind, builtin, command, cwd, created_at) "
+                   "values (?, ?, ?, ?, ?, ?)", [row["name"], row["kind"], row["builtin"],
+                                                 row["command"], row["cwd"], row["created_at"]])
 
 
 def find_event(db: Database, name: str) -> dict | None:
@@ -177,6 +181,8 @@ def delete_event(db: Database, event_id: int) -> None:
         game_ids = "select id from games where event_id = ?"
         for table in ("seats", "replays", "game_logs"):
             db.execute(f"delete from {table} where game_id in ({game_ids})", [event_id])
+        db.execute("delete from entrant_ratings where event_id = ?", [event_id])
+        db.execute("delete from entrant_totals where event_id = ?", [event_id])
         db.execute("delete from games where event_id = ?", [event_id])
         db.execute(
             "delete from series_entrants where series_id in "
@@ -266,82 +272,177 @@ def add_series(db: Database, event_id: int, schedule: list[dict]) -> None:
 
 def record_game(db: Database, event_id: int, series_id: int, game: dict,
                 series_result: dict | None = None) -> int:
-    """Commit one finished game with its seats, replay and log (and the series' result if the
-    game ended the series) in one transaction; returns the game id.
+    """Commit one finished game with its seats, replay, bot output and rating update (and the
+    series' result if the game ended the series) in one transaction; returns the game id.
 
     ``game`` is :func:`tourney.events.play.game_payload` output: ``idx``, ``rule_set``, ``options``,
     ``seed``, ``players``, ``first_player``, ``turn_order``, ``teams``, ``winners``, ``reason``,
-    ``detail``, ``decisions``, ``seconds``, ``choices``, ``log``, ``stderr``, ``faults``,
+    ``detail``, ``decisions``, ``seconds``, ``choices``, ``stderr``, ``faults``,
     ``seats`` (list of ``{"seat", "entrant_id", "points", "placement", "eliminated", "fault"}``).
     ``series_result``: ``{"outcome", "winner_id", "games_played", "entrants": {entrant_id:
     {"wins", "points", "placement"}}}``.
+
+    Only what a replay cannot give is kept: the readable log is regenerated from the replay
+    (:func:`replay_game`), the options are stored once per distinct set (``option_sets``) and
+    the choices compressed.
+    """
+    return record_games(db, event_id, [(series_id, game, series_result)])[0]
+
+
+def record_games(db: Database, event_id: int,
+                 items: list[tuple[int, dict, dict | None]]) -> list[int]:
+    """Commit games that arrived together, ``(series_id, game, series_result)`` each as for
+    :func:`record_game`, in one transaction (all of them or none); returns their ids.
+
+    The writer calls this with every game waiting when it is ready to write (a group commit):
+    one game when games come slower than it writes them, several under load, where the commit
+    (the WAL write) would otherwise cost more than the rows. Plain SQL with fixed statements,
+    since this is the single writer's inner loop (bench/scale.py: writer_games_per_s).
     """
     with db.atomic():
-        game_id = _pk(db.table("games").insert(
-            {
-                "event_id": event_id,
-                "series_id": series_id,
-                "idx": game["idx"],
-                "leg": game.get("leg", game["idx"]),
-                "duplicate_set": game.get("duplicate_set"),
-                "rotation": game.get("rotation"),
-                "rule_set": game["rule_set"],
-                "options": dumps(game["options"]),
-                "seed": game["seed"],
-                "players": game["players"],
-                "first_player": game["first_player"],
-                "turn_order": dumps(game["turn_order"]),
-                "teams": dumps(game["teams"]) if game.get("teams") else None,
-                "winners": dumps(game["winners"]),
-                "reason": game["reason"],
-                "detail": game.get("detail", ""),
-                "decisions": game.get("decisions", 0),
-                "seconds": game.get("seconds", 0.0),
-                "finished_at": now(),
-            }
-        ).last_pk)
-        winners = set(game["winners"])
-        db.table("seats").insert_all(
-            {
-                "game_id": game_id,
-                "seat": s["seat"],
-                "entrant_id": s["entrant_id"],
-                "first": int(s["seat"] == game["first_player"]),
-                "winner": int(s["seat"] in winners),
-                "points": s["points"],
-                "placement": s["placement"],
-                "eliminated": int(bool(s.get("eliminated"))),
-                "fault": s.get("fault"),
-            }
-            for s in game["seats"]
-        )
-        db.table("replays").insert(
-            {
-                "game_id": game_id,
-                "rule_set": game["rule_set"],
-                "players": game["players"],
-                "seed": game["seed"],
-                "options": dumps(game["options"]),
-                "first_player": game["first_player"],
-                "teams": dumps(game["teams"]) if game.get("teams") else None,
-                "choices": dumps(game["choices"]),
-                "forfeits": dumps(game.get("forfeits") or []),
-            }
-        )
-        db.table("game_logs").insert(
-            {
-                "game_id": game_id,
-                "log": "\n".join(game.get("log") or []),
-                "stderr": dumps({str(k): v for k, v in (game.get("stderr") or {}).items()}),
-                "faults": dumps({str(k): v for k, v in (game.get("faults") or {}).items()}),
-            }
-        )
-        db.execute(
-            "update series set games_played = games_played + 1 where id = ?", [series_id]
-        )
-        if series_result is not None:
-            finish_series(db, series_id, series_result)
-    return int(game_id)  # type: ignore[arg-type]  # an integer key
+        kept: dict[int, list] = {}
+        totals: dict[int, list[int]] = {}
+        ids = [_insert_game(db, event_id, *item, kept, totals) for item in items]
+        _save_ratings(db.conn, event_id, kept)
+        _save_totals(db.conn, event_id, totals)
+    return ids
+
+
+def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
+                 series_result: dict | None, kept: dict, totals: dict) -> int:
+    conn = db.conn
+    teams = dumps(game["teams"]) if game.get("teams") else None
+    options_id = _option_set_id(conn, _canonical(game["options"]))
+    game_id = _insert(
+        conn, "insert into games (event_id, series_id, idx, leg, duplicate_set, rotation, rule_set, seed, "
+        "players, first_player, turn_order, teams, winners, reason, detail, decisions, seconds, "
+        "finished_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [event_id, series_id, game["idx"], game.get("leg", game["idx"]), game.get("duplicate_set"),
+         game.get("rotation"), game["rule_set"],
+         game["seed"], game["players"], game["first_player"], _list(game["turn_order"]), teams,
+         _list(game["winners"]), game["reason"], game.get("detail", ""),
+         game.get("decisions", 0), game.get("seconds", 0.0), now()],
+    )
+    winners = set(game["winners"])
+    conn.executemany(
+        "insert into seats (game_id, seat, entrant_id, first, winner, points, placement, "
+        "eliminated, fault) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, s["seat"], s["entrant_id"], int(s["seat"] == game["first_player"]),
+          int(s["seat"] in winners), s["points"], s["placement"], int(bool(s.get("eliminated"))),
+          s.get("fault")) for s in game["seats"]],
+    )
+    conn.execute(
+        "insert into replays (game_id, rule_set, players, seed, options_id, first_player, "
+        "teams, choices_z, forfeits) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [game_id, game["rule_set"], game["players"], game["seed"], options_id,
+         game["first_player"], teams, pack_choices(game["choices"]),
+         _list(game.get("forfeits") or [])],
+    )
+    stderr = {str(k): v for k, v in (game.get("stderr") or {}).items() if v}
+    faults = {str(k): v for k, v in (game.get("faults") or {}).items()}
+    if stderr or faults:  # what a replay cannot give back
+        conn.execute("insert into game_logs (game_id, stderr, faults) values (?, ?, ?)",
+                     [game_id, dumps(stderr), dumps(faults)])
+    _rate(conn, event_id, game["seats"], kept)
+    _count(game, totals)
+    conn.execute(
+        "update series set games_played = games_played + 1 where id = ?", [series_id]
+    )
+    if series_result is not None:
+        finish_series(db, series_id, series_result)
+    return game_id
+
+
+def _canonical(value: dict) -> str:
+    """Canonical JSON text of an options table (sorted keys, compact, UTF-8) for
+    ``option_sets``, where equal texts are one row: several times faster than :func:`dumps`."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def _list(value: list) -> str:
+    """A list as :func:`dumps` writes it (compact JSON), an order of magnitude faster."""
+    return orjson.dumps(value).decode()
+
+
+def _option_set_id(conn: sqlite3.Connection, options: str) -> int:
+    """The id of this options text in ``option_sets`` (added the first time it is seen)."""
+    row = conn.execute("select id from option_sets where options = ?", [options]).fetchone()
+    if row is not None:
+        return row[0]
+    return _insert(conn, "insert into option_sets (options) values (?)", [options])
+
+
+def _insert(conn: sqlite3.Connection, sql: str, params: list) -> int:
+    """Run one insert and return the new row's id."""
+    row_id = conn.execute(sql, params).lastrowid
+    assert row_id is not None
+    return row_id
+
+
+def pack_choices(choices: list) -> bytes:
+    """A game's option ids as stored in ``replays.choices_z``: its JSON text, zlib-compressed
+    (option ids repeat a handful of prefixes: level 1, the fastest, already keeps under a third
+    of the text, and this runs once per game in the writer)."""
+    return zlib.compress(orjson.dumps(list(choices)), 1)
+
+
+def unpack_choices(blob: bytes) -> list:
+    return json.loads(zlib.decompress(blob))
+
+
+def _rate(conn: sqlite3.Connection, event_id: int, seats: list[dict], kept: dict) -> None:
+    """Rate one game's entrants in game order, as :func:`tourney.results.ratings.rate_games`
+    would from the stored games. ``kept`` holds the batch's ratings, ``entrant_id -> [mu,
+    sigma, games added]``, read from ``entrant_ratings`` the first time an entrant appears and
+    written back once per batch (:func:`_save_ratings`)."""
+    if len(seats) < 2:
+        return
+    from tourney.results import ratings
+
+    ids = [s["entrant_id"] for s in seats]
+    for i in ids:
+        if i not in kept:
+            row = conn.execute("select mu, sigma from entrant_ratings where event_id = ? and "
+                               "entrant_id = ?", [event_id, i]).fetchone()
+            kept[i] = [*(row or (ratings.MU, ratings.SIGMA)), 0]
+    ranks = [s["placement"] if s["placement"] is not None else (s["points"] or 0) for s in seats]
+    after = ratings.rate_one([(kept[i][0], kept[i][1]) for i in ids], ranks)
+    for i, (mu, sigma) in zip(ids, after):
+        kept[i][:] = [mu, sigma, kept[i][2] + 1]
+
+
+def _count(game: dict, totals: dict[int, list[int]]) -> None:
+    """Add a game to its entrants' totals, ``entrant_id -> [games, wins, draws, losses, points,
+    faults]``, as the ``seat_outcomes`` view classifies seats: a win, a draw (no winner, shared
+    first place: rulings.md item 14) or a loss."""
+    winners = set(game["winners"])
+    for seat in game["seats"]:
+        row = totals.setdefault(seat["entrant_id"], [0, 0, 0, 0, 0, 0])
+        win = seat["seat"] in winners
+        draw = not winners and seat["placement"] == 1
+        for k, add in enumerate((1, win, draw, not (win or draw), seat["points"] or 0,
+                                 seat.get("fault") is not None)):
+            row[k] += int(add)
+
+
+def _save_totals(conn: sqlite3.Connection, event_id: int, totals: dict[int, list[int]]) -> None:
+    conn.executemany(
+        "insert into entrant_totals (event_id, entrant_id, games, wins, draws, losses, points, "
+        "faults) values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (event_id, entrant_id) do update set "
+        "games = games + excluded.games, wins = wins + excluded.wins, "
+        "draws = draws + excluded.draws, losses = losses + excluded.losses, "
+        "points = points + excluded.points, faults = faults + excluded.faults",
+        [(event_id, i, *row) for i, row in totals.items()],
+    )
+
+
+def _save_ratings(conn: sqlite3.Connection, event_id: int, kept: dict) -> None:
+    conn.executemany(
+        "insert into entrant_ratings (event_id, entrant_id, mu, sigma, games) values (?, ?, ?, ?, ?) "
+        "on conflict (event_id, entrant_id) do update set mu = excluded.mu, sigma = excluded.sigma, "
+        "games = games + excluded.games",
+        [(event_id, i, mu, sigma, added) for i, (mu, sigma, added) in kept.items()],
+    )
 
 
 def finish_series(db: Database, series_id: int, result: dict) -> None:
@@ -365,13 +466,54 @@ def finish_series(db: Database, series_id: int, result: dict) -> None:
 
 
 def finish_event(db: Database, event_id: int) -> None:
+    """Mark an event finished and settle its ratings. While it runs, the writer rates games in
+    the order they arrive, which depends on the workers; once it is finished the ratings are
+    recomputed once in schedule order, so a finished event has the same ratings at any
+    concurrency and after any resume (docs/standings.md)."""
+    from tourney.results import ratings
+
+    ids = {r["name"]: r["id"] for r in db.query("select id, name from entrants")}
+    settled = ratings.event_ratings(db, event_id)
     with db.atomic():
+        db.execute("delete from entrant_ratings where event_id = ?", [event_id])
+        db.table("entrant_ratings").insert_all(
+            {"event_id": event_id, "entrant_id": ids[n], "mu": r.mu, "sigma": r.sigma, "games": r.games}
+            for n, r in settled.items())
         db.table("events").update(event_id, {"status": "finished", "finished_at": now()})
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------------------------
+
+
+def load_replay(db: Database, game_id: int) -> dict | None:
+    """The ``replays`` row of a game, or None, with ``options`` and ``choices`` as JSON text
+    whichever way the file stores them (inline in older files; ``option_sets`` and the
+    compressed ``choices_z`` since migration ``m008_scale``)."""
+    rows = list(db.query(
+        "select r.*, o.options as set_options from replays r "
+        "left join option_sets o on o.id = r.options_id where r.game_id = ?", [game_id]))
+    if not rows:
+        return None
+    row = dict(rows[0])
+    if row.get("options") is None:
+        row["options"] = row.pop("set_options")
+    if row.get("choices") is None and row.get("choices_z") is not None:
+        row["choices"] = dumps(unpack_choices(row["choices_z"]))
+    row.pop("set_options", None)
+    row.pop("choices_z", None)
+    return row
+
+
+def game_log(db: Database, game_id: int) -> list[str] | None:
+    """A stored game's readable log, regenerated from its replay (None: no such game)."""
+    row = load_replay(db, game_id)
+    if row is None:
+        return None
+    lines: list[str] = []
+    replay_game(row, on_line=lines.append)
+    return lines
 
 
 def replay_start(row: dict) -> dict:
@@ -453,16 +595,18 @@ def series_games(db: Database, series_id: int) -> list[dict]:
 
 
 def list_games(db: Database, event: str | None = None, entrant: str | None = None,
-               limit: int | None = None) -> list[dict]:
-    """Games (newest last) with event name, series idx and seat summaries; filters by event name
-    and by entrant name."""
+               limit: int | None = None, offset: int = 0) -> list[dict]:
+    """One page of games (oldest first) with event name, series idx and seat summaries; filters
+    by event name and by entrant name. ``limit`` games from the ``offset``-th on (None or 0:
+    all); a page costs the same however many games are stored (index on ``games.event_id``)."""
+    where: list[str] = []
+    params: list[str | int] = []
     if event is not None and find_event(db, event) is None:
         raise StoreError(f"no event named {event!r} (tourney events lists them)")
     if entrant is not None and not db.table("entrants").count_where("name = ?", [entrant]):
         raise StoreError(f"no entrant named {entrant!r}")
-    where, params = [], []
     if event is not None:
-        where.append("ev.name = ?")
+        where.append("g.event_id = (select id from events where name = ?)")
         params.append(event)
     if entrant is not None:
         where.append(
@@ -479,20 +623,19 @@ def list_games(db: Database, event: str | None = None, entrant: str | None = Non
     if where:
         sql += " where " + " and ".join(where)
     sql += " order by g.id"
-    if limit:
-        sql += f" limit {int(limit)}"
-    rows = []
-    for g in db.query(sql, params):
-        g = dict(g)
+    if limit or offset:
+        sql += " limit ? offset ?"
+        params += [int(limit) if limit else -1, int(offset)]
+    rows = [dict(g) for g in db.query(sql, params)]
+    seats: dict[int, list[dict]] = {g["id"]: [] for g in rows}
+    if rows:
+        for r in db.query(
+                "select st.game_id, st.seat, e.name as entrant, st.points, st.placement, st.fault "
+                "from seats st join entrants e on e.id = st.entrant_id where st.game_id in "
+                f"({', '.join('?' * len(rows))}) order by st.game_id, st.seat", list(seats)):
+            r = dict(r)
+            seats[r.pop("game_id")].append(r)
+    for g in rows:
         g["winners"] = json.loads(g["winners"])
-        g["seats"] = [
-            dict(r)
-            for r in db.query(
-                "select st.seat, e.name as entrant, st.points, st.placement, st.fault "
-                "from seats st join entrants e on e.id = st.entrant_id where st.game_id = ? "
-                "order by st.seat",
-                [g["id"]],
-            )
-        ]
-        rows.append(g)
+        g["seats"] = seats[g["id"]]
     return rows

@@ -22,6 +22,7 @@ from sqlite_utils import Database
 
 from tourney.errors import UserError
 from tourney.results import standings as _standings
+from tourney.results import store
 from tourney.web.replay import replay_data
 
 #: rows per page of the paged lists (an event's series, an entrant's games)
@@ -294,7 +295,7 @@ def game_data(db: Database, game_id: int) -> dict:
     for s in seats:
         s["winner"], s["eliminated"] = bool(s["winner"]), bool(s["eliminated"])
         s["fault_message"] = messages.get(str(s["seat"])) if s["fault"] else None
-    row = next(iter(db.query("SELECT * FROM replays WHERE game_id = ?", [game_id])), None)
+    row = store.load_replay(db, game_id)  # however the file keeps options and choices
     names = [s["name"] for s in seats]
     winners = [names[w] for w in json.loads(game["winners"]) if w < len(names)]
     return {

@@ -1,0 +1,186 @@
+"""Running on a Dask cluster: a real scheduler and two real worker processes on 127.0.0.1.
+
+The cluster's games must be exactly the games of a local run of the same config, also when a
+worker is killed in the middle of a series; a worker that cannot start an entrant stops the run
+before anything is stored.
+"""
+
+import os
+import signal
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+import dask  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+import tourney.commands  # noqa: E402,F401
+from tourney.app import app  # noqa: E402
+from tourney.config import parse_config  # noqa: E402
+from tourney.events import runner  # noqa: E402
+from tourney.events.cluster import ClusterError  # noqa: E402
+from tourney.results import store  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # a worker's death fails its task at once, so the main process resumes the series itself
+    # (docs/scale.md); the scheduler runs in this process and reads the setting when it starts
+    with (dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+          distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None) as c):
+        yield c.scheduler_address
+
+
+def raw_config(name, fmt="round-robin", games=2, players=3, **extra):
+    return {
+        # public seeds: a cluster run and a local run are two events, compared game by game
+        "event": {"name": name, "format": fmt, "seed": 11, "games": games, "players": players,
+                  "public_seeds": True, **extra},
+        "entrants": [
+            {"name": "greedy", "builtin": "greedy"},
+            {"name": "random", "builtin": "random"},
+            {"name": "py-random", "command": ["{python}", "examples/bots/random_bot.py"]},
+        ],
+    }
+
+
+def games_of(path):
+    """Per (series, game): everything stored that does not depend on where or when it ran."""
+    con = sqlite3.connect(path)
+    rows = con.execute(
+        "select s.idx, g.idx, g.leg, g.seed, g.first_player, g.turn_order, g.winners, g.reason, "
+        "r.choices_z, r.forfeits, (select group_concat(st.entrant_id || ':' || st.points || ':' || "
+        "st.placement || ':' || coalesce(st.fault, ''), ' ') from seats st where st.game_id = g.id) "
+        "from games g join series s on s.id = g.series_id join replays r on r.game_id = g.id "
+        "order by s.idx, g.idx").fetchall()
+    series = con.execute("select idx, status, outcome, winner_id, games_played from series "
+                         "order by idx").fetchall()
+    con.close()
+    return rows, series
+
+
+def reap_dead_children():
+    """LocalCluster's workers are children of this process, and the bots of a killed worker are
+    handed to it too: wait for those that have exited, so that no zombie is left behind."""
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] == "Z" and int(fields[1]) == os.getpid():
+            try:
+                os.waitpid(int(entry.name), 0)
+            except ChildProcessError:
+                pass
+
+
+def run_locally(raw, path):
+    cfg = parse_config(raw, base_dir=str(ROOT))
+    db = store.open_db(path)
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1).run()
+    db.conn.close()
+
+
+def test_a_cluster_run_stores_the_games_of_a_local_run(cluster, tmp_path, monkeypatch):
+    raw = raw_config("same")
+    run_locally(raw, tmp_path / "local.db")
+    config = tmp_path / "same.toml"
+    import tomli_w
+
+    raw["entrants"][2]["cwd"] = str(ROOT)
+    config.write_text(tomli_w.dumps(raw))
+    monkeypatch.setenv("TOURNEY_CLUSTER", cluster)  # the environment names the cluster
+    result = CliRunner().invoke(app, ["run", str(config), "--db", str(tmp_path / "c.db"), "-q"])
+    assert result.exit_code == 0, result.output
+    local, on_cluster = games_of(tmp_path / "local.db"), games_of(tmp_path / "c.db")
+    assert len(local[0]) == 3 * 2 and all(s[1] == "finished" for s in local[1])
+    assert on_cluster == local
+
+
+def test_a_worker_killed_mid_series_changes_nothing(cluster, tmp_path):
+    raw = raw_config("killed", fmt="league", games=40, players=3)
+    run_locally(raw, tmp_path / "local.db")
+
+    cfg = parse_config(raw, base_dir=str(ROOT))
+    db = store.open_db(tmp_path / "c.db")
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+    spy = distributed.Client(cluster, set_as_default=False)
+    pids = spy.run(os.getpid)
+    killed: list[str] = []
+    warnings: list[str] = []
+
+    def on_game(series_row, payload):
+        if payload["idx"] == 10 and not killed:  # the series is a quarter through
+            busy = [w for w, keys in spy.processing().items() if keys]
+            killed.append(busy[0])
+            os.kill(pids[busy[0]], signal.SIGKILL)
+
+    try:
+        runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1, on_game=on_game,
+                      on_warn=warnings.append, cluster=cluster).run()
+    finally:
+        spy.close()
+        reap_dead_children()
+    db.conn.close()
+    assert killed and any("worker died" in w for w in warnings), warnings
+    local, on_cluster = games_of(tmp_path / "local.db"), games_of(tmp_path / "c.db")
+    assert len(local[0]) == 40 and on_cluster == local
+
+
+def test_a_bot_missing_on_the_workers_stops_the_run_before_it_starts(cluster, tmp_path):
+    raw = raw_config("ghost", games=1)
+    raw["entrants"][2] = {"name": "ghost", "command": ["{python}", str(tmp_path / "gone.py")]}
+    cfg = parse_config(raw, base_dir=str(ROOT), check_commands=False)
+    db = store.open_db(tmp_path / "c.db")
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+    with pytest.raises(ClusterError) as info:
+        runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1,
+                      cluster=cluster).run()
+    message = str(info.value)
+    assert message.startswith("worker tcp://127.0.0.1:") and "\n" not in message
+    assert f"entrant 'ghost': script not found: {tmp_path / 'gone.py'}" in message
+    assert db["games"].count == 0
+
+
+def test_an_unreachable_scheduler_is_one_error_line(tmp_path, monkeypatch):
+    monkeypatch.setattr("tourney.events.cluster.CONNECT_TIMEOUT", "1s")
+    config = tmp_path / "e.toml"
+    config.write_text('[event]\nname = "e"\nformat = "single"\ncluster = "tcp://127.0.0.1:9"\n'
+                      '[[entrants]]\nname = "a"\nbuiltin = "random"\n'
+                      '[[entrants]]\nname = "b"\nbuiltin = "random"\n')
+    result = CliRunner().invoke(app, ["run", str(config), "--db", str(tmp_path / "x.db"), "-q"])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "error: cannot reach the Dask scheduler at tcp://127.0.0.1:9"), result.output
+
+
+def test_an_interrupted_cluster_run_resumes_to_the_games_of_a_local_run(cluster, tmp_path):
+    raw = raw_config("stopped", fmt="league", games=12, players=3)
+    run_locally(raw, tmp_path / "local.db")
+    cfg = parse_config(raw, base_dir=str(ROOT))
+    db = store.open_db(tmp_path / "c.db")
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+
+    def ctrl_c(series_row, payload):
+        if payload["idx"] == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1, on_game=ctrl_c,
+                      cluster=cluster).run()
+    stored = db["games"].count
+    assert 0 < stored < 12
+    resumed, resumed_flag = runner.prepare_event(db, cfg, "test")
+    assert resumed == event_id and resumed_flag
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1, cluster=cluster).run()
+    db.conn.close()
+    local, on_cluster = games_of(tmp_path / "local.db"), games_of(tmp_path / "c.db")
+    assert len(local[0]) == 12 and on_cluster == local

@@ -1,0 +1,262 @@
+"""Playing an event's series on a Dask distributed cluster (``tourney run --cluster ADDRESS``).
+
+The main process is the Dask client and stays the database's only writer. Each series is one
+Dask task; the worker playing it sends every finished game back at once on a
+:class:`distributed.Queue` (one put per game, awaited by the worker, so a game is in the
+scheduler before the worker starts the next one) and the main process commits each game as it
+arrives, exactly as for the local pool (:meth:`tourney.events.runner.Runner.handle`).
+
+Nothing is counted twice. A game is accepted only if it is the next game of its series
+(``idx`` equal to the number of games stored) and comes from the series' current *attempt*.
+When a worker dies the scheduler reports the task as failed (or, if its ``allowed-failures``
+is above 0, runs it again from the start: the games already stored are then sent again and
+dropped); the main process then submits the series again as a new attempt, from its stored
+games, with the same seeds, so it resumes on another worker where it stopped. Messages of an
+earlier attempt that arrive late are dropped.
+
+Before any work, every worker checks that it can start every entrant (:func:`bot_problems`):
+the run refuses to start, naming the worker and the entrant, when one cannot. A worker that
+joins later checks again before it plays a series.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import sys
+import time
+import uuid
+
+from tourney.errors import UserError
+from tourney.events.play import SeriesTask, run_series
+
+#: how often a series may lose its worker before the run gives up on it
+MAX_ATTEMPTS = 4
+#: how long to try to reach the scheduler
+CONNECT_TIMEOUT = "10s"
+#: how often (seconds) a worker looks whether the main process has stopped the run
+STOP_CHECK_S = 1.0
+
+
+class ClusterError(UserError):
+    """The cluster cannot run the event (unreachable, no workers, a bot missing on a worker)."""
+
+
+class BotMissing(Exception):
+    """Raised on a worker that cannot start an entrant (picklable: plain text)."""
+
+
+class Stopped(Exception):
+    """Raised on a worker when the main process has stopped the run (Ctrl-C)."""
+
+
+def portable(spec: dict) -> dict:
+    """An entrant spec for another machine: this interpreter's path back to ``{python}``, which
+    each worker replaces with its own."""
+    if not spec.get("command"):
+        return spec
+    python = sys.executable
+    return {**spec, "command": [a.replace(python, "{python}") for a in spec["command"]]}
+
+
+def bot_problem(spec: dict) -> str | None:
+    """Why this machine cannot start a command entrant (None: it can): its folder, its program
+    (on PATH, or a path that exists and is executable) and a Python script argument."""
+    if not spec.get("command"):
+        return None
+    cwd = spec.get("cwd") or "."
+    if not os.path.isdir(cwd):
+        return f"no such directory {cwd}"
+    argv = [a.replace("{python}", sys.executable) for a in spec["command"]]
+    program = argv[0]
+    if os.sep in program:
+        path = program if os.path.isabs(program) else os.path.join(cwd, program)
+        if not os.path.isfile(path):
+            return f"program not found: {path}"
+        if not os.access(path, os.X_OK):
+            return f"program not executable: {path}"
+    elif shutil.which(program) is None:
+        return f"program not found on PATH: {program}"
+    if len(argv) > 1 and argv[1].endswith(".py") and "python" in os.path.basename(program):
+        script = argv[1] if os.path.isabs(argv[1]) else os.path.join(cwd, argv[1])
+        if not os.path.isfile(script):
+            return f"script not found: {script}"
+    return None
+
+
+def bot_problems(specs: list[dict]) -> list[tuple[str, str]]:
+    """``(entrant, problem)`` for every entrant this machine cannot start."""
+    out = []
+    for spec in specs:
+        problem = bot_problem(spec)
+        if problem is not None:
+            out.append((spec["name"], problem))
+    return out
+
+
+def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int) -> int:
+    """The Dask task: play one series on this worker, putting every game on the queue
+    ``channel`` as ``(attempt, message)``; stops early once the event ``stop`` is set."""
+    from distributed import Event, Queue, get_worker
+
+    problems = bot_problems(task.entrants)
+    if problems:
+        name, problem = problems[0]
+        raise BotMissing(f"worker {get_worker().address}: entrant {name!r}: {problem}")
+    queue, stopped = Queue(channel), Event(stop)
+    checked = time.monotonic()
+
+    def emit(msg) -> None:
+        nonlocal checked
+        queue.put((attempt, msg))
+        # the stop flag costs a round trip to the scheduler: look at most once a second
+        if time.monotonic() - checked >= STOP_CHECK_S:
+            checked = time.monotonic()
+            if stopped.is_set():
+                raise Stopped()
+
+    try:
+        run_series(task, emit)
+    except Stopped:
+        pass
+    return task.idx
+
+
+def connect(address: str):
+    """A Dask client of the scheduler at ``address``, or a :class:`ClusterError`."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError("running on a cluster needs Dask's distributed: "
+                           "pip install -e '.[cluster]'") from None
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({exc})") from None
+
+
+def check_workers(client, specs: list[dict]) -> None:
+    """Refuse to start unless the cluster has workers and each can start every entrant."""
+    found = client.run(bot_problems, specs)
+    if not found:
+        raise ClusterError(f"the Dask scheduler at {client.scheduler.address} has no workers")
+    for worker, problems in sorted(found.items()):
+        for name, problem in problems:
+            raise ClusterError(f"worker {worker}: entrant {name!r}: {problem}")
+
+
+class ClusterRun:
+    """Plays ``runner``'s tasks on the cluster of ``client``, committing through ``runner``."""
+
+    def __init__(self, runner, client):
+        self.runner = runner
+        self.client = client
+        run_id = uuid.uuid4().hex[:12]
+        self.channel = f"tourney-games-{run_id}"
+        self.stop_name = f"tourney-stop-{run_id}"
+        self.tasks = {t.idx: dataclasses.replace(
+            t, entrants=[portable(e) for e in t.entrants]) for t in runner.tasks}
+        self.attempt = dict.fromkeys(self.tasks, 0)
+        #: games of each series stored so far: the ``idx`` the next accepted game must have
+        self.stored = {idx: len(t.done) for idx, t in self.tasks.items()}
+        self.series_of: dict[str, int] = {}  # task key -> series idx
+
+    def run(self) -> None:
+        from distributed import Event, Queue, as_completed
+
+        queue = Queue(self.channel, client=self.client)
+        stop = Event(self.stop_name, client=self.client)
+        futures = as_completed([self._submit(idx) for idx in self.tasks], loop=self.client.loop)
+        try:
+            while not futures.is_empty():
+                done = futures.next_batch(block=False)
+                # drained after the batch is taken: a finished task's games are all on the queue
+                drained = self._drain(queue)
+                for future in done:
+                    retry = self._settle(future)
+                    if retry is not None:
+                        futures.add(retry)
+                if not done and not drained:
+                    time.sleep(0.005)
+            self._drain(queue)
+        except BaseException:
+            stop.set()  # workers stop within about a second; nothing more is stored
+            raise
+        finally:
+            queue.close()
+
+    def _submit(self, idx: int):
+        key = f"{self.channel}-series-{idx}-{self.attempt[idx]}"
+        self.series_of[key] = idx
+        return self.client.submit(play_on_worker, self.tasks[idx], self.channel, self.stop_name,
+                                  self.attempt[idx], key=key, pure=False)
+
+    def _drain(self, queue) -> int:
+        """Store every game waiting on the queue (one commit) that is the next of its series;
+        returns how many messages were waiting."""
+        waiting = queue.get(batch=True)
+        accepted = []
+        for attempt, msg in waiting:
+            idx = msg[1]
+            if attempt != self.attempt[idx]:
+                continue  # a late message of a series since given to another worker
+            if msg[0] == "game":
+                if msg[2]["idx"] != self.stored[idx]:
+                    continue  # already stored (the scheduler re-ran the task from the start)
+                self.stored[idx] += 1
+            accepted.append(msg)
+        if accepted:
+            self.runner.handle_many(accepted)
+        return len(waiting)
+
+    def _settle(self, future):
+        """Account for a task that ended: None if its series is done, else the new future of
+        its next attempt."""
+        idx = self.series_of.pop(future.key)
+        error = future.exception() if future.status == "error" else None
+        if isinstance(error, BotMissing):
+            raise ClusterError(str(error))
+        if error is not None and not _lost_worker(error):
+            raise error
+        if self._series_done(idx):
+            return None
+        self.attempt[idx] += 1
+        if self.attempt[idx] >= MAX_ATTEMPTS:
+            raise ClusterError(f"series {idx}: lost its worker {MAX_ATTEMPTS} times; stored games "
+                               "are kept, run again with --resume")
+        from tourney.events.runner import stored_games
+
+        series = self.runner.series[idx]
+        self.tasks[idx] = dataclasses.replace(self.tasks[idx],
+                                              done=stored_games(self.runner.db, series["id"]))
+        self.stored[idx] = len(self.tasks[idx].done)
+        if self.runner.on_warn:
+            why = "its worker died" if error is not None else "it stopped early"
+            self.runner.on_warn(f"series {idx}: {why}; playing on from game {self.stored[idx]} "
+                                "on another worker")
+        return self._submit(idx)
+
+    def _series_done(self, idx: int) -> bool:
+        row = self.runner.db.execute("select status from series where id = ?",
+                                     [self.runner.series[idx]["id"]]).fetchone()
+        return row[0] == "finished"
+
+
+def _lost_worker(error: BaseException) -> bool:
+    """Whether a task failed because its worker went away (not because of the series)."""
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
+    return isinstance(error, KilledWorker | CommClosedError | OSError)
+
+
+def run_on_cluster(runner, address: str) -> None:
+    """Play the runner's pending series on the Dask cluster at ``address``."""
+    client = connect(address)
+    try:
+        specs = {e["name"]: portable(e) for t in runner.tasks for e in t.entrants}
+        check_workers(client, list(specs.values()))
+        ClusterRun(runner, client).run()
+    finally:
+        client.close()
