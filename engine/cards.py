@@ -12,7 +12,6 @@ from dataclasses import dataclass
 SUITS = ("moon", "ankh", "sun", "eye")
 DEFAULT_COLOUR_NAMES = {"moon": "red", "ankh": "green", "sun": "yellow", "eye": "blue"}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-RANK_VALUE = {rank: i + 1 for i, rank in enumerate(RANKS)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from engine.common import (
     rng_to_json,
 )
 from engine.effects import EFFECTS
+from engine.effects.helpers import arg
 
 RULE_SET = "crazier-eights"
 FORMAT_VERSION = 1
@@ -60,7 +61,6 @@ _CHOICES = {
 _PLAY = [f"play:{i}" for i in range(512)]
 _DISCARD = [f"discard:{i}" for i in range(512)]
 _CARD = [f"card:{i}" for i in range(512)]
-_PLAYER = [f"player:{i}" for i in range(8)]
 _COLOUR = [f"colour:{s}" for s in SUITS]
 
 
@@ -80,7 +80,8 @@ def validate_options(options: dict, players: int | None = None) -> dict:
         if not isinstance(out[name], bool):
             raise OptionsError(f"option {name} must be true or false, not {out[name]!r}")
     names = out["suit_colour_names"]
-    if not isinstance(names, dict) or set(names) != set(SUITS) or not all(isinstance(v, str) and v for v in names.values()):
+    named_all = isinstance(names, dict) and set(names) == set(SUITS)
+    if not named_all or not all(isinstance(v, str) and v for v in names.values()):
         raise OptionsError(f"option suit_colour_names must name a colour for each of {', '.join(SUITS)}")
     if not isinstance(out["max_players_two_decks"], int) or not 5 <= out["max_players_two_decks"] <= 8:
         raise OptionsError("option max_players_two_decks must be a whole number from 5 to 8")
@@ -163,10 +164,6 @@ _WORDS = {
     "top": "leave it on top",
     "bottom": "put it on the bottom",
 }
-
-
-def _arg(option_id: str) -> int:
-    return int(option_id[option_id.index(":") + 1 :])
 
 
 class Game:
@@ -254,13 +251,13 @@ class Game:
         return text
 
     def _make_label(self, option_id: str) -> str:
-        verb, _, arg = option_id.partition(":")
+        verb, _, value = option_id.partition(":")
         if verb in ("play", "discard", "card"):
-            return _CARD_VERBS[verb] + self.card_text(int(arg))
+            return _CARD_VERBS[verb] + self.card_text(int(value))
         if verb == "colour":
-            return f"name {self.options['suit_colour_names'][arg]} ({arg})"
+            return f"name {self.options['suit_colour_names'][value]} ({value})"
         if verb == "player":
-            return f"player {arg}"
+            return f"player {value}"
         return _WORDS.get(verb, option_id)
 
     def card_text(self, cid: int) -> str:
@@ -316,7 +313,7 @@ class Game:
     def describe(self, e: dict) -> str:
         t = e["type"]
         p = e.get("player")
-        name = (lambda c: self.card_text(c))
+        name = self.card_text
         if t == "turn":
             return f"-- turn {e['turn']}: player {p}"
         if t == "draw":
@@ -365,9 +362,6 @@ class Game:
                 self._pending = decision
                 return
         self._pending = None
-
-    def ask(self, player: int, kind: str, options: list[str], prompt: str = "", source: str | None = None) -> Decision:
-        return Decision(player, kind, options, prompt, source)
 
     def _log(self, event: dict) -> None:
         self.events.append(event)
@@ -499,7 +493,6 @@ class Game:
         hand = self.hands[p]
         for _ in range(n):
             if not self.draw_pile and not self._reshuffle():
-                hand.extend(())
                 self._impossible_draw()
                 break
             c = self.draw_pile.pop()
@@ -938,9 +931,9 @@ def _step_main(g: Game, f: dict):
     if answer == "end":
         g.stack.pop()
         return None
-    verb, _, arg = answer.partition(":")
+    verb, _, value = answer.partition(":")
     if verb == "discard":
-        cid = int(arg)
+        cid = int(value)
         g.hands[p].remove(cid)
         g.discard.append(cid)
         g.named = None
@@ -949,7 +942,7 @@ def _step_main(g: Game, f: dict):
         if g._rank[cid] == "8":
             g.stack.append({"do": "colour", "p": p, "owner": p})
     elif verb == "play":
-        cid = int(arg)
+        cid = int(value)
         g.hands[p].remove(cid)
         g.play_card(p, cid)
     else:  # play_top (Fortune Teller)
@@ -995,7 +988,7 @@ def _step_group(g: Game, f: dict):
                 f["p"], "order", [_CARD[c] for c in cards],
                 f"choose which ability of player {f['owner']} takes effect next",
             )
-        cid = _arg(answer)
+        cid = arg(answer)
         cards.remove(cid)
     else:
         cid = cards.pop()
@@ -1050,7 +1043,7 @@ def _step_destroy(g: Game, f: dict):
                 f["prot"].pop(0)
                 f.pop("left", None)
                 continue
-            cid = _arg(answer)
+            cid = arg(answer)
             f["cards"].remove(cid)
             f["left"] = left - 1
             g._log({"type": "save", "player": ctrl, "card": cid, "by": g.defs[protector].name})
@@ -1085,7 +1078,7 @@ def _step_bottom(g: Game, f: dict):
     elif answer == "done":
         chosen = list(cards)
     else:
-        chosen = [_arg(answer)]
+        chosen = [arg(answer)]
     for c in chosen:
         cards.remove(c)
         g.limbo.remove(c)

@@ -103,11 +103,6 @@ def card_table(n_cards: int) -> dict:
     }
 
 
-def hand_value(cards, values) -> int:
-    """Sum of ``values[rank]`` over ``cards`` (ids)."""
-    return sum(values[RANK[c]] for c in cards)
-
-
 def card_value(card, values) -> int:
     """Value of one card given as an id or a name, from a rank -> value table."""
     if isinstance(card, str):
