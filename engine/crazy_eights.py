@@ -211,6 +211,8 @@ def deal_scores(result, options: dict | None = None) -> list[int]:
     """
     opts = validate_options(options or {})
     r = Result.from_dict(result) if isinstance(result, dict) else result
+    if r is None:
+        raise ValueError("deal_scores needs the result of a finished deal")
     if opts["scoring"] == "low":
         return list(r.points)
     scores = [0] * len(r.points)
