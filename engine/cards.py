@@ -101,8 +101,8 @@ CARDS: tuple[CardDef, ...] = tuple(
         ("Sleep", E, "A player of your choice skips their next turn."),
         ("Treasure", E, "Draw 5, then slide any 5 of your hand cards under the discard pile."),
         ("Falling Stars", E, "Destroy up to two cards in play."),
-        ("Lilith", A, "As your turn closes, you may seize one card from an opponent's table; seizing one also gives "
-                      "you a card from the draw pile."),
+        ("Lilith", A, "As your turn closes, you may seize one card from the table of any other player, ally or "
+                      "not; seizing one also gives you a card from the draw pile."),
         ("Alexander the Great", A, "An opponent of yours who controls four or more cards in play when their turn ends "
                                    "loses."),
     ])

@@ -344,8 +344,6 @@ class Game(State):
         if self.known[player]:
             positions = {c: i for i, c in enumerate(reversed(self.draw_pile))}
             known = {str(c): positions[c] for c in self.known[player] if c in positions}
-        if player == active and self.draw_pile and self._controls(player, "Fortune Teller"):
-            known[str(self.draw_pile[-1])] = 0  # Fortune Teller: may look at the top all turn (item 26)
         look = self._current_look(player)
         view = {
             "rule_set": RULE_SET,
@@ -427,9 +425,31 @@ class Game(State):
             if self._check_empty_hands():
                 break
             if decision is not None:
+                if self._fortune_teller_looks():
+                    continue  # the step changed nothing, so asking it again gives the decision anew
                 self._pending = decision
                 return
         self._pending = None
+
+    def _fortune_teller_looks(self) -> bool:
+        """Fortune Teller lets its controller look at the top card of the draw pile all through
+        their turn (item 26): the engine has them look whenever a decision is pending in that turn.
+        As with every look, an empty draw pile is refilled first (item 10), and the card seen stays
+        known while it stays in the pile (P12). True when this changed the state."""
+        p = self.turn
+        if not self._controls(p, "Fortune Teller"):
+            return False
+        if not self.draw_pile:
+            if len(self.discard) <= 1:
+                return False
+            self.top_up(1)
+        top = self.draw_pile[-1]
+        if top in self.known[p]:
+            return False
+        self.known[p].append(top)
+        self._log({"type": "effect", "card": "Fortune Teller", "player": p, "only": p, "cards": [top],
+                   "text": f"you see {self.card_text(top)} on top of the draw pile"})
+        return True
 
     def _log(self, event: dict) -> None:
         self.events.append(event)
@@ -476,12 +496,14 @@ class Game(State):
             return named[1]
         return None
 
-    def _current_look(self, player: int):
-        """Cards an effect in progress lets ``player`` look at (Trade, Queen Guinevere, ...)."""
+    def _current_look(self, player: int) -> dict | None:
+        """The hand an effect in progress lets ``player`` look at (Trade, Queen Guinevere), as
+        ``{"hand_of": seat, "cards": [...]}``; games saved before Queen Guinevere's look took this
+        shape wrote ``"player"`` for ``"hand_of"``."""
         for frame in reversed(self.stack):
             look = frame.get("look")
             if look and look.get("to") == player:
-                return {k: v for k, v in look.items() if k != "to"}
+                return {"hand_of": look.get("hand_of", look.get("player")), "cards": list(look["cards"])}
         return None
 
     # ----------------------------------------------------------------- zones
@@ -526,11 +548,16 @@ class Game(State):
         if cause is not None and n >= 1:
             n, extra_instance = self._adjust_draw(p, n, cause)
         got = self._draw_cards(p, n)
-        if extra_instance and self.result is None:
-            got += self._draw_cards(p, extra_instance)
+        stuck = len(got) < n
+        if extra_instance and not stuck:
+            more = self._draw_cards(p, extra_instance)
+            stuck = len(more) < extra_instance
+            got += more
         if got or n:
             self._log({"type": "draw", "player": p, "count": len(got), "cause": source})
             self._log({"type": "drew", "player": p, "cards": list(got), "only": p})
+        if stuck:  # logged after the draw that could not be completed (P9)
+            self._impossible_draw()
         return got
 
     def _adjust_draw(self, p: int, n: int, cause: int) -> tuple[int, int]:
@@ -557,11 +584,12 @@ class Game(State):
         return max(0, n + more - less - everyone), 0
 
     def _draw_cards(self, p: int, n: int) -> list[int]:
+        """Up to ``n`` cards from the draw pile into ``p``'s hand, reshuffling when it runs out;
+        fewer than ``n`` means the draw became impossible (the caller ends the game)."""
         got = []
         hand = self.hands[p]
         for _ in range(n):
             if not self.draw_pile and not self._reshuffle():
-                self._impossible_draw()
                 break
             c = self.draw_pile.pop()
             hand.append(c)
@@ -871,6 +899,12 @@ class Game(State):
                 setattr(game, f.name, f.metadata["load"](d[key]))
         if len(game.hands) != players or len(game.in_play) != players:
             raise PositionError("hands and in_play need one list per player")
+        for seat, cards in enumerate(game.in_play):
+            for c in cards:
+                if not game.defs[c].is_asset:
+                    raise PositionError(
+                        f"{game.defs[c].name} is an event: only assets can be in play (in_play of player {seat})"
+                    )
         if "named" not in d and d.get("named_colour"):
             suit = d["named_colour"]
             if suit not in SUITS or not game.discard or game.defs[game.discard[-1]].rank != "8":

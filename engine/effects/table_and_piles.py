@@ -171,7 +171,7 @@ def _queen_guinevere(game, f):
         q = arg(f.pop("answer"))
         f["target"] = q
         f["step"] = 1
-        f["look"] = {"to": p, "player": q, "cards": list(game.hands[q])}
+        f["look"] = {"to": p, "hand_of": q, "cards": list(game.hands[q])}
         _say(game, f, f"player {p} looks at player {q}'s hand")
         _say(game, f, f"player {q}'s hand: {_names(game, game.hands[q])}", only=p, cards=list(game.hands[q]))
         return None
