@@ -3,6 +3,9 @@ position and its exact outcome (zones by name, top first)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from enginekit import cid, discard_top_first, do, draw_top_first, hand, position, table
 
@@ -121,3 +124,15 @@ def test_an_impossible_draw_during_a_multi_card_draw_is_logged_in_order():
     tail = [(e["type"], e.get("player"), e.get("count")) for e in game.events[-3:]]
     assert tail == [("draw", 1, 1), ("drew", 1, None), ("end", None, None)]
     assert hand(game, 1) == ["Death", "Timeshift", "Study"]
+
+
+# ----------------------------------------------------------------- saved games stay loadable
+def test_a_game_saved_before_the_state_field_list_loads_unchanged_and_plays_on_the_same():
+    data = json.loads((Path(__file__).parent / "data" / "crazier_saved_before_state_fields.json").read_text())
+    game = engine.load_game(json.loads(json.dumps(data["saved"])))
+    assert json.dumps(game.to_dict()) == json.dumps(data["saved"])  # byte for byte
+    for choice in data["choices_after"]:
+        engine.apply_choice(game, choice)
+    assert game.result.to_dict() == data["result"]
+    final = game.to_dict()
+    assert {key: final[key] for key in data["final_zones"]} == data["final_zones"]
