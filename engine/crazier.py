@@ -273,6 +273,8 @@ class Game(State):
         self._rank = [d.rank for d in self.defs]
         self._suits = [d.suits for d in self.defs]
         self._eff = [EFFECTS.get(d.name) for d in self.defs]
+        # checked at every decision (P14), so a set lookup rather than a scan of names
+        self._fortune_tellers = frozenset(c for c, d in enumerate(self.defs) if d.name == "Fortune Teller")
         for f in fields(State):
             setattr(self, f.name, f.metadata["default"](players))
         self._pending: Decision | None = None
@@ -425,7 +427,7 @@ class Game(State):
             if self._check_empty_hands():
                 break
             if decision is not None:
-                if self._fortune_teller_looks():
+                if not self._fortune_tellers.isdisjoint(self.in_play[self.turn]) and self._fortune_teller_looks():
                     continue  # the step changed nothing, so asking it again gives the decision anew
                 self._pending = decision
                 return
@@ -435,10 +437,9 @@ class Game(State):
         """Fortune Teller lets its controller look at the top card of the draw pile all through
         their turn (item 26): the engine has them look whenever a decision is pending in that turn.
         As with every look, an empty draw pile is refilled first (item 10), and the card seen stays
-        known while it stays in the pile (P12). True when this changed the state."""
+        known while it stays in the pile (P12). Called when the active player controls a Fortune
+        Teller; True when this changed the state."""
         p = self.turn
-        if not self._controls(p, "Fortune Teller"):
-            return False
         if not self.draw_pile:
             if len(self.discard) <= 1:
                 return False
