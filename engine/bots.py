@@ -117,7 +117,9 @@ class GreedyBot:
     def _put_back(self, decision, view):
         """Put back the cards least likely to be discarded soon: eights are kept."""
         cards = [o for o in decision.options if o.startswith("card:")]
-        return min(cards, key=lambda o: self._discard_value(view, int(o[5:]), view["hand"])) if cards else decision.options[0]
+        if not cards:
+            return decision.options[0]
+        return min(cards, key=lambda o: self._discard_value(view, int(o[5:]), view["hand"]))
 
     def _trade_take(self, decision, view):
         cards = [o for o in decision.options if o.startswith("card:")]
@@ -157,7 +159,7 @@ class GreedyBot:
 
     def _suit(self, decision, view):
         """Name the suit held most (eights do not count: they follow any suit)."""
-        counts = {}
+        counts: dict[str, int] = {}
         for c in view["hand"]:
             info = self._info(c)
             if info.get("rank") != "8":
@@ -166,7 +168,7 @@ class GreedyBot:
         return max(decision.options, key=lambda o: counts.get(o[5:], 0))
 
     def _colour(self, decision, view):
-        counts = {}
+        counts: dict[str, int] = {}
         for c in view["hand"]:
             for s in self._info(c).get("suits", ()):
                 counts[s] = counts.get(s, 0) + 1

@@ -16,6 +16,7 @@ Every rule set's game object follows the same small contract (see ``docs/engine.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 
@@ -134,6 +135,11 @@ def apply_choice(game, choice: str) -> None:
         game.apply(choice)
 
 
-def placements_from_scores(scores: list[float]) -> list[int]:
-    """Competition ranking (1, 2, 2, 4) from scores where lower is better."""
+def placements_from_scores(scores: Sequence[float]) -> list[int]:
+    """Competition ranking from scores where lower is better: ties share the better place and
+    the next place is skipped.
+
+    >>> placements_from_scores([0, 3, 3, 5])
+    [1, 2, 2, 4]
+    """
     return [1 + sum(1 for other in scores if other < s) for s in scores]

@@ -17,6 +17,8 @@ order, snapshots, destruction windows, draw substitutions) live here, once.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
 
 from engine.cards import BY_NAME, CARDS, DEFAULT_COLOUR_NAMES, SUITS, CardDef, promo_card
 from engine.common import (
@@ -31,6 +33,7 @@ from engine.common import (
     rng_to_json,
 )
 from engine.effects import EFFECTS
+from engine.effects.helpers import arg
 
 RULE_SET = "crazier-eights"
 FORMAT_VERSION = 1
@@ -60,7 +63,6 @@ _CHOICES = {
 _PLAY = [f"play:{i}" for i in range(512)]
 _DISCARD = [f"discard:{i}" for i in range(512)]
 _CARD = [f"card:{i}" for i in range(512)]
-_PLAYER = [f"player:{i}" for i in range(8)]
 _COLOUR = [f"colour:{s}" for s in SUITS]
 
 
@@ -79,8 +81,7 @@ def validate_options(options: dict, players: int | None = None) -> dict:
     for name in ("minions_as_trigger", "put_back_capped_by_drawn"):
         if not isinstance(out[name], bool):
             raise OptionsError(f"option {name} must be true or false, not {out[name]!r}")
-    names = out["suit_colour_names"]
-    if not isinstance(names, dict) or set(names) != set(SUITS) or not all(isinstance(v, str) and v for v in names.values()):
+    if not _names_every_suit(out["suit_colour_names"]):
         raise OptionsError(f"option suit_colour_names must name a colour for each of {', '.join(SUITS)}")
     if not isinstance(out["max_players_two_decks"], int) or not 5 <= out["max_players_two_decks"] <= 8:
         raise OptionsError("option max_players_two_decks must be a whole number from 5 to 8")
@@ -99,6 +100,14 @@ def validate_options(options: dict, players: int | None = None) -> dict:
     return out
 
 
+def _names_every_suit(names: object) -> bool:
+    """Whether ``names`` gives each suit a colour name (a non-empty string) and nothing else."""
+    return (
+        isinstance(names, dict) and set(names) == set(SUITS)
+        and all(isinstance(v, str) and v for v in names.values())
+    )
+
+
 def new_game(players=2, seed=0, options=None, first_player=None, teams=None) -> Game:
     """Shuffle, deal seven each, turn the top card of the draw pile onto the discard pile."""
     opts = validate_options(options or {}, players)
@@ -112,6 +121,7 @@ def new_game(players=2, seed=0, options=None, first_player=None, teams=None) -> 
     order = list(range(len(deck)))
     rng.shuffle(order)
     game = Game(players, seed, opts, deck, _team_ids(players, teams), rng)
+    game.turn_number = 0  # _start_turn counts the first turn
     size = opts["hand_size"]
     if size * players >= len(deck):
         raise OptionsError("not enough cards to deal that hand size")
@@ -152,6 +162,88 @@ def _team_ids(players: int, teams) -> list[int]:
     return ids
 
 
+# ----------------------------------------------------------------- the saved state
+def _json_copy(value):
+    """A copy of JSON-like data, new lists and dicts at every depth."""
+    if isinstance(value, list):
+        return [_json_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_copy(v) for k, v in value.items()}
+    return value
+
+
+def _flipped(zone: list[int]) -> list[int]:
+    """A pile in the other order: the engine keeps its top last, saved games list it top first."""
+    return zone[::-1]
+
+
+def _saved(default, key: str | None = None, save=_json_copy, load=_json_copy):
+    """A field of the saved state. ``default(players)`` is its value in a fresh game and in a
+    position that leaves it out; ``key`` its name in ``to_dict()`` when that is not the field's;
+    ``save`` and ``load`` convert it to and from its JSON form."""
+    return field(metadata={"default": default, "key": key, "save": save, "load": load})
+
+
+def _key(f) -> str:
+    return f.metadata["key"] or f.name
+
+
+def _none(players: int) -> None:
+    return None
+
+
+def _no_cards(players: int) -> list:
+    return []
+
+
+def _per_player(value):
+    """Default: one ``value`` per player (a fresh copy of it for each)."""
+    return lambda players: [_json_copy(value) for _ in range(players)]
+
+
+def _constant(value):
+    return lambda players: value
+
+
+@dataclass(init=False, eq=False, repr=False)
+class State:
+    """Everything a game of Crazier Eights saves, in the order ``to_dict()`` writes it.
+
+    This field list is the one place the state is spelled out: a new game starts from the
+    defaults, ``to_dict()`` writes the fields in this order, and loading reads them back, a field
+    a saved game or position leaves out taking its default. (A position's defaults describe the
+    main phase of the first turn; :func:`new_game` deals and starts the first turn instead.)
+    """
+
+    hands: list[list[int]] = _saved(_per_player([]))
+    draw_pile: list[int] = _saved(_no_cards, save=_flipped, load=_flipped)  # top last
+    discard: list[int] = _saved(_no_cards, "discard_pile", save=_flipped, load=_flipped)  # top last
+    in_play: list[list[int]] = _saved(_per_player([]))
+    limbo: list[int] = _saved(_no_cards)  # events resolving, destroyed cards being ordered, revealed cards
+    alive: list[bool] = _saved(_per_player(True))
+    turn: int = _saved(_constant(0))
+    turn_number: int = _saved(_constant(1))
+    phase: str = _saved(_constant("main"))
+    played: bool = _saved(_constant(False))
+    discards_made: int = _saved(_constant(0))
+    bonus_discards: int = _saved(_constant(0))
+    destruction_seen: bool = _saved(_constant(False))
+    at_risk: list[int] = _saved(_no_cards)  # per_card scope: cards already threatened this turn
+    named: list | None = _saved(_none)  # [eight's card id, suit] while that eight is on top
+    skips: list[int] = _saved(_per_player(0))
+    extra: list[int] = _saved(_per_player(0), "extra_turns")
+    known: list[list[int]] = _saved(_per_player([]))  # draw-pile cards a player has looked at
+    stack: list[dict] = _saved(_no_cards)
+    events: list[dict] = _saved(_no_cards)
+    seen: list[int] = _saved(_per_player(0))
+    eliminated: list[int] = _saved(_no_cards)
+    elim_points: list[int] = _saved(_per_player(0))
+    choices: list[str] = _saved(_no_cards)
+    result: Result | None = _saved(
+        _none, save=lambda r: r.to_dict() if r else None, load=Result.from_dict,
+    )
+
+
 #: label texts of the option verbs (see ``Game.label``)
 _CARD_VERBS = {"play": "play ", "discard": "discard ", "card": ""}
 _WORDS = {
@@ -165,11 +257,7 @@ _WORDS = {
 }
 
 
-def _arg(option_id: str) -> int:
-    return int(option_id[option_id.index(":") + 1 :])
-
-
-class Game:
+class Game(State):
     """One game of Crazier Eights. See the module docstring and docs/engine.md."""
 
     rule_set = RULE_SET
@@ -185,31 +273,10 @@ class Game:
         self._rank = [d.rank for d in self.defs]
         self._suits = [d.suits for d in self.defs]
         self._eff = [EFFECTS.get(d.name) for d in self.defs]
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        self.draw_pile: list[int] = []  # top is the last element
-        self.discard: list[int] = []  # top is the last element
-        self.in_play: list[list[int]] = [[] for _ in range(players)]
-        self.limbo: list[int] = []  # events resolving, destroyed cards being ordered, revealed cards
-        self.alive = [True] * players
-        self.turn = 0
-        self.turn_number = 0
-        self.phase = "begin"
-        self.played = False
-        self.discards_made = 0
-        self.bonus_discards = 0
-        self.destruction_seen = False
-        self.at_risk: list[int] = []  # per_card scope: cards already threatened this turn
-        self.named: list | None = None  # [eight's card id, suit] while that eight is on top
-        self.skips = [0] * players
-        self.extra = [0] * players
-        self.known: list[list[int]] = [[] for _ in range(players)]  # draw-pile cards a player has looked at
-        self.stack: list[dict] = []
-        self.events: list[dict] = []
-        self.seen = [0] * players
-        self.eliminated: list[int] = []
-        self.elim_points = [0] * players
-        self.choices: list[str] = []
-        self.result: Result | None = None
+        # checked at every decision (P14), so a set lookup rather than a scan of names
+        self._fortune_tellers = frozenset(c for c, d in enumerate(self.defs) if d.name == "Fortune Teller")
+        for f in fields(State):
+            setattr(self, f.name, f.metadata["default"](players))
         self._pending: Decision | None = None
         self._labels: dict[str, str] = {}  # option id -> label, see label()
 
@@ -254,13 +321,13 @@ class Game:
         return text
 
     def _make_label(self, option_id: str) -> str:
-        verb, _, arg = option_id.partition(":")
+        verb, _, value = option_id.partition(":")
         if verb in ("play", "discard", "card"):
-            return _CARD_VERBS[verb] + self.card_text(int(arg))
+            return _CARD_VERBS[verb] + self.card_text(int(value))
         if verb == "colour":
-            return f"name {self.options['suit_colour_names'][arg]} ({arg})"
+            return f"name {self.options['suit_colour_names'][value]} ({value})"
         if verb == "player":
-            return f"player {arg}"
+            return f"player {value}"
         return _WORDS.get(verb, option_id)
 
     def card_text(self, cid: int) -> str:
@@ -279,8 +346,6 @@ class Game:
         if self.known[player]:
             positions = {c: i for i, c in enumerate(reversed(self.draw_pile))}
             known = {str(c): positions[c] for c in self.known[player] if c in positions}
-        if player == active and self.draw_pile and self._controls(player, "Fortune Teller"):
-            known[str(self.draw_pile[-1])] = 0  # Fortune Teller: may look at the top all turn (item 26)
         look = self._current_look(player)
         view = {
             "rule_set": RULE_SET,
@@ -316,7 +381,7 @@ class Game:
     def describe(self, e: dict) -> str:
         t = e["type"]
         p = e.get("player")
-        name = (lambda c: self.card_text(c))
+        name = self.card_text
         if t == "turn":
             return f"-- turn {e['turn']}: player {p}"
         if t == "draw":
@@ -362,12 +427,30 @@ class Game:
             if self._check_empty_hands():
                 break
             if decision is not None:
+                if not self._fortune_tellers.isdisjoint(self.in_play[self.turn]) and self._fortune_teller_looks():
+                    continue  # the step changed nothing, so asking it again gives the decision anew
                 self._pending = decision
                 return
         self._pending = None
 
-    def ask(self, player: int, kind: str, options: list[str], prompt: str = "", source: str | None = None) -> Decision:
-        return Decision(player, kind, options, prompt, source)
+    def _fortune_teller_looks(self) -> bool:
+        """Fortune Teller lets its controller look at the top card of the draw pile all through
+        their turn (item 26): the engine has them look whenever a decision is pending in that turn.
+        As with every look, an empty draw pile is refilled first (item 10), and the card seen stays
+        known while it stays in the pile (P12). Called when the active player controls a Fortune
+        Teller; True when this changed the state."""
+        p = self.turn
+        if not self.draw_pile:
+            if len(self.discard) <= 1:
+                return False
+            self.top_up(1)
+        top = self.draw_pile[-1]
+        if top in self.known[p]:
+            return False
+        self.known[p].append(top)
+        self._log({"type": "effect", "card": "Fortune Teller", "player": p, "only": p, "cards": [top],
+                   "text": f"you see {self.card_text(top)} on top of the draw pile"})
+        return True
 
     def _log(self, event: dict) -> None:
         self.events.append(event)
@@ -414,12 +497,14 @@ class Game:
             return named[1]
         return None
 
-    def _current_look(self, player: int):
-        """Cards an effect in progress lets ``player`` look at (Trade, Queen Guinevere, ...)."""
+    def _current_look(self, player: int) -> dict | None:
+        """The hand an effect in progress lets ``player`` look at (Trade, Queen Guinevere), as
+        ``{"hand_of": seat, "cards": [...]}``; games saved before Queen Guinevere's look took this
+        shape wrote ``"player"`` for ``"hand_of"``."""
         for frame in reversed(self.stack):
             look = frame.get("look")
             if look and look.get("to") == player:
-                return {k: v for k, v in look.items() if k != "to"}
+                return {"hand_of": look.get("hand_of", look.get("player")), "cards": list(look["cards"])}
         return None
 
     # ----------------------------------------------------------------- zones
@@ -464,11 +549,16 @@ class Game:
         if cause is not None and n >= 1:
             n, extra_instance = self._adjust_draw(p, n, cause)
         got = self._draw_cards(p, n)
-        if extra_instance and self.result is None:
-            got += self._draw_cards(p, extra_instance)
+        stuck = len(got) < n
+        if extra_instance and not stuck:
+            more = self._draw_cards(p, extra_instance)
+            stuck = len(more) < extra_instance
+            got += more
         if got or n:
             self._log({"type": "draw", "player": p, "count": len(got), "cause": source})
             self._log({"type": "drew", "player": p, "cards": list(got), "only": p})
+        if stuck:  # logged after the draw that could not be completed (P9)
+            self._impossible_draw()
         return got
 
     def _adjust_draw(self, p: int, n: int, cause: int) -> tuple[int, int]:
@@ -495,12 +585,12 @@ class Game:
         return max(0, n + more - less - everyone), 0
 
     def _draw_cards(self, p: int, n: int) -> list[int]:
+        """Up to ``n`` cards from the draw pile into ``p``'s hand, reshuffling when it runs out;
+        fewer than ``n`` means the draw became impossible (the caller ends the game)."""
         got = []
         hand = self.hands[p]
         for _ in range(n):
             if not self.draw_pile and not self._reshuffle():
-                hand.extend(())
-                self._impossible_draw()
                 break
             c = self.draw_pile.pop()
             hand.append(c)
@@ -689,10 +779,10 @@ class Game:
                 points.append(max(most, max(self.elim_points)) + 1)
         return points
 
-    def _finish(self, winners: list[int], reason: str, detail: str = "", tied: list[int] = ()) -> None:
+    def _finish(self, winners: list[int], reason: str, detail: str = "", tied: Sequence[int] = ()) -> None:
         points = self._points(winners)
         order = {p: i for i, p in enumerate(self.eliminated)}
-        keys = []
+        keys: list[float] = []
         for p in range(self.players):
             if p in winners or p in tied:
                 keys.append(0)
@@ -780,7 +870,7 @@ class Game:
     # ----------------------------------------------------------------- save and load
     def to_dict(self) -> dict:
         """The whole state as JSON-ready data (zones listed top first)."""
-        return {
+        out = {
             "rule_set": RULE_SET,
             "version": FORMAT_VERSION,
             "players": self.players,
@@ -788,77 +878,40 @@ class Game:
             "options": self.options,
             "deck": list(self.deck),
             "teams": self._teams_list(),
-            "hands": [list(h) for h in self.hands],
-            "draw_pile": self.draw_pile[::-1],
-            "discard_pile": self.discard[::-1],
-            "in_play": [list(c) for c in self.in_play],
-            "limbo": list(self.limbo),
-            "alive": list(self.alive),
-            "turn": self.turn,
-            "turn_number": self.turn_number,
-            "phase": self.phase,
-            "played": self.played,
-            "discards_made": self.discards_made,
-            "bonus_discards": self.bonus_discards,
-            "destruction_seen": self.destruction_seen,
-            "at_risk": list(self.at_risk),
-            "named": list(self.named) if self.named else None,
-            "skips": list(self.skips),
-            "extra_turns": list(self.extra),
-            "known": [list(k) for k in self.known],
-            "stack": _copy_frames(self.stack),
-            "events": [dict(e) for e in self.events],
-            "seen": list(self.seen),
-            "eliminated": list(self.eliminated),
-            "elim_points": list(self.elim_points),
-            "choices": list(self.choices),
-            "result": self.result.to_dict() if self.result else None,
-            "rng": rng_to_json(self.rng),
         }
+        for f in fields(State):
+            out[_key(f)] = f.metadata["save"](getattr(self, f.name))
+        out["rng"] = rng_to_json(self.rng)
+        return out
 
     @classmethod
     def _from_dict(cls, d: dict) -> Game:
         players = d["players"]
         options = validate_options(d.get("options", {}), players)
+        if "hands" not in d:
+            raise PositionError("a position needs \"hands\": one list of cards per player")
         if "deck" not in d:
             d = _name_position_to_ids(d)
         rng = rng_from_json(d["rng"]) if "rng" in d else random.Random(d.get("seed", 0))
         game = cls(players, d.get("seed", 0), options, list(d["deck"]), _team_ids(players, d.get("teams")), rng)
-        game.hands = [list(h) for h in d["hands"]]
-        game.draw_pile = list(d.get("draw_pile", []))[::-1]
-        game.discard = list(d.get("discard_pile", []))[::-1]
-        game.in_play = [list(cards) for cards in d.get("in_play", [[] for _ in range(players)])]
+        for f in fields(State):
+            key = _key(f)
+            if key in d:
+                setattr(game, f.name, f.metadata["load"](d[key]))
         if len(game.hands) != players or len(game.in_play) != players:
             raise PositionError("hands and in_play need one list per player")
-        game.limbo = list(d.get("limbo", []))
-        game.alive = list(d.get("alive", [True] * players))
-        game.turn = d.get("turn", 0)
-        game.turn_number = d.get("turn_number", 1)
-        game.phase = d.get("phase", "main")
-        game.played = d.get("played", False)
-        game.discards_made = d.get("discards_made", 0)
-        game.bonus_discards = d.get("bonus_discards", 0)
-        game.destruction_seen = d.get("destruction_seen", False)
-        game.at_risk = list(d.get("at_risk", []))
-        game.skips = list(d.get("skips", [0] * players))
-        game.extra = list(d.get("extra_turns", [0] * players))
-        game.known = [list(k) for k in d.get("known", [[] for _ in range(players)])]
-        game.events = [dict(e) for e in d.get("events", [])]
-        game.seen = list(d.get("seen", [0] * players))
-        game.eliminated = list(d.get("eliminated", []))
-        game.elim_points = list(d.get("elim_points", [0] * players))
-        game.choices = list(d.get("choices", []))
-        game.result = Result.from_dict(d.get("result"))
-        if "named" in d:
-            game.named = list(d["named"]) if d["named"] else None
-        elif d.get("named_colour"):
+        for seat, cards in enumerate(game.in_play):
+            for c in cards:
+                if not game.defs[c].is_asset:
+                    raise PositionError(
+                        f"{game.defs[c].name} is an event: only assets can be in play (in_play of player {seat})"
+                    )
+        if "named" not in d and d.get("named_colour"):
             suit = d["named_colour"]
             if suit not in SUITS or not game.discard or game.defs[game.discard[-1]].rank != "8":
                 raise PositionError("named_colour needs a suit and an eight on top of the discard pile")
             game.named = [game.discard[-1], suit]
-        if "stack" in d:
-            game.stack = _copy_frames(d["stack"])
-        else:
+        if "stack" not in d:
             stage = {"begin": "begin", "draw": "draw", "main": "end", "end": "end"}.get(game.phase)
             if stage is None:
                 raise PositionError(f"unknown phase {game.phase!r} (begin, draw, main or end)")
@@ -870,19 +923,9 @@ class Game:
         return game
 
 
-def _copy_frames(frames: list[dict]) -> list[dict]:
-    out = []
-    for f in frames:
-        g = {}
-        for k, v in f.items():
-            g[k] = list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
-        out.append(g)
-    return out
-
-
 def _name_position_to_ids(d: dict) -> dict:
     """A hand-written position names its cards: give each occurrence its own card id."""
-    deck: list[str] = []
+    deck: list[str | dict] = []
 
     def ids(cards):
         out = []
@@ -938,9 +981,9 @@ def _step_main(g: Game, f: dict):
     if answer == "end":
         g.stack.pop()
         return None
-    verb, _, arg = answer.partition(":")
+    verb, _, value = answer.partition(":")
     if verb == "discard":
-        cid = int(arg)
+        cid = int(value)
         g.hands[p].remove(cid)
         g.discard.append(cid)
         g.named = None
@@ -949,7 +992,7 @@ def _step_main(g: Game, f: dict):
         if g._rank[cid] == "8":
             g.stack.append({"do": "colour", "p": p, "owner": p})
     elif verb == "play":
-        cid = int(arg)
+        cid = int(value)
         g.hands[p].remove(cid)
         g.play_card(p, cid)
     else:  # play_top (Fortune Teller)
@@ -983,7 +1026,9 @@ def _step_event_done(g: Game, f: dict):
 
 
 def _step_card(g: Game, f: dict):
-    return EFFECTS[f["name"]].resolve(g, f)
+    resolve = EFFECTS[f["name"]].resolve
+    assert resolve is not None, "a card frame is pushed only for an effect that resolves"
+    return resolve(g, f)
 
 
 def _step_group(g: Game, f: dict):
@@ -995,7 +1040,7 @@ def _step_group(g: Game, f: dict):
                 f["p"], "order", [_CARD[c] for c in cards],
                 f"choose which ability of player {f['owner']} takes effect next",
             )
-        cid = _arg(answer)
+        cid = arg(answer)
         cards.remove(cid)
     else:
         cid = cards.pop()
@@ -1026,7 +1071,7 @@ def _step_destroy(g: Game, f: dict):
         if first:
             f["prot"] = [
                 [c, q] for q in g._order_from(g.turn) for c in g.in_play[q]
-                if g._eff[c] is not None and g._eff[c].saves
+                if (e := g._eff[c]) is not None and e.saves
             ]
         f["stage"] = "save"
         return None
@@ -1050,7 +1095,7 @@ def _step_destroy(g: Game, f: dict):
                 f["prot"].pop(0)
                 f.pop("left", None)
                 continue
-            cid = _arg(answer)
+            cid = arg(answer)
             f["cards"].remove(cid)
             f["left"] = left - 1
             g._log({"type": "save", "player": ctrl, "card": cid, "by": g.defs[protector].name})
@@ -1085,7 +1130,7 @@ def _step_bottom(g: Game, f: dict):
     elif answer == "done":
         chosen = list(cards)
     else:
-        chosen = [_arg(answer)]
+        chosen = [arg(answer)]
     for c in chosen:
         cards.remove(c)
         g.limbo.remove(c)

@@ -63,7 +63,11 @@ def validate_options(options: dict | None, players: int | None = None) -> dict:
     """The options completed with defaults; an OptionsError names what is wrong."""
     opts = check_options(RULE_SET, OPTIONS, options)
     if opts["special_cards"]:
-        opts["queen_skip"] = opts["ace_reverse"] = opts["two_draw"] = True
+        # The group switch turns on the three special cards that are not set one by one: an
+        # explicit {"queen_skip": false} keeps the queen plain.
+        for name in ("queen_skip", "ace_reverse", "two_draw"):
+            if name not in (options or {}):
+                opts[name] = True
     if opts["scoring"] not in ("low", "high"):
         raise OptionsError("crazy-eights option scoring must be 'low' or 'high'")
     if opts["series"] not in ("single", "target"):
@@ -211,6 +215,8 @@ def deal_scores(result, options: dict | None = None) -> list[int]:
     """
     opts = validate_options(options or {})
     r = Result.from_dict(result) if isinstance(result, dict) else result
+    if r is None:
+        raise ValueError("deal_scores needs the result of a finished deal")
     if opts["scoring"] == "low":
         return list(r.points)
     scores = [0] * len(r.points)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 from engine.common import (
     Decision,
@@ -64,7 +65,7 @@ _ANY = frozenset(range(MAX_CARDS))
 _TWOS = frozenset(c for c in range(MAX_CARDS) if RANK[c] == 2)
 _TWOS_EIGHTS = frozenset(c for c in range(MAX_CARDS) if RANK[c] in (2, 8))
 _EIGHTS = frozenset(c for c in range(MAX_CARDS) if RANK[c] == 8)
-_NONE = frozenset()
+_NONE: frozenset[int] = frozenset()
 
 POSITIONS = ("south", "west", "north", "east")
 
@@ -77,6 +78,9 @@ def parse_card(text) -> tuple[int, int]:
     """(suit index, rank) of a card written as ``"8H"``, ``"10d"``, ``"TD"``, ``"QS"``, ``"AC"``.
 
     The last character is the suit (C, D, H, S), the rest the rank (A, 2-10 or T, J, Q, K).
+
+    >>> parse_card("8H"), parse_card("10d"), parse_card("TD"), parse_card("QS"), parse_card("AC")
+    ((2, 8), (1, 10), (1, 10), (3, 12), (0, 1))
     """
     if not isinstance(text, str) or len(text) < 2:
         raise PositionError(f"bad card name {text!r} (write e.g. '8H', '10D', 'QS')")
@@ -101,11 +105,6 @@ def card_table(n_cards: int) -> dict:
         c: {"name": NAME[c], "rank": RANK_NAMES[RANK[c] - 1], "suits": [SUITS[SUIT[c]]], "type": "card"}
         for c in range(n_cards)
     }
-
-
-def hand_value(cards, values) -> int:
-    """Sum of ``values[rank]`` over ``cards`` (ids)."""
-    return sum(values[RANK[c]] for c in cards)
 
 
 def card_value(card, values) -> int:
@@ -197,11 +196,11 @@ class EightsGame:
         self.n_cards = n_cards
         self.controller = controller
         self.dummy = dummy
-        self.hands = [[] for _ in controller]
+        self.hands: list[list[int]] = [[] for _ in controller]
         self.alive = [True] * players
-        self.draw_pile = []  # top is the end of the list
-        self.discard = []  # bottom ... top
-        self.named_suit = None
+        self.draw_pile: list[int] = []  # top is the end of the list
+        self.discard: list[int] = []  # bottom ... top
+        self.named_suit: int | None = None
         self.wild = False  # the top card allows any card (a Super starter eight)
         self.direction = 1
         self.turn = 0
@@ -214,13 +213,13 @@ class EightsGame:
         self.phase = "turn"  # "turn", "suit", "call", "count" or "over"
         self.phase_hand = 0
         self.rng = random.Random(seed)
-        self.events = []
+        self.events: list[dict] = []
         self._private = {}  # event index -> (player, cards) for cards only one player saw
         self._seen = [0] * players
-        self.choices = []
-        self.result = None
-        self.pending = None
-        self.out_hand = None  # for the two-handed scoring choice
+        self.choices: list[str] = []
+        self.result: Result | None = None
+        self.pending: Decision | None = None
+        self.out_hand: int | None = None  # for the two-handed scoring choice
         self._configure()
 
     # -- the contract -------------------------------------------------------------------------
@@ -330,7 +329,7 @@ class EightsGame:
 
     def _can_draw(self) -> bool:
         if self.draw_pile:
-            return self.stack or not self.draw_limit or self.drawn < self.draw_limit
+            return self.stack > 0 or not self.draw_limit or self.drawn < self.draw_limit
         return self.reshuffle and len(self.discard) > 1
 
     def _decide(self) -> None:
@@ -443,7 +442,7 @@ class EightsGame:
             ok = self._playable()
             pile = self.draw_pile
             limit = self.draw_limit
-            cards = []
+            cards: list[int] = []
             while pile and not (limit and self.drawn + len(cards) >= limit):
                 c = pile.pop()
                 cards.append(c)
@@ -659,7 +658,7 @@ class EightsGame:
     )  # fmt: skip
 
     def to_dict(self) -> dict:
-        data = {"rule_set": self.rule_set, "deck": [NAME[c] for c in range(self.n_cards)]}
+        data: dict[str, Any] = {"rule_set": self.rule_set, "deck": [NAME[c] for c in range(self.n_cards)]}
         for key in self._SAVED:
             data[key] = copy.deepcopy(getattr(self, key))
         data["private"] = [[i, p, list(cards)] for i, (p, cards) in sorted(self._private.items())]
@@ -731,7 +730,9 @@ class EightsGame:
 
         hands = data.get("hands")
         if not isinstance(hands, list) or len(hands) != len(self.hands):
-            raise PositionError(f"a position needs 'hands': a list of {len(self.hands)} lists of cards ({', '.join(hand_names)})")
+            raise PositionError(
+                f"a position needs 'hands': a list of {len(self.hands)} lists of cards ({', '.join(hand_names)})"
+            )
         self.hands = [[take(x) for x in hand] for hand in hands]
         discard = data.get("discard_pile") or []
         if not discard:

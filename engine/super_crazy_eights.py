@@ -184,6 +184,7 @@ class SuperCrazyEightsGame(EightsGame):
 
     def _count_choice(self, option_id: str) -> None:
         out = self.out_hand
+        assert out is not None, "the count decision follows a concealed hand going out"
         chooser = 1 - self.controller[out]
         choice = option_id[6:]
         self._event({"type": "count", "player": chooser, "choice": choice})

@@ -275,7 +275,7 @@ def test_queen_guinevere_looks_at_an_opponents_hand_privately_and_takes_an_asset
     game.apply("player:1")
     seen = list(game.hands[1])
     look = game.view(0)["looking_at"]
-    assert sorted(names(game, look["cards"])) == ["Castle", "Death"] and look["player"] == 1
+    assert sorted(names(game, look["cards"])) == ["Castle", "Death"] and look["hand_of"] == 1
     assert options_named(game, "card") == ["Castle"] and "done" in game.pending.options  # assets only
     assert not private_cards_in_view(game, 2, seen)
     assert "looking_at" not in game.view(1) and "looking_at" not in game.view(2)

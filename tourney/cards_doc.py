@@ -127,7 +127,12 @@ RULINGS: dict[str, list[tuple[str, str]]] = {
     "Sagacious Sorceress": [_TRIGGER, _PUT_BACK],
     "Crystal Ball": [_TRIGGER, _PUT_BACK, _EIGHT_FOR_EFFECT],
     "Fortune Teller": [("26", "The top card of the draw pile may be your one play of the turn instead of a hand "
-                        "card (never a discard); you see it all through your turn.")],
+                        "card (never a discard); you see it all through your turn."),
+                       ("10", "When the draw pile is empty, the discard pile but its top card is shuffled into a "
+                        "new one so that you have a top card to see."),
+                       ("P14", "You see the top card at every decision of your turn, whoever makes it."),
+                       ("P12", "A top card you saw stays known to you while it lies in the pile, after your turn "
+                        "too.")],
     "Revolution": [("24", "Every card of every hand is dealt out again one at a time from you, so hand sizes "
                     "end up within one of each other."), ("7", "Dealing is not drawing.")],
     "Timeshift": [("25", "The extra turn is a complete turn straight after this one."),

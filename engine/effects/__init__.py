@@ -17,37 +17,12 @@ Cards with no entry are played as plain assets or events.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Effect:
-    resolve: Callable | None = None
-    playable: Callable | None = None
-    at_begin: Callable | None = None
-    at_end: Callable | None = None
-    extra_discards_all: int = 0  # every player, on their turn (Stream of Life)
-    extra_discards_own: int = 0  # the controller, on their turn (Fountain of Youth, Holy Grail)
-    opponents_discard_cap: int | None = None  # Oberon
-    draw_more_to_opponents: int = 0  # Malevolent Minions
-    draw_less_from_opponents: int = 0  # Castle
-    draw_less_all: int = 0  # Guardian Angel: 2 fewer cards per copy, for everyone
-    saves: int = 0  # Guardian Valkyrie 1, Lancelot 3
-
-
-EFFECTS: dict[str, Effect] = {}
-
-
-def register(name: str, **fields) -> Effect:
-    effect = Effect(**fields)
-    EFFECTS[name] = effect
-    return effect
-
-
 # Importing the card modules fills EFFECTS.
 from engine.effects import (
     core,  # noqa: F401
     hands_and_draws,  # noqa: F401
     table_and_piles,  # noqa: F401
 )
+from engine.effects.registry import EFFECTS, Effect, register
+
+__all__ = ["EFFECTS", "Effect", "register"]

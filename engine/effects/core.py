@@ -3,8 +3,8 @@ discards, destruction, an alternate loss and turn order."""
 
 from __future__ import annotations
 
-from engine.effects import register
 from engine.effects.helpers import any_card_in_play, arg, choose_player, destroy_one_of, own_turn
+from engine.effects.registry import register
 
 
 def _angel_of_hope(game, f):

@@ -14,8 +14,8 @@ Orders chosen one card at a time (the tests check them):
 from __future__ import annotations
 
 from engine.common import Decision
-from engine.effects import register
 from engine.effects.helpers import any_card_in_play, arg, choose_card, choose_player, own_turn
+from engine.effects.registry import register
 
 
 # ----------------------------------------------------------------- plain draws

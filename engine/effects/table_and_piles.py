@@ -18,8 +18,8 @@ public events.
 from __future__ import annotations
 
 from engine.common import Decision
-from engine.effects import register
 from engine.effects.helpers import always, arg, ask_yes_no, choose_card, choose_player, destroy_one_of, own_turn
+from engine.effects.registry import register
 
 
 # ----------------------------------------------------------------- small local helpers
@@ -171,7 +171,7 @@ def _queen_guinevere(game, f):
         q = arg(f.pop("answer"))
         f["target"] = q
         f["step"] = 1
-        f["look"] = {"to": p, "player": q, "cards": list(game.hands[q])}
+        f["look"] = {"to": p, "hand_of": q, "cards": list(game.hands[q])}
         _say(game, f, f"player {p} looks at player {q}'s hand")
         _say(game, f, f"player {q}'s hand: {_names(game, game.hands[q])}", only=p, cards=list(game.hands[q]))
         return None
@@ -206,7 +206,9 @@ def _restoration(game, f):
     if not assets:
         game.stack.pop()
         return None
-    ask = choose_card(game, f, assets, "Restoration: choose an asset in the discard pile to put into play under your control")
+    ask = choose_card(
+        game, f, assets, "Restoration: choose an asset in the discard pile to put into play under your control",
+    )
     if ask:
         return ask
     game.stack.pop()
@@ -246,7 +248,8 @@ def _elven_ritual(game, f):
     if f["taken"] < 2 and assets:
         ask = choose_card(
             game, f, assets,
-            f"Elven Ritual: choose a revealed asset to put into play under your control ({2 - f['taken']} left; done: no more)",
+            f"Elven Ritual: choose a revealed asset to put into play under your control "
+            f"({2 - f['taken']} left; done: no more)",
             optional=True,
         )
         if ask:
@@ -422,7 +425,8 @@ def _morgan_le_fay(game, f):
     if len(cards) > 1 and "answer" not in f:
         return Decision(
             p, "card", [f"card:{c}" for c in cards],
-            "Morgan le Fay: choose the card to put on top of the discard pile (the other stays on top of the draw pile)",
+            "Morgan le Fay: choose the card to put on top of the discard pile "
+            "(the other stays on top of the draw pile)",
             "Morgan le Fay",
         )
     cid = arg(f.pop("answer")) if len(cards) > 1 else cards[0]
