@@ -279,15 +279,15 @@ def invoke(*args):
 
 def test_match_all_plays_n_games(tmp_path):
     db = str(tmp_path / "t.db")
-    r = invoke("match", "greedy", "random", "--best-of", "5", "--all", "--seed", "2", "--public-seeds",
+    r = invoke("match", "greedy", "random", "--best-of", "5", "--all", "--seed", "8", "--public-seeds",
                "--db", db, "--json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     games = doc["games"]
-    # seed 2: greedy has its majority after three games, and all five are played (no more)
+    # seed 8: greedy has its majority after three games, and all five are played (no more)
     assert len(games) == 5 and all(g["winners"] == ["greedy"] for g in games)
     assert [e["wins"] for e in doc["entrants"]] == [5, 0] and doc["winner"] == "greedy"
-    plain = invoke("match", "greedy", "random", "--best-of", "5", "--seed", "2", "--public-seeds", "--db", db,
+    plain = invoke("match", "greedy", "random", "--best-of", "5", "--seed", "8", "--public-seeds", "--db", db,
                    "--json")
     assert len(json.loads(plain.stdout)["games"]) == 3
 
