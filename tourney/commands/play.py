@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
 from tourney.commands.running import execute
@@ -54,7 +55,7 @@ def play(
         if not json_out and "leg" in tally:  # a game of several deals: say where the leg stands
             names = cfg.event["entrants"]
             who = ", ".join(names[w] for w in deal["winners"]) or "no winner"
-            typer.echo(f"deal {len(deals)}: {who} ({deal['reason']}); leg points "
+            typer.echo(f"deal {len(deals)}: {who} ({narrate.reason_words(deal['reason'])}); leg points "
                        + " - ".join(f"{n} {p}" for n, p in zip(names, tally["leg_scores"])))
 
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
@@ -67,9 +68,11 @@ def play(
         out_json(result)
         return
     winners = ", ".join(result["winners"])
-    how = result["reason"] if len(deals) == 1 else f"decided on the totals of {len(deals)} deals"
+    how = narrate.reason_words(result["reason"]) if len(deals) == 1 else \
+        f"decided on the totals of {len(deals)} deals"
     typer.echo(
-        f"result: {winners + ' wins' if winners else 'no winner'} ({how}); points: "
+        f"result: {winners + (' wins' if len(result['winners']) == 1 else ' win') if winners else 'no winner'}"
+        f" ({how}); points (fewer is better): "
         + ", ".join(f"{s['entrant']} {s['points']}" for s in result["seats"])
     )
 

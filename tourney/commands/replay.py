@@ -6,6 +6,7 @@ import json
 
 import typer
 
+from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json
 from tourney.errors import CheckFailed, UserError
@@ -45,7 +46,7 @@ def replay(
     if not json_out:
         typer.echo(f"game {game_id}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names))
                    + f"; seed {row['seed']}; first player {row['first_player']}")
-    game = store.replay_game(row, on_line=on_line)
+    game = store.replay_game(row, on_line=on_line, names=names)
     result = game.result
     ok = result is not None and list(result.winners) == json.loads(stored["winners"])
     if json_out:
@@ -60,8 +61,7 @@ def replay(
             "matches_stored": ok,
         })
     elif result is not None:
-        who = ", ".join(names[w] for w in result.winners) or "no winner"
-        typer.echo(f"result: {who} ({result.reason}); points: "
-                   + ", ".join(f"{n} {p}" for n, p in zip(names, result.points)))
+        table = narrate.Table(row["rule_set"], tuple(names))
+        typer.echo(narrate.result_line(table, result.winners, result.reason, result.points))
     if not ok:
         raise CheckFailed("the replay does not match the stored result")

@@ -316,12 +316,14 @@ def replay_start(row: dict) -> dict:
     }
 
 
-def replay_game(row: dict, on_line=None):
+def replay_game(row: dict, on_line=None, names: list[str] | None = None):
     """Re-create a stored game from a ``replays`` row (choices and forfeits); ``on_line`` gets
-    each readable log line as it happens. Returns the engine game."""
+    each event in words (with the entrant ``names``) as it happens. Returns the engine game."""
     import engine
+    from tourney import narrate
 
     game = engine.new_game(**replay_start(row))
+    table = narrate.table_for(game, names or [f"seat {s}" for s in range(game.players)])
     choices = json.loads(row["choices"])
     forfeits = json.loads(row.get("forfeits") or "[]")
     shown = 0
@@ -330,7 +332,7 @@ def replay_game(row: dict, on_line=None):
         nonlocal shown
         while shown < len(game.events):
             if on_line is not None:
-                on_line(game.describe(game.events[shown]))
+                on_line(narrate.event(table, game.events[shown]))
             shown += 1
 
     flush()
