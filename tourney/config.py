@@ -43,6 +43,8 @@ from tourney.errors import UserError
 
 FORMATS = ("single", "match", "league", "round-robin")
 BUILTIN_BOTS = ("random", "greedy")
+#: the built-in entrant of a person at the terminal (tourney/bots/human.py)
+HUMAN = "human"
 UNITS = ("match", "league")
 
 LIMIT_KEYS = {
@@ -101,10 +103,10 @@ def _bot_names() -> tuple[str, ...]:
 
         names = getattr(bots, "BOTS", None) or getattr(bots, "BOT_NAMES", None)
         if names:
-            return tuple(names)
+            return (*names, HUMAN)
     except Exception:
         pass
-    return BUILTIN_BOTS
+    return (*BUILTIN_BOTS, HUMAN)
 
 
 def _check_type(path, place, value, kind, what):

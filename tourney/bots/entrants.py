@@ -126,6 +126,10 @@ def open_entrant(spec: EntrantSpec, seed: int = 0) -> Entrant:
     to a subprocess bot in the hello (for its own reproducible randomness)."""
     if (spec.builtin is None) == (spec.command is None):
         raise ValueError(f"entrant {spec.name!r}: give exactly one of builtin and command")
+    if spec.builtin == "human":
+        from tourney.bots.human import HumanEntrant
+
+        return HumanEntrant(spec, seed)
     if spec.builtin is not None:
         return BuiltinEntrant(spec, seed)
     if not spec.command:
@@ -170,6 +174,10 @@ class Entrant:
 
     def close(self) -> None:
         self.closed = True
+
+    def meet(self, names: list[str]) -> None:
+        """The entrant names of the game's seats, before it begins (a person wants to know who
+        they play against; bots are told only seat numbers)."""
 
     def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
         """Get ready for a game and send it ``message`` (``game_start``); an error (with

@@ -161,6 +161,7 @@ def play_game(
     emit(f"game: {rule_set}, seed {seed}; {names}; {entrants[first].name} begins")
     cards = game.card_table()
     for seat, entrant in enumerate(entrants):
+        entrant.meet([e.name for e in entrants])
         msg = protocol.game_start_message(
             seat=seat, players=players, teams=teams, rule_set=rule_set, options=full_options,
             first_player=first, series=series, cards=cards,

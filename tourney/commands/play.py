@@ -9,7 +9,7 @@ import typer
 from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
-from tourney.commands.running import execute
+from tourney.commands.running import execute, has_human
 from tourney.config import event_from_words
 from tourney.results import store
 
@@ -19,12 +19,13 @@ LEG_TOTALS = "leg_totals"
 
 @app.command(
     epilog="Examples: tourney play greedy random --seed 3\n\n"
+    "tourney play human greedy --rule-set crazy-eights   (you play against greedy)\n\n"
     "tourney play greedy examples/bots/random_bot.py random random\n\n" + EXIT_CODES
 )
 def play(
     entrants: list[str] = typer.Argument(
-        ..., help="2-8 entrants: built-in bots (random, greedy), bot programs (.py files run "
-        "with this Python), or entrant names of --config."
+        ..., help="2-8 entrants: built-in bots (random, greedy), human (you, at the terminal), bot "
+        "programs (.py files run with this Python), or entrant names of --config."
     ),
     seed: int = typer.Option(1, help="Event seed (the game seed derives from it)."),
     rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
@@ -44,9 +45,11 @@ def play(
                     name=name)
     database = open_store(db)
     deals: list[dict] = []
+    # a person at the table sees only their own seat's view; the referee's log shows every hand
+    private = has_human(cfg)
 
     def on_line(line):
-        if not json_out:
+        if not json_out and not private:
             typer.echo(line)
 
     def on_deal(deal):

@@ -8,6 +8,13 @@ import typer
 from tourney.commands.common import err, show_progress
 
 
+def has_human(cfg) -> bool:
+    """Whether a person plays in this event (the built-in entrant ``human``)."""
+    from tourney.config import HUMAN
+
+    return any(e.get("builtin") == HUMAN for e in cfg.entrants)
+
+
 def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=False, quiet=False,
             on_line=None, on_game=None, expect_resume=False):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
@@ -29,6 +36,8 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
         err(f"nothing to resume: event {cfg.event['name']!r} starts now")
 
     printed: set[int] = set()
+    if has_human(cfg):  # one terminal, one game at a time, and no progress bar over the table
+        concurrency, quiet = 1, True
 
     def on_series(s, result):
         printed.add(s["idx"])
@@ -73,7 +82,10 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
         else:
             event_runner.run()
     except KeyboardInterrupt:
-        err(f"interrupted: finished games are stored; resume with: tourney run {source} --resume")
+        if source == store.COMMAND_LINE:
+            err("interrupted: finished games are stored")
+        else:
+            err(f"interrupted: finished games are stored; resume with: tourney run {source} --resume")
         raise typer.Exit(130) from None
     store.finish_event(db, event_id)
     summary = summaries.event_summary(db, event_id)

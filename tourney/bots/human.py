@@ -1,0 +1,229 @@
+"""A person at the table: the built-in entrant ``human`` plays through the terminal.
+
+At every decision the player sees their seat's view of the game in words (their hand, the top of
+the discard pile and any named colour or suit, every other player's hand size and cards in play,
+what happened since their last decision) and the legal options, numbered. They answer with a
+number; ``?`` shows help (``? NAME`` the text of a card, ``? rules`` a summary of the rules).
+
+The screen is built only from what the engine gives this seat: ``game.view(seat)``, the labels
+of the pending decision's options and the card table every seat gets at the start. Nothing else
+of the game object is read, so a person sees exactly what a bot in that seat would see.
+
+There is no time limit. Ctrl-C raises ``KeyboardInterrupt`` as usual: the command stops, keeps
+the finished games and exits with 130. End of input (the terminal closed) leaves the game as a
+forfeit with fault code ``crash``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from tourney import narrate
+from tourney.bots.entrants import Entrant, EntrantSpec
+from tourney.bots.protocol import ProtocolError
+
+#: the built-in entrant name of a person at the terminal
+HUMAN = "human"
+
+RULES = {
+    "crazier-eights": (
+        "Crazier Eights: on your turn you may discard cards that match the top of the discard pile "
+        "by rank or by colour (an eight is wild when discarded and names a colour), and play cards "
+        "for their effect: events act once, assets stay in front of you and keep acting. The first "
+        "player with an empty hand wins; some cards win or lose the game outright. A player who "
+        "cannot draw when they must loses. docs/cards.md explains every card."
+    ),
+    "crazy-eights": (
+        "Crazy Eights: play a card that matches the top card of the pile by suit or rank, or an "
+        "eight (wild: you name the next suit). If you cannot or will not play, draw. The first "
+        "player to empty their hand wins the deal; the others score the values of the cards left. "
+        "docs/rulesets.md has the details and the options in use."
+    ),
+    "super-crazy-eights": (
+        "Super Crazy Eights: two players each control their own hand and a face-up dummy hand, "
+        "played in turn around the table. Match the top card by suit or rank; eights are wild, "
+        "twos make the next hand draw, other ranks have special effects (docs/rulesets.md). A "
+        "deal ends when a hand is empty; points are the values of the cards left, fewer is better."
+    ),
+}
+
+HELP = (
+    "Type the number of an option and press enter.\n"
+    "  ?          this help and the options again\n"
+    "  ? rules    a summary of the rules\n"
+    "  ? NAME     the text of a card, e.g. '? Trade' (Crazier Eights)\n"
+    "  Ctrl-C     leave (finished games are kept)"
+)
+
+
+class HumanEntrant(Entrant):
+    """The entrant ``human``: asks a person at the terminal (``stdin``/``stdout`` by default)."""
+
+    def __init__(self, spec: EntrantSpec, seed: int = 0, stdin: TextIO | None = None,
+                 stdout: TextIO | None = None):
+        super().__init__(spec, seed)
+        self._in = stdin
+        self._out = stdout
+        self.names: list[str] = []
+        self.table = narrate.Table("crazier-eights", ())
+        self.seat = 0
+
+    # terminal ------------------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        out = self._out or sys.stdout
+        out.write(text + "\n")
+        out.flush()
+
+    def ask(self, prompt: str) -> str:
+        out = self._out or sys.stdout
+        out.write(prompt)
+        out.flush()
+        line = (self._in or sys.stdin).readline()
+        if not line:
+            raise EOFError
+        return line.strip()
+
+    # the entrant interface -------------------------------------------------------------------
+    def start(self) -> None:
+        self.started = True
+        self.bot_name = HUMAN
+
+    def meet(self, names: list[str]) -> None:
+        self.names = list(names)
+
+    def begin_game(self, message: dict) -> None:
+        self.start()
+        self.seat = message["seat"]
+        names = self.names or [f"seat {s}" for s in range(message["players"])]
+        names = [(f"{n} (you)" if s == self.seat else n) for s, n in enumerate(names)]
+        self.table = narrate.make_table(message["rule_set"], names, message.get("cards") or {},
+                                        message.get("options") or {})
+        others = ", ".join(n for s, n in enumerate(self.names) if s != self.seat) or "the others"
+        series = message.get("series") or {}
+        of = f" (game {series['game']} of {series['of']})" if series.get("game") and series.get("of") else ""
+        self.say(f"\n=== {message['rule_set']}{of}: you ({self._me()}) play against {others}; "
+                 f"{narrate.player(self.table, message['first_player'])} begins ===")
+        return None
+
+    def decide(self, game: Any, seat: int, request_id: int) -> str:
+        decision = game.pending
+        view = game.view(seat)
+        labels = [narrate.option(self.table, o, game.label(o)) for o in decision.options]
+        self.say(screen(self.table, view, narrate.words(self.table, decision.prompt), labels))
+        while True:
+            try:
+                answer = self.ask(f"your choice (1-{len(labels)}, ? for help): ")
+            except EOFError:
+                raise ProtocolError("crash", "the player left (end of input)") from None
+            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+                return decision.options[int(answer) - 1]
+            if answer.startswith("?"):
+                self.say(help_text(self.table, answer[1:].strip(), labels))
+            elif answer:
+                self.say(f"'{answer}' is not an option: type a number from 1 to {len(labels)}, or ? for help")
+
+    def end_game(self, message: dict) -> None:
+        """Tell how the game ended: what happened since the last decision (its last event is the
+        end of the game, with the winners and the reason)."""
+        view = message.get("view") or {}
+        seen = [narrate.event(self.table, e) for e in view.get("events", [])]
+        self.say("\n".join(["", "since your last decision:"] + [f"  {line}" for line in seen]))
+
+    def _me(self) -> str:
+        return self.names[self.seat] if self.seat < len(self.names) else f"seat {self.seat}"
+
+
+# -- what the player sees --------------------------------------------------------------------------
+
+def screen(t: narrate.Table, view: dict, prompt: str, labels: list[str]) -> str:
+    """The whole screen of one decision, from the seat's view only."""
+    lines = [""]
+    events = [narrate.event(t, e) for e in view.get("events", [])]
+    if events:
+        lines.append("since your last decision:")
+        lines += [f"  {line}" for line in events]
+    lines += table_lines(t, view)
+    lines.append(f"decision: {prompt}" if prompt else "decision:")
+    lines += option_lines(labels)
+    return "\n".join(lines)
+
+
+def option_lines(labels: list[str]) -> list[str]:
+    return [f"  {i}. {label}" for i, label in enumerate(labels, 1)]
+
+
+def table_lines(t: narrate.Table, view: dict) -> list[str]:
+    """The table as this seat sees it: piles, the other players, the player's own cards."""
+    top = view.get("top")
+    pile = f"top of the discard pile: {narrate.card(t, top) if top is not None else 'none'}"
+    if view.get("named_colour"):
+        pile += f"; named colour: {narrate.suit(t, view['named_colour'])}"
+    if view.get("named_suit"):
+        pile += f"; named suit: {view['named_suit']}"
+    if view.get("any_card"):
+        pile += "; any card may be played on it"
+    lines = [pile, f"draw pile: {narrate.count(view.get('draw_pile', 0))}"]
+    if view.get("draw_stack"):
+        lines.append(f"draw waiting: {narrate.count(view['draw_stack'])} for the next hand that cannot answer")
+    me = view["player"]
+    alive = view.get("alive") or [True] * view["players"]
+    in_play = view.get("in_play") or []
+    sizes = view.get("hand_sizes") or []
+    for p in range(view["players"]):
+        if p == me:
+            continue
+        line = f"{narrate.player(t, p)}: {narrate.count(sizes[p]) if p < len(sizes) else '?'} in hand"
+        if not alive[p]:
+            line += " (out of the game)"
+        if p < len(in_play) and in_play[p]:
+            line += f"; in play: {narrate.cards(t, in_play[p])}"
+        lines.append(line)
+    for hand in view.get("hands") or []:  # Super Crazy Eights: hands by position, dummies face up
+        if hand.get("player") == me and not hand.get("dummy"):
+            continue
+        owner = narrate.player(t, hand["player"])
+        what = f"{owner}'s dummy" if hand.get("dummy") else owner
+        cards = f": {narrate.cards(t, hand['cards'])}" if "cards" in hand else ""
+        lines.append(f"{hand['position']} hand ({what}): {narrate.count(hand['size'])}{cards}")
+    if me < len(in_play) and in_play[me]:
+        lines.append(f"your cards in play: {narrate.cards(t, in_play[me])}")
+    hand_cards = view.get("hand") or []
+    where = f" ({view['position']})" if view.get("position") else ""
+    lines.append(f"your hand{where}, {narrate.count(len(hand_cards))}:")
+    lines += [f"  {narrate.card(t, c)}{_kind(t, c)}" for c in hand_cards]
+    look = view.get("looking_at")
+    if look:
+        whose = look.get("hand_of", look.get("player"))
+        lines.append(f"you are looking at {narrate.player(t, whose)}'s hand: {narrate.cards(t, look['cards'])}")
+    known = view.get("known_draw_pile") or {}
+    if known:
+        lines.append("you know these draw-pile cards: " + ", ".join(
+            f"{narrate.card(t, int(c))} ({_place(pos)})" for c, pos in sorted(known.items(), key=lambda kv: kv[1])))
+    return lines
+
+
+def _kind(t: narrate.Table, cid: int) -> str:
+    kind = (t.cards.get(cid) or {}).get("type")
+    return f" [{kind}]" if kind in ("asset", "event") else ""
+
+
+def _place(pos: int) -> str:
+    """A draw-pile position (0: the top) in words."""
+    if pos == 0:
+        return "on top"
+    return {1: "2nd", 2: "3rd"}.get(pos, f"{pos + 1}th") + " from the top"
+
+
+def help_text(t: narrate.Table, topic: str, labels: list[str]) -> str:
+    """What ``?``, ``? rules`` and ``? CARD`` show."""
+    from tourney.cards_doc import card_help
+
+    if topic.lower() in ("rules", "rule"):
+        return RULES.get(t.rule_set, "")
+    if topic:
+        text = card_help(topic)
+        if text is None and topic.isdigit() and 1 <= int(topic) <= len(labels):
+            text = card_help(labels[int(topic) - 1].split(" (")[0].split(" ", 1)[-1])
+        return text or f"no card called {topic!r} (the names are in docs/cards.md)"
+    return "\n".join([HELP, "options:"] + option_lines(labels))
