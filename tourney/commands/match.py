@@ -6,9 +6,10 @@ from pathlib import Path
 
 import typer
 
+from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
-from tourney.commands.running import execute
+from tourney.commands.running import execute, has_human
 from tourney.config import event_from_words
 from tourney.results import store
 from tourney.results.standings import find_event
@@ -59,7 +60,8 @@ def match(
             return
         tally = game["tally"]
         who = ", ".join(names[w] for w in game["winners"]) or "no winner"
-        head = f"game {game['idx'] + 1}: first {names[game['first_player']]}; {who} ({game['reason']})"
+        head = (f"game {game['idx'] + 1}: first {names[game['first_player']]}; {who} "
+                f"({narrate.reason_words(game['reason'])})")
         if "leg" not in tally:
             typer.echo(f"{head}; score {score(tally['wins'])}")
             return
@@ -68,8 +70,10 @@ def match(
             leg_winner = ", ".join(names[w] for w in tally["leg_winners"]) or "nobody (drawn)"
             typer.echo(f"leg {tally['leg']} won by {leg_winner}; score {score(tally['wins'])}")
 
+    private = has_human(cfg)  # a person sees their own seat only, never the whole log
+
     def on_line(line):
-        if verbose and not json_out:
+        if verbose and not json_out and not private:
             typer.echo(f"  {line}")
 
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,

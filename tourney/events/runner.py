@@ -119,7 +119,7 @@ class Runner:
                 "games_played": result["games_played"],
                 "entrants": {ids[r["seat"]]: r for r in result["seats"]},
             }
-        store.record_game(self.db, self.event_id, s["id"], payload, stored_result)
+        payload["game_id"] = store.record_game(self.db, self.event_id, s["id"], payload, stored_result)
         if self.on_game:
             self.on_game(s, payload)
         if result is not None:
