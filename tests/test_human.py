@@ -175,3 +175,21 @@ def test_end_of_input_forfeits_the_seat():
         record = play_game([human, g], rule_set="crazy-eights", seed=2, first_player=0)
     assert record.faults == {0: "crash"}
     assert record.result.winners == [1]
+
+
+def test_a_match_against_a_person_hides_the_full_log_even_with_verbose(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="dumb")
+    child = pexpect.spawn(sys.executable, ["-m", "tourney", "match", "human", "greedy", "--rule-set", "crazy-eights",
+                                           "--best-of", "3", "-v", "--seed", "2", "--db", str(tmp_path / "t.db")],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
+    child.delaybeforesend = None
+    seen = ""
+    while child.expect([PROMPT, r"match: [^\r\n]*\r\n"]) == 0:
+        seen += child.before
+        child.sendline(child.match.group(1))
+    seen += child.before + child.match.group(0)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "game: crazy-eights, seed" not in seen  # the referee's log (every hand) is not shown
+    assert seen.count("=== crazy-eights (game ") >= 2  # the person is told each game of the match

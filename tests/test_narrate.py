@@ -88,3 +88,18 @@ def test_concrete_sentences():
 def test_an_unknown_event_type_is_still_words():
     t = narrate.Table("crazier-eights", ("ann",))
     assert narrate.event(t, {"type": "new_thing", "size": 3}) == "new thing: size 3"
+
+
+@pytest.mark.parametrize("rule_set", ["crazier-eights", "crazy-eights", "super-crazy-eights"])
+def test_the_referee_log_of_seeded_bot_games_is_all_words(rule_set):
+    from tourney.bots.entrants import EntrantSpec, open_entrant
+    from tourney.bots.referee import play_game
+
+    for seed in range(25):
+        with open_entrant(EntrantSpec("greedy", builtin="greedy"), seed) as a, \
+                open_entrant(EntrantSpec("random", builtin="random"), seed + 1) as b:
+            record = play_game([a, b], rule_set=rule_set, seed=seed)
+        assert record.log[0].startswith(f"game: {rule_set}, seed {seed}; seat 0 greedy, seat 1 random; ")
+        assert record.log[-1].startswith("result: ")
+        for line in record.log:
+            assert not RAW.search(line), line

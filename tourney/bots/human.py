@@ -100,8 +100,7 @@ class HumanEntrant(Entrant):
         self.table = narrate.make_table(message["rule_set"], names, message.get("cards") or {},
                                         message.get("options") or {})
         others = ", ".join(n for s, n in enumerate(self.names) if s != self.seat) or "the others"
-        series = message.get("series") or {}
-        of = f" (game {series['game']} of {series['of']})" if series.get("game") and series.get("of") else ""
+        of = where_in_series(message.get("series") or {}, self.names)
         self.say(f"\n=== {message['rule_set']}{of}: you ({self._me()}) play against {others}; "
                  f"{narrate.player(self.table, message['first_player'])} begins ===")
         return None
@@ -135,6 +134,22 @@ class HumanEntrant(Entrant):
 
 
 # -- what the player sees --------------------------------------------------------------------------
+
+def where_in_series(series: dict, names: list[str]) -> str:
+    """`` (game 2, best of 3; wins: ann 1, bob 0)`` and the like, from ``game_start``'s series."""
+    if not series.get("game"):
+        return ""
+    parts = [f"game {series['game']}"]
+    if series.get("best_of"):
+        parts[0] += f", best of {series['best_of']}"
+    elif series.get("of") and series["of"] > 1:
+        parts[0] += f" of {series['of']}"
+    if series.get("leg"):
+        parts.append(f"leg {series['leg']}, deal {series.get('deal', 1)}")
+    if series["game"] > 1 and series.get("wins") and len(series["wins"]) == len(names):
+        parts.append("wins: " + ", ".join(f"{n} {w}" for n, w in zip(names, series["wins"])))
+    return f" ({'; '.join(parts)})"
+
 
 def screen(t: narrate.Table, view: dict, prompt: str, labels: list[str]) -> str:
     """The whole screen of one decision, from the seat's view only."""
