@@ -28,23 +28,29 @@ HUMAN = "human"
 
 RULES = {
     "crazier-eights": (
-        "Crazier Eights: on your turn you may discard cards that match the top of the discard pile "
-        "by rank or by colour (an eight is wild when discarded and names a colour), and play cards "
-        "for their effect: events act once, assets stay in front of you and keep acting. The first "
-        "player with an empty hand wins; some cards win or lose the game outright. A player who "
-        "cannot draw when they must loses. docs/cards.md explains every card."
+        "Crazier Eights: each turn you draw a card, then you may discard one card and may play one "
+        "card for its effect, in either order. A discard must share a colour or the rank of the top "
+        "of the discard pile; an eight can always be discarded, and you then name the colour the "
+        "next discard must have. A card played as an event acts once and goes to the bottom of the "
+        "discard pile; an asset stays in play in front of you and keeps acting. The first player "
+        "with no cards in hand wins; a few cards win or lose the game by themselves. "
+        "Type '? NAME' for any card's text (docs/cards.md)."
     ),
     "crazy-eights": (
-        "Crazy Eights: play a card that matches the top card of the pile by suit or rank, or an "
-        "eight (wild: you name the next suit). If you cannot or will not play, draw. The first "
-        "player to empty their hand wins the deal; the others score the values of the cards left. "
-        "docs/rulesets.md has the details and the options in use."
+        "Crazy Eights: play a card with the suit or the rank of the top card, or an eight, which is "
+        "wild: you name the suit that must follow. If you cannot or will not play, you draw until "
+        "you can play or the draw pile is empty. The first player with an empty hand wins the deal; "
+        "the others score the cards they hold (eight 50, court cards and tens 10, ace 1, others "
+        "their value). docs/rulesets.md has the details and the options."
     ),
     "super-crazy-eights": (
-        "Super Crazy Eights: two players each control their own hand and a face-up dummy hand, "
-        "played in turn around the table. Match the top card by suit or rank; eights are wild, "
-        "twos make the next hand draw, other ranks have special effects (docs/rulesets.md). A "
-        "deal ends when a hand is empty; points are the values of the cards left, fewer is better."
+        "Super Crazy Eights: play a card with the suit or the rank of the top card, or a wild eight "
+        "(name the next suit). Twos make the next hand draw two (more for each two played on them) "
+        "unless it answers with a two; threes skip the next hand; aces reverse the direction. A "
+        "hand that cannot play draws one card and its turn ends. After your next-to-last card, call "
+        "\"last card\" or draw a penalty card later. With two players each controls a concealed hand "
+        "and a face-up dummy across the table. A deal ends when a hand is empty (not on a two or a "
+        "three); cards left score points, fewer is better. docs/rulesets.md has the details."
     ),
 }
 
