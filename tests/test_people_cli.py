@@ -228,3 +228,27 @@ command = ["{{python}}", "{tmp_path / 'sleeper.py'}", "{marker}"]
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130 and gone(pid)
+
+
+def test_a_config_may_seat_a_human(tmp_path):
+    from tourney.commands.running import has_human
+    from tourney.config import load_config
+
+    config = tmp_path / "club.toml"
+    config.write_text("""
+[event]
+name = "club night"
+format = "round-robin"
+games = 1
+concurrency = 4
+
+[[entrants]]
+name = "me"
+builtin = "human"
+
+[[entrants]]
+name = "greedy"
+builtin = "greedy"
+""")
+    cfg = load_config(config)
+    assert [e.get("builtin") for e in cfg.entrants] == ["human", "greedy"] and has_human(cfg)
