@@ -29,7 +29,7 @@ def win_rate(games: int, players: int, rule_set: str = "crazier-eights") -> floa
             bot.start(game.card_table())
         while (decision := game.pending) is not None:
             p = decision.player
-            game.apply(bots[p].choose(decision, lambda: game.view(p)))
+            game.apply(bots[p].choose(decision, lambda g=game, s=p: g.view(s)))
         winners = game.result.winners
         if greedy_seat in winners:
             score += 1 / len(winners)

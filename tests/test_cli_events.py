@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401
+from tourney import narrate
 from tourney.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,12 +47,13 @@ def test_play_json_and_log(db):
     text = invoke("play", "greedy", "random", "--seed", "4", "--public-seeds")
     assert text.exit_code == 0
     lines = text.stdout.splitlines()
-    assert lines[0].startswith("game: crazier-eights seed=")
+    assert lines[0].startswith("game: crazier-eights, seed ")
     (winner,) = game["winners"]
-    seat = next(s["seat"] for s in game["seats"] if s["entrant"] == winner)
-    assert f"game over: player {seat} wins ({game['reason']})" in lines
+    reason = narrate.reason_words(game["reason"])
+    assert f"game over: {winner} wins ({reason})" in lines
     points = ", ".join(f"{s['entrant']} {s['points']}" for s in game["seats"])
-    assert lines[-1] == f"result: {winner} wins ({game['reason']}); points: {points}"
+    assert lines[-1] == f"result: {winner} wins ({reason}); points (fewer is better): {points}"
+    assert sum(line.startswith("result:") for line in lines) == 1
 
 
 def test_play_unknown_entrant_is_exit_2(db):

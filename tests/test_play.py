@@ -37,7 +37,7 @@ def test_a_game_of_fifteen_deals_is_reported_as_the_leg(tmp_path):
     text = invoke("play", "greedy", "random", "--rule-set", "super-crazy-eights", "--seed", "4", "--db", db,
                   "--public-seeds")
     last = text.stdout.splitlines()[-1]
-    assert last == (f"result: {got['winners'][0]} wins (decided on the totals of 15 deals); points: "
+    assert last == (f"result: {got['winners'][0]} wins (decided on the totals of 15 deals); points (fewer is better): "
                     f"greedy {totals[0]}, random {totals[1]}")
 
 

@@ -93,7 +93,7 @@ def test_fault_loses_the_game_and_bot_is_restarted(mode, code):
         assert record.result.winners == [1]
         assert 0 not in record.result.winners
         assert 0 in record.result.eliminated  # it left like a player who loses the game
-        assert any(line.startswith(f"fault: player 0 ({mode}) {code}") for line in record.log)
+        assert any(line.startswith(f"fault: {mode} (seat 0) {code}") for line in record.log)
     # one process per game: the faulty bot was restarted for the second game
     assert len(bad.pids) == 2
     assert len(good.pids) == 1
@@ -369,7 +369,7 @@ def test_builtin_entrants_and_on_line():
         record = play_game([a, b], seed=9, series={"game": 1, "of": 1}, on_line=lines.append)
     assert record.faults == {} and record.decisions > 0
     assert lines == record.log
-    assert lines[0].startswith("game: crazier-eights seed=9")
+    assert lines[0] == f"game: crazier-eights, seed 9; seat 0 r, seat 1 g; {'rg'[record.first_player]} begins"
     assert lines[-1].startswith("result:")
     assert record.stderr == {}
 

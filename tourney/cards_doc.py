@@ -175,17 +175,32 @@ def render() -> str:
     for suit in SUITS:
         lines += [f"## {SUIT_TITLES[suit]} ({DEFAULT_COLOUR_NAMES[suit]} by default)", ""]
         for card in (c for c in CARDS if suit in c.suits):
-            lines += [_heading(card), "", card.summary, ""]
-            rulings = RULINGS.get(card.name, [])
-            if rulings:
-                lines.append("Rulings:")
-                lines += [f"- {item if item.startswith('P') else 'item ' + item}: {gist}" for item, gist in rulings]
-            else:
-                lines.append("Rulings: none beyond the card itself.")
-            lines.append("")
-            if card.name in READINGS:
-                lines += [f"Engine reading: {READINGS[card.name]}", ""]
+            lines += _section(card)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _section(card) -> list[str]:
+    """One card's section of the page: heading, summary, rulings, the engine's reading."""
+    lines = [_heading(card), "", card.summary, ""]
+    rulings = RULINGS.get(card.name, [])
+    if rulings:
+        lines.append("Rulings:")
+        lines += [f"- {item if item.startswith('P') else 'item ' + item}: {gist}" for item, gist in rulings]
+    else:
+        lines.append("Rulings: none beyond the card itself.")
+    lines.append("")
+    if card.name in READINGS:
+        lines += [f"Engine reading: {READINGS[card.name]}", ""]
+    return lines
+
+
+def card_help(name: str) -> str | None:
+    """The docs/cards.md section of the card called ``name`` (any case), or None."""
+    wanted = name.strip().lower()
+    for card in CARDS:
+        if card.name.lower() == wanted:
+            return "\n".join(_section(card)).strip()
+    return None
 
 
 def write(path: Path = DOC_PATH) -> Path:

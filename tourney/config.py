@@ -45,6 +45,8 @@ from tourney.errors import UserError
 
 FORMATS = ("single", "match", "league", "round-robin", "gauntlet", "swiss", "knockout")
 BUILTIN_BOTS = ("random", "greedy")
+#: the built-in entrant of a person at the terminal (tourney/bots/human.py)
+HUMAN = "human"
 UNITS = ("match", "league")
 #: formats whose tables are pairs of entrants drawn from the field, and the units they take
 PAIRED_UNITS = {"gauntlet": ("match", "league", "single"), "swiss": ("match", "league", "single"),
@@ -115,10 +117,10 @@ def _bot_names() -> tuple[str, ...]:
 
         names = getattr(bots, "BOTS", None) or getattr(bots, "BOT_NAMES", None)
         if names:
-            return tuple(names)
+            return (*names, HUMAN)
     except Exception:
         pass
-    return BUILTIN_BOTS
+    return (*BUILTIN_BOTS, HUMAN)
 
 
 def _check_type(path, place, value, kind, what):
@@ -167,6 +169,13 @@ def resolve_entrant(spec: dict, base_dir: str) -> dict:
     return out
 
 
+def not_executable(program: str) -> str:
+    """Why a bot program cannot be started, and the two ways to fix it."""
+    runner = {".js": "node", ".py": "{python}", ".rb": "ruby", ".sh": "sh"}.get(Path(program).suffix)
+    how = f', or run it with its interpreter: ["{runner}", "{program}"]' if runner else ""
+    return f"{program} is not executable: make it so (chmod +x {program}){how}"
+
+
 def check_command(path: str, place: str, spec: dict, base_dir: str) -> None:
     """A command entrant's program (and a Python script argument) must exist."""
     resolved = resolve_entrant(spec, base_dir)
@@ -179,6 +188,8 @@ def check_command(path: str, place: str, spec: dict, base_dir: str) -> None:
         prog_path = Path(program) if os.path.isabs(program) else cwd / program
         if not prog_path.exists():
             _fail(path, f"{place}.command", f"program not found: {spec['command'][0]}")
+        if not prog_path.is_file() or not os.access(prog_path, os.X_OK):
+            _fail(path, f"{place}.command", not_executable(spec["command"][0]))
     elif shutil.which(program) is None:
         _fail(path, f"{place}.command", f"program not found on PATH: {program}")
     if len(argv) > 1 and argv[1].endswith(".py") and "python" in Path(program).name:
@@ -519,6 +530,8 @@ def entrant_from_arg(arg: str, taken: set[str], known: dict[str, dict] | None = 
         spec = {"name": arg, "builtin": arg}
     elif Path(arg).exists():
         p = Path(arg).resolve()
+        if p.suffix != ".py" and not (p.is_file() and os.access(p, os.X_OK)):
+            raise ConfigError(f"entrant {arg!r}: {not_executable(arg)}")
         command = ["{python}", str(p)] if p.suffix == ".py" else [str(p)]
         spec = {"name": p.stem, "command": command, "cwd": str(Path.cwd()), "env": {},
                 "limits": {}}

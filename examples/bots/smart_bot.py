@@ -86,8 +86,8 @@ class Bot:
         seats = [int(o.split(":")[1]) for o in options]
         if req.get("source") in HOSTILE:
             foes = [p for p in seats if p not in friends] or seats
-            return "player:%d" % min(foes, key=lambda p: view["hand_sizes"][p])
-        return "player:%d" % me if me in seats else options[0]
+            return f"player:{min(foes, key=lambda p: view['hand_sizes'][p])}"
+        return f"player:{me}" if me in seats else options[0]
 
     def on_destroy(self, options, view, req):
         mine = set(view["in_play"][view["player"]])

@@ -107,17 +107,20 @@ def probe(args, start, hand):
     except OSError as exc:
         found["tcp_connected"] = False
         found["tcp_error"] = str(exc)
-    # other bots: every process whose command line is the opponent's (it carries the marker)
-    signalled = 0
+    # other bots: every process whose command line is the opponent's (it carries the marker).
+    # Signal 0 asks whether a kill would be allowed; the kill itself comes after the findings
+    # are written (main), since the referee ends the game the moment the other bot dies.
+    targets = []
     for p in pids():
         cmdline = read(f"/proc/{p}/cmdline") or b""
         if b"fault_bot.py" in cmdline and args.marker.encode() in cmdline:
             try:
-                os.kill(p, signal.SIGKILL)
-                signalled += 1
+                os.kill(p, 0)
+                targets.append(p)
             except OSError:
                 pass
-    found["signalled"] = signalled
+    found["signalled"] = len(targets)
+    found["_targets"] = targets
     # a grandchild in a session of its own, which should not outlive the series
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", args.marker],
                      start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -153,8 +156,15 @@ def main():
         elif msg["type"] == "request":
             if not probed:
                 probed = True
-                sys.stderr.write("FINDINGS " + json.dumps(probe(args, start, msg["view"]["hand"])) + "\n")
+                found = probe(args, start, msg["view"]["hand"])
+                targets = found.pop("_targets")
+                sys.stderr.write("FINDINGS " + json.dumps(found) + "\n")
                 sys.stderr.flush()
+                for p in targets:
+                    try:
+                        os.kill(p, signal.SIGKILL)
+                    except OSError:
+                        pass
             sys.stdout.write(json.dumps({"type": "answer", "id": msg["id"],
                                          "option": msg["options"][0]["id"]}) + "\n")
         elif msg["type"] == "goodbye":

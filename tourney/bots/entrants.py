@@ -135,6 +135,10 @@ def open_entrant(spec: EntrantSpec, seed: int = 0) -> Entrant:
     to a subprocess bot in the hello (for its own reproducible randomness)."""
     if (spec.builtin is None) == (spec.command is None):
         raise ValueError(f"entrant {spec.name!r}: give exactly one of builtin and command")
+    if spec.builtin == "human":
+        from tourney.bots.human import HumanEntrant
+
+        return HumanEntrant(spec, seed)
     if spec.builtin is not None:
         return BuiltinEntrant(spec, seed)
     if not spec.command:
@@ -179,6 +183,10 @@ class Entrant:
 
     def close(self) -> None:
         self.closed = True
+
+    def meet(self, names: list[str]) -> None:
+        """The entrant names of the game's seats, before it begins (a person wants to know who
+        they play against; bots are told only seat numbers)."""
 
     def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
         """Get ready for a game and send it ``message`` (``game_start``); an error (with
@@ -328,19 +336,23 @@ def _find_program(program: str, cwd: str | None, path: str) -> str | None:
     return shutil.which(program, path=path)
 
 
-def _rlimits(memory_mb: int | None, cpu_seconds: int | None):
-    """A preexec function setting the bot's resource limits (runs in the child)."""
-    import resource
+def _with_limits(argv: list[str], memory_mb: int | None, cpu_seconds: int | None) -> list[str]:
+    """``argv`` run under util-linux ``prlimit`` with the bot's resource limits. The limits are set
+    by an exec'd program rather than a ``preexec_fn``, which is unsafe while the referee's threads
+    run (the stderr readers, the exit watchers), and they hold for every process the bot starts."""
+    if memory_mb is None and cpu_seconds is None:
+        return argv
+    limits = []
+    if memory_mb is not None:
+        limits.append(f"--as={int(memory_mb) * 1024 * 1024}")
+    if cpu_seconds is not None:
+        # soft limit: SIGXCPU (kills); hard limit one second later: SIGKILL
+        limits.append(f"--cpu={int(cpu_seconds)}:{int(cpu_seconds) + 1}")
+    return [PRLIMIT, *limits, "--", *argv]
 
-    def apply() -> None:
-        if memory_mb is not None:
-            size = int(memory_mb) * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
-        if cpu_seconds is not None:
-            # soft limit: SIGXCPU (kills); hard limit one second later: SIGKILL
-            resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 1))
 
-    return apply
+#: util-linux prlimit (part of the base system on Linux; docs/protocol.md, "Limits")
+PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
 
 
 class SubprocessEntrant(Entrant):
@@ -408,15 +420,13 @@ class SubprocessEntrant(Entrant):
     def _spawn(self) -> None:
         sandbox.become_subreaper()
         lim = self.limits
-        preexec = None
-        if lim.memory_mb is not None or lim.cpu_seconds is not None:
-            preexec = _rlimits(lim.memory_mb, lim.cpu_seconds)
         env = _minimal_env(self.spec.env)
         if _find_program(self.argv[0], self.spec.cwd, env["PATH"]) is None:
             # said here: inside a sandbox it would only be a bwrap error on the bot's stderr
             raise EntrantError("startup", f"cannot start {self.argv[0]!r}: no such program")
+        argv = _with_limits(list(self.argv), lim.memory_mb, lim.cpu_seconds)
         try:
-            launch = sandbox.prepare(self.argv, self.spec.cwd, env, self.spec.sandbox)
+            launch = sandbox.prepare(argv, self.spec.cwd, env, self.spec.sandbox)
         except sandbox.SandboxError as exc:
             raise EntrantError("startup", str(exc)) from None
         try:
@@ -431,7 +441,6 @@ class SubprocessEntrant(Entrant):
                 close_fds=True,
                 pass_fds=launch.pass_fds,
                 bufsize=0,
-                preexec_fn=preexec,
             )
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             launch.cleanup()

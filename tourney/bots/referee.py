@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import engine
+from tourney import narrate
 from tourney.bots import protocol
 from tourney.bots.entrants import Entrant, SubprocessEntrant
 from tourney.bots.protocol import FAULT_CODES, ProtocolError
@@ -130,6 +131,7 @@ def play_game(
         teams=teams,
     )
     first = _first_player(game, first_player)
+    table = narrate.table_for(game, [e.name for e in entrants])
     log: list[str] = []
     faults: dict[int, str] = {}
     details: dict[int, str] = {}
@@ -144,7 +146,7 @@ def play_game(
         nonlocal shown
         events = game.events
         while shown < len(events):
-            emit(game.describe(events[shown]))
+            emit(narrate.event(table, events[shown]))
             shown += 1
 
     def fault(seat: int, code: str, message: str) -> None:
@@ -155,14 +157,15 @@ def play_game(
         if code == "crash" and status is not None:
             message += f" (exit status {status})"
         details[seat] = message
-        emit(f"fault: player {seat} ({entrant.name}) {code}: {message}")
+        emit(f"fault: {entrant.name} (seat {seat}) {code}: {message}")
         game.forfeit(seat, code)  # recorded in game.choices; nothing happens once the game is over
         flush_events()
 
-    names = ", ".join(f"{s}={e.name}" for s, e in enumerate(entrants))
-    emit(f"game: {rule_set} seed={seed} first_player={first} players: {names}")
+    names = ", ".join(f"seat {s} {e.name}" for s, e in enumerate(entrants))
+    emit(f"game: {rule_set}, seed {seed}; {names}; {entrants[first].name} begins")
     cards = game.card_table()
     for seat, entrant in enumerate(entrants):
+        entrant.meet([e.name for e in entrants])
         msg = protocol.game_start_message(
             seat=seat, players=players, teams=teams, rule_set=rule_set, options=full_options,
             first_player=first, series=series, cards=cards,
@@ -197,10 +200,8 @@ def play_game(
         text = entrant.take_stderr()
         if text:
             stderr[seat] = text
-    emit(
-        f"result: winners={result.winners} reason={result.reason} points={result.points}"
-        + (f" faults={faults}" if faults else "")
-    )
+    emit(narrate.result_line(table, result.winners, result.reason, result.points)
+         + "".join(f"; fault: {entrants[s].name} {c}" for s, c in sorted(faults.items())))
     return GameRecord(
         rule_set=rule_set,
         options=full_options,

@@ -2,6 +2,7 @@
 
 import typer
 
+from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import EXIT_CODES
 
@@ -22,12 +23,13 @@ def demo(
     bots = [make_bot("greedy" if p == 0 else "random", seed=seed * 100 + p) for p in range(players)]
     for bot in bots:
         bot.start(game.card_table())
+    table = narrate.table_for(game, ["greedy"] + [f"random-{p}" for p in range(1, players)])
     shown = 0
     while game.pending is not None:
         decision = game.pending
         game.apply(bots[decision.player].choose(decision, lambda p=decision.player: game.view(p)))
         for event in game.events[shown:]:
-            typer.echo(game.describe(event))
+            typer.echo(narrate.event(table, event))
         shown = len(game.events)
     result = game.result
-    typer.echo(f"result: winners={result.winners} reason={result.reason} points={result.points}")
+    typer.echo(narrate.result_line(table, result.winners, result.reason, result.points))

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import typer
 
+from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
-from tourney.commands.running import execute
+from tourney.commands.running import execute, has_human
 from tourney.config import event_from_words
 from tourney.results import store
-from tourney.results.standings import find_event
 
 
 @app.command(
@@ -71,7 +71,8 @@ def match(
         tally = game["tally"]
         seated = [names[slot] for slot in game["slots"]]  # who sat where (duplicate rotations)
         who = ", ".join(seated[w] for w in game["winners"]) or "no winner"
-        head = f"game {game['idx'] + 1}: first {seated[game['first_player']]}; {who} ({game['reason']})"
+        reason = narrate.reason_words(game["reason"])
+        head = f"game {game['idx'] + 1}: first {seated[game['first_player']]}; {who} ({reason})"
         if game["duplicate_set"] is not None:
             head = f"set {game['duplicate_set'] + 1}, rotation {game['rotation'] + 1}, {head}"
         if "leg" not in tally:
@@ -82,8 +83,10 @@ def match(
             leg_winner = ", ".join(names[w] for w in tally["leg_winners"]) or "nobody (drawn)"
             typer.echo(f"leg {tally['leg']} won by {leg_winner}; score {score(tally['wins'])}")
 
+    private = has_human(cfg)  # a person sees their own seat only, never the whole log
+
     def on_line(line):
-        if verbose and not json_out:
+        if verbose and not json_out and not private:
             typer.echo(f"  {line}")
 
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
@@ -107,7 +110,6 @@ def match_json(db, summary: dict) -> dict:
     """The ``tourney match --json`` document."""
 
     series = summary["series"][0]
-    ev = find_event(db, summary["event"])
     games = store.list_games(db, event=summary["event"])
     return {
         "event": summary["event"],

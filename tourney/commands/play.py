@@ -6,9 +6,10 @@ from pathlib import Path
 
 import typer
 
+from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
-from tourney.commands.running import execute
+from tourney.commands.running import execute, has_human
 from tourney.config import event_from_words
 from tourney.results import store
 
@@ -18,12 +19,13 @@ LEG_TOTALS = "leg_totals"
 
 @app.command(
     epilog="Examples: tourney play greedy random --seed 3\n\n"
+    "tourney play human greedy --rule-set crazy-eights   (you play against greedy)\n\n"
     "tourney play greedy examples/bots/random_bot.py random random\n\n" + EXIT_CODES
 )
 def play(
     entrants: list[str] = typer.Argument(
-        ..., help="2-8 entrants: built-in bots (random, greedy), bot programs (.py files run "
-        "with this Python), or entrant names of --config."
+        ..., help="2-8 entrants: built-in bots (random, greedy), human (you, at the terminal), bot "
+        "programs (.py files run with this Python), or entrant names of --config."
     ),
     seed: int = typer.Option(1, help="Event seed (the game seed derives from it)."),
     public_seeds: bool = typer.Option(
@@ -45,10 +47,15 @@ def play(
                     name=name, public_seeds=public_seeds)
     database = open_store(db)
     deals: list[dict] = []
+    # a person at the table sees only their own seat's view; the referee's log shows every hand
+    private = has_human(cfg)
+
+    shown_result = []  # whether the printed log already ended a game with its result line
 
     def on_line(line):
-        if not json_out:
+        if not json_out and not private:
             typer.echo(line)
+            shown_result.append(line.startswith("result:"))
 
     def on_deal(deal):
         deals.append(deal)
@@ -56,7 +63,7 @@ def play(
         if not json_out and "leg" in tally:  # a game of several deals: say where the leg stands
             names = cfg.event["entrants"]
             who = ", ".join(names[w] for w in deal["winners"]) or "no winner"
-            typer.echo(f"deal {len(deals)}: {who} ({deal['reason']}); leg points "
+            typer.echo(f"deal {len(deals)}: {who} ({narrate.reason_words(deal['reason'])}); leg points "
                        + " - ".join(f"{n} {p}" for n, p in zip(names, tally["leg_scores"])))
 
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
@@ -68,10 +75,14 @@ def play(
     if json_out:
         out_json(result)
         return
+    if len(deals) == 1 and shown_result and shown_result[-1]:
+        return  # the log already ends with the game's result line
     winners = ", ".join(result["winners"])
-    how = result["reason"] if len(deals) == 1 else f"decided on the totals of {len(deals)} deals"
+    how = narrate.reason_words(result["reason"]) if len(deals) == 1 else \
+        f"decided on the totals of {len(deals)} deals"
     typer.echo(
-        f"result: {winners + ' wins' if winners else 'no winner'} ({how}); points: "
+        f"result: {winners + (' wins' if len(result['winners']) == 1 else ' win') if winners else 'no winner'}"
+        f" ({how}); points (fewer is better): "
         + ", ".join(f"{s['entrant']} {s['points']}" for s in result["seats"])
     )
 

@@ -3,6 +3,8 @@ table on stdout (shared by ``tourney run``, ``play`` and ``match``)."""
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from tourney.commands.common import err, show_progress
@@ -22,6 +24,44 @@ def keep_from_bots(db, cfg) -> None:
     sandbox.keep_private(*files, *folders)
 
 
+def fault_lines(series: dict, payload: dict) -> list[tuple[str, tuple[str, str]]]:
+    """One stderr line per fault of a finished game (entrant, game, code, the detail's first
+    line), each with its (entrant, code)."""
+    names = [e["name"] for e in series["entrants"]]
+    details = payload.get("faults") or {}
+    out = []
+    for seat in payload["seats"]:
+        code = seat.get("fault")
+        if not code:
+            continue
+        name = names[seat["seat"]]
+        detail = str(details.get(seat["seat"], details.get(str(seat["seat"]), ""))).strip()
+        first = detail.splitlines()[0] if detail else ""
+        game = f"game {payload['game_id']}" if payload.get("game_id") is not None else f"game {payload['idx'] + 1}"
+        out.append((f"fault: {name} in {game}: {code}" + (f": {first}" if first else ""), (name, code)))
+    return out
+
+
+def fault_summary(event: str, faults: dict[str, dict[str, int]]) -> list[str]:
+    """The end-of-run lines: faults per entrant and the commands that show the details."""
+    if not faults:
+        return []
+    lines = ["faults in this run:"]
+    for name, codes in sorted(faults.items()):
+        total = sum(codes.values())
+        lines.append(f"  {name}: {total} game{'s' if total != 1 else ''} forfeited ("
+                     + ", ".join(f"{c} {n}" for c, n in sorted(codes.items())) + ")"
+                     + f"; see: tourney games --event {event} --entrant {name}, then tourney replay GAME --stderr")
+    return lines
+
+
+def has_human(cfg) -> bool:
+    """Whether a person plays in this event (the built-in entrant ``human``)."""
+    from tourney.config import HUMAN
+
+    return any(e.get("builtin") == HUMAN for e in cfg.entrants)
+
+
 def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=False, quiet=False,
             on_line=None, on_game=None, expect_resume=False, cluster=None):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
@@ -35,6 +75,7 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     tasks = runner.pending_tasks(db, event_id, cfg) or runner.next_round_tasks(db, event_id, cfg)
     total = len(store.series_rows(db, event_id))
     keep_from_bots(db, cfg)
+    done_games = 0
     if resumed:
         done_games = db.execute("select count(*) from games where event_id = ?",
                                 [event_id]).fetchone()[0]
@@ -45,29 +86,58 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
         err(f"nothing to resume: event {cfg.event['name']!r} starts now")
 
     printed: set[int] = set()
+    if has_human(cfg):  # one terminal, one game at a time, and no progress bar over the table
+        concurrency, quiet = 1, True
 
     def on_series(s, result):
         printed.add(s["idx"])
         if not json_out and not quiet:
-            typer.echo(summaries.series_line(s, result))
+            line = summaries.series_line(s, result)
+            if progress is not None and sys.stdout.isatty():
+                # stdout and the bar share the terminal: print above the bar, not into it
+                progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+            else:
+                typer.echo(line)
 
     progress = None
     task_id = None
     if show_progress(quiet) and tasks:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[games]} games"),
+                            TextColumn("series, {task.fields[games]} games"), TimeElapsedColumn(),
+                            TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"),
                             console=Console(stderr=True), transient=True,
+                            redirect_stdout=False, redirect_stderr=False,  # stdout stays data only
                             auto_refresh=False)  # no thread: worker processes are forked
         task_id = progress.add_task(cfg.event["name"], total=total,
-                                    completed=total - len(tasks), games=0)
-    games_seen = 0
+                                    completed=total - len(tasks), games=done_games)
+    games_seen = done_games
+
+    faults: dict[str, dict[str, int]] = {}  # entrant -> fault code -> games
+
+    def note(line: str) -> None:
+        """A line on stderr, above the progress bar when there is one."""
+        if progress is not None:
+            progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            err(line)
 
     def on_game_cb(s, payload):
         nonlocal games_seen
         games_seen += 1
+        for line, (name, code) in fault_lines(s, payload):
+            faults.setdefault(name, {}).setdefault(code, 0)
+            faults[name][code] += 1
+            note(line)
         if progress is not None and task_id is not None:
             progress.update(task_id, games=games_seen, refresh=True)
         if on_game is not None:
@@ -87,7 +157,7 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
 
     event_runner = runner.Runner(db, event_id, tasks, concurrency or cfg.concurrency,
                             on_game=on_game_cb, on_series=on_series_cb,
-                            on_warn=lambda t: err(f"warning: {t}"), on_line=on_line, more=more,
+                            on_warn=lambda t: note(f"warning: {t}"), on_line=on_line, more=more,
                             cluster=cluster)
     try:
         if progress is not None:
@@ -96,9 +166,14 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
         else:
             event_runner.run()
     except KeyboardInterrupt:
-        err(f"interrupted: finished games are stored; resume with: tourney run {source} --resume")
+        if source == store.COMMAND_LINE:
+            err("interrupted: finished games are stored")
+        else:
+            err(f"interrupted: finished games are stored; resume with: tourney run {source} --resume")
         raise typer.Exit(130) from None
     store.finish_event(db, event_id)
+    for line in fault_summary(cfg.event["name"], faults):
+        err(line)
     summary = summaries.event_summary(db, event_id)
     if not json_out and not quiet:  # series finished by an earlier run
         for item in summary["series"]:

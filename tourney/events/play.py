@@ -105,7 +105,7 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
         return
     from tourney.bots.entrants import open_entrant
     from tourney.bots.referee import play_game
-    from tourney.config import entrant_spec
+    from tourney.config import HUMAN, entrant_spec
 
     n = len(task.entrants)
     replay_state = task.state()
@@ -119,7 +119,9 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
         ]
         if opened is not None:
             opened[:] = entrants
-        for gi, stored in enumerate(task.done):  # bring the bots to where they were
+        # bring the bots to where they were; a person remembers, and must not be asked again
+        catch_up = [] if any(spec.get("builtin") == HUMAN for spec in task.entrants) else task.done
+        for gi, stored in enumerate(catch_up):
             fp = stored["first_player"]
             record = play_game(
                 entrants, rule_set=task.rule_set, options=replay_state.game_options(),

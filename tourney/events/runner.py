@@ -162,7 +162,8 @@ class Runner:
                 }
             games.append((s["id"], payload, stored_result))
         if games:
-            store.record_games(self.db, self.event_id, games)
+            for (_, payload, _), game_id in zip(games, store.record_games(self.db, self.event_id, games)):
+                payload["game_id"] = game_id  # for fault lines that name the game
         for msg in msgs:
             if msg[0] == "warn":
                 if self.on_warn:

@@ -52,5 +52,6 @@ def init(q, main_pid: int) -> None:
 
 
 def run_task(task: SeriesTask) -> int:
+    assert _QUEUE is not None, "init() runs first in every worker"
     run_series(task, _QUEUE.put, opened=_OPEN)
     return task.idx

@@ -87,7 +87,7 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
             db = Database(p)
             # wait for another process's lock (before WAL: switching a fresh file takes a lock too)
             db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            db.execute("PRAGMA journal_mode=WAL")
+            _switch_to_wal(db)
             # WAL + NORMAL: a committed game survives a crash or kill -9 of tourney (only a
             # power cut may lose the last commits), without an fsync per game
             db.execute("PRAGMA synchronous=NORMAL")
@@ -109,6 +109,23 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
     except sqlite3.Error as exc:
         raise StoreError(f"{p}: cannot prepare database ({exc})") from None
     return db
+
+
+def _switch_to_wal(db: Database) -> None:
+    """Put the file in WAL mode. Switching takes an exclusive lock, and SQLite may answer "locked"
+    at once rather than wait when another process holds one on a fresh file, so try again until
+    :data:`BUSY_TIMEOUT_MS` has passed."""
+    import time
+
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 @contextmanager
@@ -511,8 +528,11 @@ def game_log(db: Database, game_id: int) -> list[str] | None:
     row = load_replay(db, game_id)
     if row is None:
         return None
+    names = [r["name"] for r in db.query(
+        "select e.name from seats s join entrants e on e.id = s.entrant_id where s.game_id = ? "
+        "order by s.seat", [game_id])]
     lines: list[str] = []
-    replay_game(row, on_line=lines.append)
+    replay_game(row, on_line=lines.append, names=names)
     return lines
 
 
@@ -548,15 +568,19 @@ def replay_steps(row: dict):
     yield game, None
 
 
-def replay_game(row: dict, on_line=None):
+def replay_game(row: dict, on_line=None, names: list[str] | None = None):
     """Re-create a stored game from a ``replays`` row (choices and forfeits); ``on_line`` gets
-    each readable log line as it happens. Returns the engine game."""
+    each event in words (with the entrant ``names``) as it happens. Returns the engine game."""
+    from tourney import narrate
+
     shown = 0
-    game = None
+    game = table = None
     for game, _ in replay_steps(row):
+        if table is None:
+            table = narrate.table_for(game, names or [f"seat {s}" for s in range(game.players)])
         while shown < len(game.events):
             if on_line is not None:
-                on_line(game.describe(game.events[shown]))
+                on_line(narrate.event(table, game.events[shown]))
             shown += 1
     return game
 
