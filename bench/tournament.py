@@ -29,8 +29,9 @@ BOTS = ["examples/bots/random_bot.py", "examples/bots/smart_bot.py"]
 
 def config(entrants: int, games: int, rounds: int, seed: int) -> dict:
     return {
+        # public seeds: the two runs are two events, which must deal the same games to compare
         "event": {"name": "bench", "format": "round-robin", "seed": seed, "games": games,
-                  "rounds": rounds},
+                  "rounds": rounds, "public_seeds": True},
         "limits": {"decision_timeout": 10.0},
         "entrants": [
             {"name": f"bot{i}", "command": ["{python}", BOTS[i % len(BOTS)]]}
