@@ -43,14 +43,14 @@ from pathlib import Path
 
 from tourney.errors import UserError
 
-FORMATS = ("single", "match", "league", "round-robin", "gauntlet", "swiss", "knockout")
+FORMATS = ("single", "match", "league", "round-robin", "gauntlet", "swiss", "knockout", "sprt")
 BUILTIN_BOTS = ("random", "greedy")
 #: the built-in entrant of a person at the terminal (tourney/bots/human.py)
 HUMAN = "human"
 UNITS = ("match", "league")
 #: formats whose tables are pairs of entrants drawn from the field, and the units they take
 PAIRED_UNITS = {"gauntlet": ("match", "league", "single"), "swiss": ("match", "league", "single"),
-                "knockout": ("match",)}
+                "knockout": ("match",), "sprt": ("single",)}
 SEEDINGS = ("config", "rating")
 BYE_SCORES = (1.0, 0.5, 0.0)
 
@@ -69,7 +69,7 @@ LIMIT_KEYS = {
 EVENT_KEYS = {
     "name", "format", "rule_set", "options", "seed", "players", "games", "rounds",
     "max_games", "concurrency", "entrants", "unit", "duplicate", "play_all", "candidates",
-    "bye_score", "seeding", "public_seeds", "cluster",
+    "bye_score", "seeding", "public_seeds", "cluster", "elo0", "elo1", "alpha", "beta",
 }
 ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits", "network", "writable"}
 #: what a command entrant's sandbox may be opened up to, each false by default
@@ -306,6 +306,8 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     n = len(names)
     if n < 2:
         _fail(path, "event.entrants", f"an event needs at least 2 entrants, got {n}")
+    if fmt == "sprt" and n != 2:
+        _fail(path, "event.entrants", f"an sprt event tests a candidate against one baseline: 2 entrants, got {n}")
 
     one_table = {"single": "single", "match": "match", "league": "league"}
     default_players = n if fmt in one_table else 2
@@ -332,7 +334,7 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
         if unit not in UNITS:
             _fail(path, "event.unit", f"expected 'match' or 'league', got {unit!r}")
     else:
-        unit = unit or ("match" if players == 2 else "league")
+        unit = unit or ("single" if fmt == "sprt" else "match" if players == 2 else "league")
         if unit not in PAIRED_UNITS[fmt]:
             known = " or ".join(repr(u) for u in PAIRED_UNITS[fmt])
             _fail(path, "event.unit", f"a {fmt} takes unit {known}, got {unit!r}")
@@ -351,8 +353,8 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     if unit == "match":
         max_games = _int(path, "event.max_games", raw.get("max_games", 2 * games + 1), games,
                          10000)
-    elif "max_games" in raw:
-        _fail(path, "event.max_games", "only matches take 'max_games'")
+    elif "max_games" in raw and fmt != "sprt":
+        _fail(path, "event.max_games", "only matches (and sprt events: a cap on games) take 'max_games'")
     # a Swiss needs about log2(n) rounds to separate the field
     default_rounds = max(1, math.ceil(math.log2(n))) if fmt == "swiss" else 1
     rounds = _int(path, "event.rounds", raw.get("rounds", default_rounds), 1, 1000)
@@ -399,6 +401,27 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
         extra["seeding"] = seeding
     elif "seeding" in raw:
         _fail(path, "event.seeding", "only a knockout takes 'seeding'")
+    if fmt == "sprt":
+        from tourney.events.sprt import DEFAULTS
+
+        test = {}
+        for key, default in DEFAULTS.items():
+            value = raw.get(key, default)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                _fail(path, f"event.{key}", f"expected a number, got {value!r}")
+            test[key] = int(value) if key == "max_games" else float(value)
+        if not test["elo0"] < test["elo1"]:
+            _fail(path, "event.elo1", f"elo1 must be above elo0, got elo0 = {test['elo0']:g}, elo1 = {test['elo1']:g}")
+        for key in ("alpha", "beta"):
+            if not 0 < test[key] < 0.5:
+                _fail(path, f"event.{key}", f"expected a probability between 0 and 0.5, got {test[key]:g}")
+        if test["max_games"] < 2:
+            _fail(path, "event.max_games", f"expected at least 2 games, got {test['max_games']}")
+        extra["sprt"] = test
+    else:
+        for key in ("elo0", "elo1", "alpha", "beta"):
+            if key in raw:
+                _fail(path, f"event.{key}", f"only an sprt event takes '{key}'")
 
     try:
         import engine
@@ -573,7 +596,7 @@ STARTER = {
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
                      games: int, max_games: int | None, config: str | os.PathLike | None,
                      name: str | None, duplicate: bool = False, play_all: bool = False,
-                     public_seeds: bool = False) -> EventConfig:
+                     public_seeds: bool = False, settings: dict | None = None) -> EventConfig:
     """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
     names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
     import datetime
@@ -598,6 +621,7 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
     }
     if max_games is not None:
         raw["max_games"] = max_games
+    raw.update(settings or {})  # format settings such as an SPRT's elo0 and elo1
     if duplicate:
         raw["duplicate"] = True
     if play_all:

@@ -16,6 +16,7 @@ from tourney.commands import (
     report,  # noqa: F401
     run,  # noqa: F401
     serve,  # noqa: F401
+    sprt,  # noqa: F401
     standings,  # noqa: F401
     upgrade,  # noqa: F401
 )

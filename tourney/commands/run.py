@@ -64,6 +64,10 @@ def run(
 
             typer.echo("")
             typer.echo("\n".join(swiss_lines(summary["swiss"])))
+        if "sprt" in summary:
+            from tourney.events.sprt import line
+
+            typer.echo(line(summary["sprt"]))
         if "bracket" in summary:
             from tourney.events.rounds import bracket_lines
 

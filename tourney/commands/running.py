@@ -149,7 +149,11 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
             progress.refresh()
         on_series(s, result)
 
-    def more():  # the next round of a Swiss or knockout
+    def more():  # the next round of a Swiss or knockout, the next batch of an SPRT
+        if cfg.event["format"] == "sprt" and not quiet:  # where the test stands, batch by batch
+            from tourney.events import sprt
+
+            note(sprt.line(sprt.report(db, event_id, cfg.event)))
         new = runner.next_round_tasks(db, event_id, cfg)
         if progress is not None and task_id is not None and new:
             progress.update(task_id, total=len(store.series_rows(db, event_id)))

@@ -380,6 +380,10 @@ def next_round(db, event_id: int, event: dict) -> bool:
     True if one was added."""
     from tourney.results import store
 
+    if event["format"] == "sprt":
+        from tourney.events import sprt
+
+        return sprt.next_batch(db, event_id, event)
     if event["format"] not in ("swiss", "knockout"):
         return False
     rows = store.series_rows(db, event_id)

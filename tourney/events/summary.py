@@ -14,7 +14,7 @@ SUMMARY_VERSION = 2
 def event_summary(db, event_id: int) -> dict:
     """The ``tourney run --json`` document (docs/formats.md): the event, its series, and its
     standings exactly as ``tourney standings`` computes them (one definition, one vocabulary)."""
-    from tourney.events import rounds
+    from tourney.events import rounds, sprt
     from tourney.results.standings import event_standings
 
     ev = dict(db["events"].get(event_id))
@@ -63,6 +63,7 @@ def event_summary(db, event_id: int) -> dict:
         "tie_breaks": standings["tie_breaks"],
         "standings": standings["standings"],
         **rounds.format_extra(config_event, rows_of_series),
+        **({"sprt": sprt.report(db, event_id, config_event)} if config_event.get("format") == "sprt" else {}),
     }
 
 

@@ -1,0 +1,57 @@
+"""``tourney sprt A B``: is candidate A better than baseline B? Play until the SPRT answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from tourney.app import app
+from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
+from tourney.commands.running import execute
+from tourney.config import event_from_words
+from tourney.results import store
+
+
+@app.command(epilog="Example: tourney sprt examples/bots/smart_bot.py greedy --elo0 0 --elo1 5 --duplicate "
+             "-j 2\n\n" + EXIT_CODES)
+def sprt(
+    candidate: str = typer.Argument(..., help="The entrant under test: a built-in bot, a program or a --config name."),
+    baseline: str = typer.Argument(..., help="The entrant it is measured against."),
+    elo0: float = typer.Option(0.0, "--elo0", help="H0: the candidate is at most this much better (logistic Elo)."),
+    elo1: float = typer.Option(5.0, "--elo1", help="H1: the candidate is at least this much better."),
+    alpha: float = typer.Option(0.05, "--alpha", help="Chance of accepting H1 when H0 holds."),
+    beta: float = typer.Option(0.05, "--beta", help="Chance of accepting H0 when H1 holds."),
+    max_games: int = typer.Option(20000, "--max-games", min=2, help="Stop undecided after this many games."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="Play mirror pairs (the pentanomial model)."),
+    concurrency: int = typer.Option(0, "--concurrency", "-j", min=0, help="Series played at once (0: cores)."),
+    seed: int = typer.Option(1, help="Event seed."),
+    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
+    option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
+    config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
+    name: str = typer.Option(None, "--name", help="Event name to store the test under."),
+    public_seeds: bool = typer.Option(False, "--public-seeds", help="Deal from the seed alone (docs/formats.md)."),
+    db: str = typer.Option(None, "--db", help=DB_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print the test's result as JSON."),
+) -> None:
+    """Play CANDIDATE against BASELINE in batches until the sequential probability ratio test
+    accepts H1 (better by at least --elo1), accepts H0 (at most --elo0) or reaches --max-games.
+
+    The test is updated between batches (LLR, bounds and Elo on stderr) and stored as an event
+    (tourney standings NAME, tourney report NAME). Methods: docs/evaluation.md.
+    JSON shape: {"event", "sprt": {"elo0", "elo1", "alpha", "beta", "max_games", "model", "llr",
+    "lower_bound", "upper_bound", "games", "pairs", "verdict", "estimate"}}.
+    """
+    from tourney.events import sprt as test
+
+    cfg = event_from_words("sprt", [candidate, baseline], seed=seed, rule_set=rule_set,
+                           options=parse_options(option), games=1, max_games=max_games, config=config,
+                           name=name, duplicate=duplicate, public_seeds=public_seeds,
+                           settings={"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta})
+    database = open_store(db)
+    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=concurrency, json_out=json_out,
+                      quiet=json_out)
+    if json_out:
+        out_json({"event": summary["event"], "sprt": summary["sprt"]})
+        return
+    typer.echo(test.line(summary["sprt"]))

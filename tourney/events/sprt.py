@@ -1,0 +1,112 @@
+"""The SPRT event: play a candidate against a baseline until the test can answer "is it better?".
+
+An SPRT event (``format = "sprt"``) has two entrants: the candidate (first) and the baseline. It
+plays in batches of :data:`BATCH` series: single games (seats alternating), or with
+``duplicate = true`` mirror pairs. After every finished batch the generalised SPRT of
+:mod:`tourney.stats.sprt` is updated from every stored result, trinomial for games, pentanomial
+for pairs, in logistic Elo (docs/evaluation.md, "SPRT"). The event ends when the log-likelihood
+ratio crosses a bound (H1 accepted: the candidate is at least ``elo1`` better; H0 accepted: at most
+``elo0``), or when ``max_games`` is reached (inconclusive). The test is evaluated only between
+batches, from the results in schedule order, so the verdict and the games played are the same at
+any concurrency and after a resume (fishtest's lesson: results that arrive first must not decide).
+"""
+
+from __future__ import annotations
+
+from tourney import seeding
+from tourney.stats.sprt import Sprt
+
+#: series per batch: fixed, so that where the test stops never depends on the number of workers
+BATCH = 8
+
+#: the SPRT settings of an event and their defaults (config keys, also ``tourney sprt`` options)
+DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "max_games": 20000}
+
+
+def settings(event: dict) -> dict:
+    return {**DEFAULTS, **(event.get("sprt") or {})}
+
+
+def batch(event: dict, start: int, secret: str | None) -> list[dict]:
+    """Schedule items of the batch whose first series is ``start``: the candidate sits in seat 0
+    in even series, the baseline in odd ones (a mirror pair rotates seats by itself)."""
+    a, b = event["entrants"]
+    return [
+        {"idx": idx, "round": idx // BATCH, "kind": event["unit"],
+         "seed": seeding.series_seed(event["seed"], idx, secret), "games_target": event["games"],
+         "max_games": None, "entrants": [a, b] if idx % 2 == 0 or event.get("duplicate") else [b, a]}
+        for idx in range(start, start + BATCH)
+    ]
+
+
+def candidate_scores(db, event_id: int, event: dict) -> list[list[float]]:
+    """The candidate's score in each game of each finished series, in schedule order (1 a win,
+    ½ no winner, 0 a loss); one query, however long the test has run."""
+    candidate = db.execute("select id from entrants where name = ?", [event["entrants"][0]]).fetchone()[0]
+    out: dict[int, list[float]] = {}
+    for series_idx, winners, won in db.execute(
+            "select s.idx, g.winners, st.winner from games g join series s on s.id = g.series_id "
+            "join seats st on st.game_id = g.id and st.entrant_id = ? "
+            "where g.event_id = ? and s.status = 'finished' order by s.idx, g.idx", [candidate, event_id]):
+        out.setdefault(series_idx, []).append(0.5 if winners == "[]" else 1.0 if won else 0.0)
+    return list(out.values())
+
+
+def test_of(db, event_id: int, event: dict) -> Sprt:
+    """The SPRT fed with every finished series of the event."""
+    cfg = settings(event)
+    sprt = Sprt(cfg["elo0"], cfg["elo1"], cfg["alpha"], cfg["beta"],
+                unit="pair" if event.get("duplicate") else "game")
+    for scores in candidate_scores(db, event_id, event):
+        if event.get("duplicate"):
+            sprt.add_pair(scores[0], scores[1])
+        else:
+            for score in scores:
+                sprt.add_game(score)
+    return sprt
+
+
+def next_batch(db, event_id: int, event: dict) -> bool:
+    """Add the next batch when every series so far has finished and the test has no answer yet
+    (and the cap is not reached); True if one was added."""
+    from tourney.results import store
+
+    rows = store.series_rows(db, event_id)
+    if any(s["status"] != "finished" for s in rows):
+        return False
+    sprt = test_of(db, event_id, event)
+    per_series = 2 if event.get("duplicate") else 1
+    if sprt.verdict is not None or (sprt.units + BATCH) * per_series > settings(event)["max_games"]:
+        return False
+    store.add_series(db, event_id, batch(event, len(rows), store.event_secret(db, event_id)))
+    return True
+
+
+def report(db, event_id: int, event: dict) -> dict:
+    """The ``sprt`` part of the event summary: settings, LLR, bounds, counts, verdict and the Elo
+    estimate so far (an estimate after a sequential test is biased; docs/evaluation.md)."""
+    cfg = settings(event)
+    sprt = test_of(db, event_id, event)
+    finished = db.execute("select status from events where id = ?", [event_id]).fetchone()[0] == "finished"
+    verdict = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(sprt.verdict or "")
+    if verdict is None:
+        verdict = "inconclusive" if finished else "running"
+    lower, upper = sprt.bounds
+    return {"elo0": cfg["elo0"], "elo1": cfg["elo1"], "alpha": cfg["alpha"], "beta": cfg["beta"],
+            "max_games": cfg["max_games"], "model": "pentanomial" if event.get("duplicate") else "trinomial",
+            "llr": round(sprt.llr, 4), "lower_bound": round(lower, 4), "upper_bound": round(upper, 4),
+            "games": sprt.units * (2 if event.get("duplicate") else 1),
+            "pairs": sprt.units if event.get("duplicate") else None,
+            "verdict": verdict, "estimate": sprt.estimate().to_dict()}
+
+
+def line(r: dict) -> str:
+    """One line for people: where the test stands."""
+    est = r["estimate"]
+    elo = "" if est["elo"] is None else f"; Elo {est['elo']:+.1f}" + (
+        f" ± {est['elo_pm']:.1f}" if est["elo_pm"] is not None else "")
+    units = f"{r['games']} games" + (f" ({r['pairs']} pairs)" if r["pairs"] is not None else "")
+    if est["score"] is not None:
+        units += f", score {est['score']:.3f}"
+    return (f"sprt [{r['elo0']:g}, {r['elo1']:g}] {r['model']}: {r['verdict']}; LLR {r['llr']:.2f} "
+            f"(bounds {r['lower_bound']:.2f}, {r['upper_bound']:.2f}); {units}{elo}")
