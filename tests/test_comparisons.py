@@ -97,3 +97,38 @@ def test_the_database_tallies_match_the_games_they_come_from():
     assert len(games) == 8 and all(len(g) == 3 for g in games)
     assert event_comparisons(db, event_id, names) == comparisons(names, games)
     assert event_comparisons(db, event_id, names, "r1") == comparisons(names, games, "r1")
+
+
+def test_mirror_pairs_decide_a_head_to_head_with_the_pentanomial_model():
+    from tourney.results.comparisons import compare
+    from tourney.stats.pairwise import PairRecord
+
+    # 12 pairs: 2 split (one game each: pair score ½), 10 won twice (1): mean (2·½ + 10)/12 = 11/12,
+    # Elo = 400·log10(11) = 416.557; the variance across pairs is what the interval uses
+    records = [PairRecord("A", "B", 22, 0, 2)]
+    got = compare(["A", "B"], records, {}, pairs={("A", "B"): [0, 0, 2, 0, 10]})
+    (pair,) = got["pairwise"]
+    assert pair["model"] == "pentanomial" and pair["pairs"] == [0, 0, 2, 0, 10]
+    assert pair["score"] == pytest.approx(11 / 12, abs=1e-4)
+    assert pair["elo"] == pytest.approx(400 * math.log10(11), abs=1e-3)
+    mirrored = compare(["A", "B"], records, {}, reference="A", pairs={("A", "B"): [0, 0, 2, 0, 10]})
+    assert mirrored["elo"]["B"]["elo"] == pytest.approx(-400 * math.log10(11), abs=1e-3)
+
+
+def test_a_duplicate_event_counts_its_complete_mirror_pairs():
+    from pathlib import Path
+
+    from tourney.config import parse_config
+    from tourney.events import runner
+    from tourney.results import store
+    from tourney.results.comparisons import mirror_pairs
+
+    raw = {"event": {"name": "dup", "format": "league", "seed": 2, "games": 5, "duplicate": True},
+           "entrants": [{"name": "g", "builtin": "greedy"}, {"name": "r", "builtin": "random"}]}
+    cfg = parse_config(raw, base_dir=str(Path(__file__).parent.parent))
+    db = store.open_db(":memory:")
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1).run()
+    counts = mirror_pairs(db, event_id)
+    assert list(counts) == [("g", "r")] and sum(counts[("g", "r")]) == 5
+    assert db.execute("select count(*) from games").fetchone()[0] == 10

@@ -27,7 +27,7 @@ from collections import Counter
 from sqlite_utils import Database
 
 from tourney.errors import UserError
-from tourney.stats.elo import Estimate, estimate, trinomial
+from tourney.stats.elo import Estimate, estimate, pentanomial, trinomial
 from tourney.stats.pairwise import PairRecord, pairwise_records
 from tourney.stats.separation import rank_ranges_from
 
@@ -72,15 +72,22 @@ def comparisons(entrants: list[str], games: list[list[tuple[str, float]]],
 
 
 def compare(entrants: list[str], records: list[PairRecord], per_game: dict[str, Counter],
-            reference: str | None = None) -> dict:
-    """:func:`comparisons` from the two tallies it needs: every pair's head-to-head record and
-    each entrant's per-game scores against the field (:func:`field_scores`)."""
+            reference: str | None = None, pairs: dict[tuple[str, str], list[int]] | None = None) -> dict:
+    """:func:`comparisons` from the tallies it needs: every pair's head-to-head record, each
+    entrant's per-game scores against the field (:func:`field_scores`), and, for duplicate events
+    of two players, every pair of entrants' mirror-pair counts (``pairs``: first entrant's side,
+    lowest first), which then decide their head-to-head with the pentanomial model."""
+    pairs = pairs or {}
     if reference is not None and reference not in entrants:
         raise UserError(f"--reference {reference!r} is not an entrant of this event "
                         f"(entrants: {', '.join(entrants)})")
     by_pair: dict[tuple[str, str], PairRecord] = {(r.first, r.second): r for r in records}
 
     def head_to_head(a: str, b: str) -> Estimate:
+        if (a, b) in pairs:  # mirror pairs: their two games are correlated, so count pairs
+            return pentanomial(pairs[(a, b)])
+        if (b, a) in pairs:
+            return pentanomial(pairs[(b, a)][::-1])
         if (a, b) in by_pair:
             r = by_pair[(a, b)]
             return trinomial(r.wins, r.draws, r.losses)
@@ -107,7 +114,10 @@ def compare(entrants: list[str], records: list[PairRecord], per_game: dict[str, 
         "reference": reference or FIELD,
         "elo": {n: (_elo_block(elo[n]) if n in elo else None) for n in entrants},  # None: the reference
         "rank_range": {name: ranges[name].label for name in entrants},
-        "pairwise": [{**r.to_dict(), **_elo_block(r.estimate())} for r in records],
+        "pairwise": [{**r.to_dict(), **_elo_block(head_to_head(r.first, r.second)),
+                      "model": "pentanomial" if (r.first, r.second) in pairs else "trinomial",
+                      **({"pairs": pairs[(r.first, r.second)]} if (r.first, r.second) in pairs else {})}
+                     for r in records],
     }
 
 
@@ -135,4 +145,23 @@ def event_comparisons(db: Database, event_id: int, entrants: list[str], referenc
             f"  SELECT game_id, a, ROUND((SUM(pa < pb) + 0.5 * SUM(pa = pb)) / COUNT(*), 9) AS share"
             f"  FROM ({_SEAT_PAIRS}) GROUP BY game_id, a) GROUP BY a, share", [event_id]):
         per_game.setdefault(r["a"], Counter())[r["share"]] = r["n"]
-    return compare(entrants, records, per_game, reference)
+    return compare(entrants, records, per_game, reference, mirror_pairs(db, event_id))
+
+
+def mirror_pairs(db: Database, event_id: int) -> dict[tuple[str, str], list[int]]:
+    """The complete mirror pairs of a two-player duplicate event, per pair of entrants (sorted by
+    name): how often the first scored 0, ¼, ½, ¾ and 1 over a pair's two games (a game scores 1
+    for the better place, ½ for a shared one)."""
+    scores: dict[tuple[int, int], list[tuple[str, str, float]]] = {}
+    for r in db.query(
+            f"SELECT g.series_id, g.duplicate_set, p.a, p.b, p.pa, p.pb FROM ({_SEAT_PAIRS}) p "
+            f"JOIN games g ON g.id = p.game_id WHERE g.duplicate_set IS NOT NULL AND g.players = 2 "
+            f"AND p.a < p.b", [event_id]):
+        score = 1.0 if r["pa"] < r["pb"] else 0.5 if r["pa"] == r["pb"] else 0.0
+        scores.setdefault((r["series_id"], r["duplicate_set"]), []).append((r["a"], r["b"], score))
+    counts: dict[tuple[str, str], list[int]] = {}
+    for games in scores.values():
+        if len(games) == 2 and games[0][:2] == games[1][:2]:  # a pair cut short counts for nothing
+            a, b = games[0][:2]
+            counts.setdefault((a, b), [0] * 5)[round(2 * (games[0][2] + games[1][2]))] += 1
+    return counts
