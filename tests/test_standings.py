@@ -1,4 +1,4 @@
-"""Standings and tie-breaks from hand-built results (through tourney.store), including shared ranks."""
+"""Standings and tie-breaks from hand-built results (through tourney.results.store), including shared ranks."""
 
 import json
 

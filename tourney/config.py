@@ -522,7 +522,7 @@ def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventCo
 
 
 def entrant_spec(spec: dict):
-    """A :class:`tourney.entrants.EntrantSpec` from a resolved spec dict."""
+    """A :class:`tourney.bots.entrants.EntrantSpec` from a resolved spec dict."""
     from tourney.bots.entrants import EntrantSpec, Limits
     from tourney.bots.sandbox import Policy
 
