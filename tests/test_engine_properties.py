@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from enginekit import play_with_forfeits
 from hypothesis import given
 from hypothesis import strategies as st
@@ -130,8 +129,6 @@ def test_random_forfeits_replay_and_save_load_identically(seed, players, bot_see
     assert engine.replay(start, game.choices).to_dict() == game.to_dict()
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: forfeits that empty the table leave Tempest "
-                                      "asking for a card in play with no options")
 def test_forfeits_that_empty_the_table_leave_no_decision_without_options():
     # found by the property above (seed 329, 4 players, bot seed 599): player 1 plays Tempest and
     # must choose a card in play, whose only one is seat 3's Thin Ice; seats 3 and 2 then forfeit

@@ -24,7 +24,10 @@ PROMPT = r"your choice \(1-(\d+), \? for help\): "
 
 def spawn(tmp_path, *args: str) -> pexpect.spawn:
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="200", TERM="dumb")
-    child = pexpect.spawn(sys.executable, ["-m", "tourney", "play", *args, "--db", str(tmp_path / "t.db")],
+    # public seeds: the same known deals every run (a secret would deal afresh, and a deal where the
+    # person always takes the last option can run very long)
+    child = pexpect.spawn(sys.executable, ["-m", "tourney", "play", *args, "--public-seeds", "--db",
+                                           str(tmp_path / "t.db")],
                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
     child.delaybeforesend = None  # pexpect waits 50 ms before every send by default
     return child
@@ -180,7 +183,8 @@ def test_end_of_input_forfeits_the_seat():
 def test_a_match_against_a_person_hides_the_full_log_even_with_verbose(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="dumb")
     child = pexpect.spawn(sys.executable, ["-m", "tourney", "match", "human", "greedy", "--rule-set", "crazy-eights",
-                                           "--best-of", "3", "-v", "--seed", "2", "--db", str(tmp_path / "t.db")],
+                                           "--best-of", "3", "-v", "--seed", "2", "--public-seeds", "--db",
+                                           str(tmp_path / "t.db")],
                           cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
     child.delaybeforesend = None
     seen = ""

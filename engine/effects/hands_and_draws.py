@@ -196,11 +196,17 @@ def _to_hand(game, cards, q, source):
 def _tempest(game, f):
     """Choose a card in play, then a player: the card goes into that player's hand."""
     if f["step"] == 0:
+        if not game.all_in_play():  # every card left play (their players forfeited): nothing moves
+            game.stack.pop()
+            return None
         ask = choose_card(game, f, game.all_in_play(), "Tempest: choose a card in play to put into a hand")
         if ask:
             return ask
         f["card"] = arg(f.pop("answer"))
         f["step"] = 1
+        return None
+    if f["card"] not in game.all_in_play():  # it left play before it could move (a forfeit)
+        game.stack.pop()
         return None
     ask = choose_player(game, f, "Tempest: choose the player whose hand it goes into")
     if ask:

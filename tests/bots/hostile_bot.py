@@ -42,17 +42,23 @@ def seed_of(text, secret=None):
 
 def stolen_secret(db):
     import sqlite3
+    import time
 
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        return con.execute("select deal_secret from events").fetchone()[0]
-    except Exception:
-        return None
+    for _ in range(50):  # the referee may be writing at that moment: a real thief tries again
+        try:
+            con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+            return con.execute("select deal_secret from events").fetchone()[0]
+        except sqlite3.OperationalError:
+            time.sleep(0.05)
+        except Exception:
+            return None
+    return None
 
 
-def recover_deal(args, start, hand):
-    """Whether a candidate seed deals exactly the hand this bot was dealt (it has not played yet,
-    so its first request's hand holds its whole deal). Returns the candidate that did, or None."""
+def recover_deal(args, start, view):
+    """Whether a candidate seed deals what this bot sees at its first request: the same first card
+    at the bottom of the discard pile, and most of its dealt hand still in hand (the player before
+    it may already have taken or given a card). Returns the candidate that did, or None."""
     sys.path.insert(0, os.path.dirname(os.path.dirname(args.engine)))
     try:
         import engine
@@ -64,14 +70,16 @@ def recover_deal(args, start, hand):
             continue
         game = engine.new_game(start["rule_set"], players=start["players"], seed=seed_of(text, secret),
                                options=start["options"], first_player=start["first_player"])
-        if set(game.view(start["seat"])["hand"]) <= set(hand):
+        dealt = game.view(start["seat"])
+        kept = len(set(dealt["hand"]) & set(view["hand"]))
+        if dealt["discard_pile"][:1] == view["discard_pile"][:1] and kept >= len(dealt["hand"]) - 2:
             return how
     return None
 
 
-def probe(args, start, hand):
+def probe(args, start, view):
     found = {"pid": os.getpid(), "ppid": os.getppid(), "uid": os.getuid(), "visible_pids": len(pids())}
-    found["deal_recovered"] = recover_deal(args, start, hand)
+    found["deal_recovered"] = recover_deal(args, start, view)
     # the referee's environment: our own, and every environment we can read
     environs = [read(f"/proc/{p}/environ") or b"" for p in pids()]
     found["secret_in_env"] = args.secret in os.environ.get("TOURNEY_FAIRPLAY_SECRET", "") or any(
@@ -156,7 +164,7 @@ def main():
         elif msg["type"] == "request":
             if not probed:
                 probed = True
-                found = probe(args, start, msg["view"]["hand"])
+                found = probe(args, start, msg["view"])
                 targets = found.pop("_targets")
                 sys.stderr.write("FINDINGS " + json.dumps(found) + "\n")
                 sys.stderr.flush()
