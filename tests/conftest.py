@@ -6,6 +6,7 @@ properties far longer.
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -15,3 +16,27 @@ settings.register_profile(
     "deep", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("TOURNEY_HYPOTHESIS", "ci"))
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """``tourney`` through CliRunner on a fresh club database (the club tests' shared fixture):
+    ``run(*args)`` asserts exit 0 unless ``ok=False``; ``run.db`` is the file's path."""
+    from typer.testing import CliRunner
+
+    import tourney.commands  # noqa: F401  (registers the commands)
+    from tourney.app import app
+
+    db = str(tmp_path / "club.db")
+    monkeypatch.setenv("TOURNEY_DB", db)
+    monkeypatch.setenv("TOURNEY_USER", "tester")
+    runner = CliRunner()
+
+    def invoke(*args, ok=True):
+        result = runner.invoke(app, list(args))
+        if ok:
+            assert result.exit_code == 0, (result.stdout, result.stderr)
+        return result
+
+    invoke.db = db
+    return invoke

@@ -5,33 +5,14 @@ import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from engine import crazy_eights, super_crazy_eights
 from engine.eights_family import NAME, RANK
-from tourney.app import app
 from tourney.club import ClubError
 from tourney.club.entries import card_value, parse_value
 from tourney.club.league import League
 from tourney.results.store import open_db
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    db = str(tmp_path / "club.db")
-    monkeypatch.setenv("TOURNEY_DB", db)
-    monkeypatch.setenv("TOURNEY_USER", "tester")
-    runner = CliRunner()
-
-    def invoke(*args, ok=True):
-        result = runner.invoke(app, list(args))
-        if ok:
-            assert result.exit_code == 0, (result.stdout, result.stderr)
-        return result
-
-    invoke.db = db
-    return invoke
 
 
 def js(result):

@@ -8,32 +8,13 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
-from tourney.app import app
 from tourney.club import ClubError
 from tourney.club import night as nightplan
 from tourney.club.entries import parse_value
 from tourney.club.league import League
 from tourney.results.store import open_db
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    db = str(tmp_path / "club.db")
-    monkeypatch.setenv("TOURNEY_DB", db)
-    monkeypatch.setenv("TOURNEY_USER", "tester")
-    runner = CliRunner()
-
-    def invoke(*args, ok=True):
-        result = runner.invoke(app, list(args))
-        if ok:
-            assert result.exit_code == 0, (result.stdout, result.stderr)
-        return result
-
-    invoke.db = db
-    return invoke
 
 
 def js(result):
