@@ -39,6 +39,9 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tourney import formats
 from tourney.errors import UserError
@@ -47,22 +50,57 @@ BUILTIN_BOTS = ("random", "greedy")
 #: the built-in entrant of a person at the terminal (tourney/bots/human.py)
 HUMAN = "human"
 
-LIMIT_KEYS = {
-    "startup_timeout": float,
-    "decision_timeout": float,
-    "time_bank": float,
-    "max_line_bytes": int,
-    "memory_mb": int,
-    "cpu_seconds": int,
-    "grace": float,
-    "max_stderr_bytes": int,
-    "sandbox": str,  # auto | on | off: see tourney/bots/sandbox.py
-}
-
-ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits", "network", "writable"}
 #: what a command entrant's sandbox may be opened up to, each false by default
 SANDBOX_SWITCHES = ("network", "writable")
 TOP_KEYS = {"event", "entrants", "limits"}
+
+
+class LimitsTable(BaseModel):
+    """``[limits]`` (every command entrant's defaults) and an entrant's own ``limits``: the
+    bot limits of docs/protocol.md; a key left out takes the referee's default."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    expected: ClassVar[dict[str, str]] = {"sandbox": '"auto", "on" or "off"'}
+    unknown: ClassVar[str] = "unknown limit"
+
+    startup_timeout: float | None = Field(None, gt=0, description="Seconds allowed for the handshake.")
+    decision_timeout: float | None = Field(None, gt=0, description="Seconds allowed per decision.")
+    time_bank: float | None = Field(None, gt=0, description="Extra seconds a bot may spend over a game.")
+    max_line_bytes: int | None = Field(None, gt=0, description="The longest line a bot may print.")
+    memory_mb: int | None = Field(None, gt=0, description="Memory limit of the bot's process.")
+    cpu_seconds: int | None = Field(None, gt=0, description="CPU time limit of the bot's process.")
+    grace: float | None = Field(None, gt=0, description="Seconds a bot has to exit after goodbye.")
+    max_stderr_bytes: int | None = Field(None, gt=0, description="stderr kept per bot and game.")
+    sandbox: Literal["auto", "on", "off"] | None = Field(None, description=(
+        "Isolate the bot: auto (when this machine can), on (refuse to run otherwise) or off."))
+
+
+class EntrantTable(BaseModel):
+    """One ``[[entrants]]`` table: a built-in bot, or a command that starts a bot program."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    expected: ClassVar[dict[str, str]] = {
+        "command": "a non-empty list of strings (argv)", "env": "a table of strings"}
+
+    name: str = Field(pattern=r"\S", description="The entrant's name, unique in the file.")
+    builtin: str | None = Field(None, description="A built-in bot: random, greedy or human.")
+    command: list[Annotated[str, Field(min_length=1)]] | None = Field(None, min_length=1, description=(
+        "The bot's argv; \"{python}\" is the Python running tourney."))
+    cwd: str | None = Field(None, description="Its working folder, relative to the config's folder.")
+    env: dict[str, str] | None = Field(None, description="Added to the bot's minimal environment.")
+    limits: LimitsTable | None = Field(None, description="Overrides [limits] for this entrant.")
+    network: bool | None = Field(None, description="The sandboxed bot may use the network (default false).")
+    writable: bool | None = Field(None, description="The sandboxed bot may write its own folder (default false).")
+
+
+def _checked(model, raw, path: str, place: str, unknown: str = "unknown key") -> dict:
+    """``raw`` checked by ``model``: the keys given (None-valued ones left out), or a
+    :class:`ConfigError` naming the file, the key and what it allows."""
+    try:
+        return model.model_validate(raw).model_dump(exclude_none=True)
+    except ValidationError as exc:
+        problem = formats.problem_of(exc.errors()[0], model, prefix=place, unknown=unknown)
+        raise ConfigError(f"{_where(path, problem.place)}: {problem.text}") from None
 
 
 class ConfigError(UserError):
@@ -111,36 +149,10 @@ def _bot_names() -> tuple[str, ...]:
     return (*BUILTIN_BOTS, HUMAN)
 
 
-def _check_type(path, place, value, kind, what):
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if kind is int and isinstance(value, bool):
-        _fail(path, place, f"expected {what}, got {value!r}")
-    if not isinstance(value, kind):
-        _fail(path, place, f"expected {what}, got {value!r}")
-    return value
-
-
 def check_limits(path: str, place: str, limits) -> dict:
     if not isinstance(limits, dict):
         _fail(path, place, "expected a table of limits")
-    out = {}
-    for key, value in limits.items():
-        if key not in LIMIT_KEYS:
-            known = ", ".join(LIMIT_KEYS)
-            _fail(path, f"{place}.{key}", f"unknown limit (known: {known})")
-        kind = LIMIT_KEYS[key]
-        if key == "sandbox":
-            if value not in ("auto", "on", "off"):
-                _fail(path, f"{place}.{key}", f'expected "auto", "on" or "off", got {value!r}')
-            out[key] = value
-            continue
-        value = _check_type(path, f"{place}.{key}", value, kind,
-                            "a number" if kind is float else "an integer")
-        if value <= 0:
-            _fail(path, f"{place}.{key}", f"must be positive, got {value!r}")
-        out[key] = value
-    return out
+    return _checked(LimitsTable, limits, path, place, LimitsTable.unknown)
 
 
 def substitute(arg: str) -> str:
@@ -190,48 +202,24 @@ def check_entrant(path: str, place: str, raw, default_limits: dict, base_dir: st
                   check_commands: bool = True) -> dict:
     if not isinstance(raw, dict):
         _fail(path, place, "expected a table with name and builtin or command")
-    for key in raw:
-        if key not in ENTRANT_KEYS:
-            _fail(path, f"{place}.{key}", f"unknown key (known: {', '.join(sorted(ENTRANT_KEYS))})")
-    if "name" not in raw:
-        _fail(path, place, "missing field 'name'")
-    name = raw["name"]
-    if not isinstance(name, str) or not name.strip():
-        _fail(path, f"{place}.name", f"expected a non-empty string, got {name!r}")
-    place = f"{place} ({name})"
-    has_builtin, has_command = "builtin" in raw, "command" in raw
-    if has_builtin == has_command:
+    name = raw.get("name")
+    if isinstance(name, str) and name.strip():
+        place = f"{place} ({name})"
+    given = _checked(EntrantTable, raw, path, place)
+    if ("builtin" in given) == ("command" in given):
         _fail(path, place, "give exactly one of 'builtin' or 'command'")
-    spec: dict = {"name": name}
-    if has_builtin:
+    if "builtin" in given:
         bots = _bot_names()
-        if raw["builtin"] not in bots:
+        if given["builtin"] not in bots:
             _fail(path, f"{place}.builtin",
-                  f"unknown built-in bot {raw['builtin']!r} (known: {', '.join(bots)})")
+                  f"unknown built-in bot {given['builtin']!r} (known: {', '.join(bots)})")
         for key in ("cwd", "env", "limits", *SANDBOX_SWITCHES):
-            if key in raw:
+            if key in given:
                 _fail(path, f"{place}.{key}", "only command entrants take this key")
-        spec["builtin"] = raw["builtin"]
-        return spec
-    command = raw["command"]
-    if (not isinstance(command, list) or not command
-            or not all(isinstance(a, str) and a for a in command)):
-        _fail(path, f"{place}.command", "expected a non-empty list of strings (argv)")
-    spec["command"] = list(command)
-    cwd = raw.get("cwd", ".")
-    if not isinstance(cwd, str):
-        _fail(path, f"{place}.cwd", f"expected a string, got {cwd!r}")
-    spec["cwd"] = cwd
-    env = raw.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        _fail(path, f"{place}.env", "expected a table of strings")
-    spec["env"] = dict(env)
-    limits = dict(default_limits)
-    limits.update(check_limits(path, f"{place}.limits", raw.get("limits", {})))
-    spec["limits"] = limits
-    for key in SANDBOX_SWITCHES:
-        if key in raw:
-            spec[key] = _check_type(path, f"{place}.{key}", raw[key], bool, "true or false")
+        return {"name": name, "builtin": given["builtin"]}
+    spec = {"name": name, "command": given["command"], "cwd": given.get("cwd", "."),
+            "env": given.get("env", {}), "limits": {**default_limits, **given.get("limits", {})}}
+    spec.update({key: given[key] for key in SANDBOX_SWITCHES if key in given})
     if check_commands:
         check_command(path, place, spec, base_dir)
     return spec

@@ -18,7 +18,7 @@ subclass, listed in :data:`FORMATS`.
 
 from __future__ import annotations
 
-from tourney.formats.base import EventSettings, Format, FormatName, Problem, Unit
+from tourney.formats.base import EventSettings, Format, FormatName, Problem, Unit, problem_of
 from tourney.formats.gauntlet import Gauntlet
 from tourney.formats.knockout import Knockout
 from tourney.formats.round_robin import RoundRobin
@@ -77,5 +77,5 @@ def report_lines(data: dict) -> list[str]:
     return [line for f in FORMATS.values() for line in f.report_lines(data)]
 
 
-__all__ = ["FORMATS", "EventSettings", "Format", "FormatName", "Problem", "Unit", "check_event", "get", "report_lines",
-           "stored_report"]
+__all__ = ["FORMATS", "EventSettings", "Format", "FormatName", "Problem", "Unit", "check_event", "get",
+           "problem_of", "report_lines", "stored_report"]

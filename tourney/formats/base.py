@@ -10,6 +10,7 @@ docs/formats.md and the JSON Schema of configs (``scripts/gen_config_docs.py``).
 
 from __future__ import annotations
 
+import typing
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -103,24 +104,31 @@ def _quoted(values) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def problem_of(error: ErrorDetails, model: type[BaseModel], owners: dict[str, list[str]]) -> Problem:
-    """The first pydantic error as a :class:`Problem` in our words: the place, what is wrong and
-    what is allowed. ``owners`` maps a key to the formats that take it."""
+def problem_of(error: ErrorDetails, model: type[BaseModel], owners: dict[str, list[str]] | None = None,
+               prefix: str = "event", unknown: str = "unknown key") -> Problem:
+    """A pydantic error as a :class:`Problem` in our words: the place (under ``prefix``), what
+    is wrong and what is allowed. ``owners`` maps a key to the formats that take it."""
+    owners = owners or {}
     kind, value, ctx = error["type"], error.get("input"), error.get("ctx") or {}
     if kind == "value_error" and isinstance(ctx.get("error"), Problem):
         return ctx["error"]  # a check across keys, already in words
     loc = [str(p) for p in error["loc"]]
-    place = ".".join(["event", loc[0]] + [f"[{p}]" if p.isdigit() else p for p in loc[1:]]).replace(".[", "[")
+    place = ".".join([prefix, loc[0]] + [f"[{p}]" if p.isdigit() else p for p in loc[1:]]).replace(".[", "[")
     got = f", got {value!r}"
+    for i, key in enumerate(loc[:-1]):  # the error is inside a nested table: speak of its keys
+        inner = _model_of(model, key)
+        if inner is None:
+            break
+        model, unknown, loc = inner, getattr(inner, "unknown", "unknown key"), loc[i + 1:]
     field = model.model_fields.get(loc[0])
     if kind == "missing":
         what = (field.description or "").split(":")[0].rstrip(".") if field else ""
-        return Problem("event", f"missing field '{loc[0]}'" + (f" ({what[:1].lower()}{what[1:]})" if what else ""))
+        return Problem(prefix, f"missing field '{loc[0]}'" + (f" ({what[:1].lower()}{what[1:]})" if what else ""))
     if kind == "extra_forbidden":
         if loc[0] in owners:
             return Problem(place, f"only {_list_formats(owners[loc[0]])} takes '{loc[0]}'")
         known = ", ".join(sorted(model.model_fields))
-        return Problem(place, f"unknown key (known: {known})")
+        return Problem(place, f"{unknown} (known: {known})")
     hint = getattr(model, "expected", {}).get(loc[0])
     if hint:
         return Problem(place, f"expected {hint}{got}")
@@ -129,8 +137,12 @@ def problem_of(error: ErrorDetails, model: type[BaseModel], owners: dict[str, li
         "string_type": "expected a string", "float_type": "expected a number",
         "list_type": "expected a list", "dict_type": "expected a table",
     }
+    if kind == "model_type":
+        return Problem(place, f"expected a table{got}")
     if kind in words:
         return Problem(place, words[kind] + got)
+    if kind == "greater_than" and ctx.get("gt") == 0:
+        return Problem(place, f"must be positive{got}")
     if kind in ("greater_than_equal", "greater_than"):
         bound = ctx.get("ge", ctx.get("gt"))
         return Problem(place, f"must be {'at least' if 'ge' in ctx else 'above'} {bound:g}, got {value!r}")
@@ -144,6 +156,15 @@ def problem_of(error: ErrorDetails, model: type[BaseModel], owners: dict[str, li
     if kind == "value_error":
         return Problem(place, f"{ctx['error']}{got}")
     return Problem(place, f"{error['msg'].lower()}{got}")  # pragma: no cover - a kind not worded yet
+
+
+def _model_of(model: type[BaseModel], key: str) -> type[BaseModel] | None:
+    """The model of a nested table ``key`` of ``model`` (None if it is not one)."""
+    field = model.model_fields.get(key)
+    for kind in typing.get_args(field.annotation) if field else ():
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            return kind
+    return None
 
 
 #: how the messages name each format ("only a Swiss takes 'bye_score'")
