@@ -86,7 +86,8 @@ class EntrantTable(BaseModel):
     builtin: str | None = Field(None, description="A built-in bot: random, greedy or human.")
     command: list[Annotated[str, Field(min_length=1)]] | None = Field(None, min_length=1, description=(
         "The bot's argv; \"{python}\" is the Python running tourney."))
-    cwd: str | None = Field(None, description="Its working folder, relative to the config's folder.")
+    cwd: str | None = Field(None, description=(
+        "Its working folder, relative to the config's folder (default: that folder)."))
     env: dict[str, str] | None = Field(None, description="Added to the bot's minimal environment.")
     limits: LimitsTable | None = Field(None, description="Overrides [limits] for this entrant.")
     network: bool | None = Field(None, description="The sandboxed bot may use the network (default false).")

@@ -62,12 +62,13 @@ class EventSettings(BaseModel):
     }
 
     name: str = Field(pattern=r"\S", description="The event's name in the database.")
-    format: FormatName = Field(strict=False, description="The event format (this table's row).")
+    format: FormatName = Field(strict=False, description="The event format (\"Formats\" below).")
     rule_set: str = Field("crazier-eights", description="The rule set played (docs/rulesets.md).")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="Rule-set options (`[event.options]`).")
     seed: int = Field(0, ge=0, description="The event seed; every game seed derives from it.")
-    players: int | None = Field(None, ge=2, le=8, description="Players per table.")
+    players: int | None = Field(None, ge=2, le=8, description=(
+        "Players per table (default: every entrant for single, match and league; else 2)."))
     games: int | None = Field(None, ge=0, le=1000, description=(
         "Games per series: best of N (a match, N odd; default 3), the games of a league table "
         "(default 5; 0 = the rule set's own series, e.g. crazy-eights), 1 for a single game."))
@@ -77,7 +78,8 @@ class EventSettings(BaseModel):
         "The entrants that play, in seeding order (default: every `[[entrants]]` table)."))
     concurrency: int = Field(0, ge=0, description="Series played at once (0 = the number of cores).")
     cluster: str | None = Field(None, pattern=r"\S", description=(
-        "Address of a Dask scheduler to play on, e.g. \"tcp://10.0.0.5:8786\" (docs/scale.md)."))
+        "Address of a Dask scheduler to play on, e.g. \"tcp://10.0.0.5:8786\" (docs/scale.md; "
+        "default: local processes). How the event is played, not part of what identifies it."))
     duplicate: bool = Field(False, description=(
         "Play every deal once per seat rotation (mirror games for two), by fresh bot processes."))
     play_all: bool = Field(False, description="Matches only: play all N games even after a majority.")
