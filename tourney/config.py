@@ -419,7 +419,7 @@ def starter_text() -> str:
     head = (
         "# A tourney event. Run it with: tourney run THIS_FILE\n"
         "# Reference: docs/formats.md. format = single | match | league | round-robin |\n"
-        "# gauntlet | swiss | knockout; duplicate = true plays every deal once per seat rotation.\n"
+        "# gauntlet | swiss | knockout | sprt; duplicate = true plays every deal once per seat rotation.\n"
         "# Command entrants: argv list; \"{python}\" is the Python running tourney; cwd is\n"
         "# relative to this file's folder.\n\n"
     )

@@ -55,6 +55,26 @@ def fault_summary(event: str, faults: dict[str, dict[str, int]]) -> list[str]:
     return lines
 
 
+def play_words(fmt, words: list[str], *, db: str | None, seed: int, rule_set: str,
+               option: list[str] | None, config, name: str | None, public_seeds: bool,
+               log=None, on_game=None, **settings):
+    """Play the event of ``tourney play`` / ``match``: entrants from command-line words, one
+    series at a time in this process, nothing printed but what ``log`` (each log line; never
+    when a person plays, whose seat must not see the others' hands) and ``on_game`` print.
+    Returns (database, config, summary)."""
+    from tourney.commands.common import open_store, parse_options
+    from tourney.config import event_from_words
+    from tourney.results import store
+
+    cfg = event_from_words(fmt, words, seed=seed, rule_set=rule_set, options=parse_options(option),
+                           config=config, name=name, public_seeds=public_seeds, **settings)
+    database = open_store(db)
+    on_line = log if log is not None and not has_human(cfg) else None
+    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
+                      on_line=on_line, on_game=on_game)
+    return database, cfg, summary
+
+
 def has_human(cfg) -> bool:
     """Whether a person plays in this event (the built-in entrant ``human``)."""
     from tourney.config import HUMAN
