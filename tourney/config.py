@@ -373,6 +373,10 @@ STARTER = {
 }
 
 
+#: the word an unnamed event of the command line is named after, where it is not the format's
+COMMAND_NAMES = {formats.FormatName.SINGLE: "play"}
+
+
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
                      games: int, max_games: int | None, config: str | os.PathLike | None,
                      name: str | None, duplicate: bool = False, play_all: bool = False,
@@ -391,7 +395,7 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
     specs = [entrant_from_arg(w, taken, known) for w in words]
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S%f")
     raw = {
-        "name": name or f"{'play' if fmt == 'single' else fmt}-{stamp}",
+        "name": name or f"{COMMAND_NAMES.get(fmt, fmt)}-{stamp}",
         "format": fmt,
         "rule_set": rule_set,
         "options": options,
