@@ -374,7 +374,7 @@ STARTER = {
 
 
 #: the word an unnamed event of the command line is named after, where it is not the format's
-COMMAND_NAMES = {formats.FormatName.SINGLE: "play"}
+COMMAND_NAMES: dict[str, str] = {formats.FormatName.SINGLE: "play"}
 
 
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
