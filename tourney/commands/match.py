@@ -9,7 +9,7 @@ import typer
 from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, out_json
-from tourney.commands.running import play_words
+from tourney.commands.running import CONFIG, NAME, OPTION, PUBLIC_SEEDS, RULE_SET, SEED, play_words
 from tourney.formats import FormatName
 from tourney.results import store
 
@@ -28,13 +28,12 @@ def match(
         None, "--max-games", help="Games after which an undecided match is drawn "
         "(default 2N+1; games without a winner count for neither)."
     ),
-    seed: int = typer.Option(1, help="Event seed (game seeds derive from it)."),
-    public_seeds: bool = typer.Option(
-        False, "--public-seeds", help="Seeds anyone can recompute from --seed (no event secret)."),
-    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
-    option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
-    config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
-    name: str = typer.Option(None, "--name", help="Event name to store the match under."),
+    seed: int = SEED,
+    public_seeds: bool = PUBLIC_SEEDS,
+    rule_set: str = RULE_SET,
+    option: list[str] = OPTION,
+    config: Path = CONFIG,
+    name: str = NAME,
     duplicate: bool = typer.Option(
         False, "--duplicate", help="Duplicate deals: every deal is played once per seat rotation "
         "(the mirror game for two), by fresh bot processes; the match is best of N such sets."

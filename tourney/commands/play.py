@@ -9,7 +9,7 @@ import typer
 from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, out_json
-from tourney.commands.running import play_words
+from tourney.commands.running import CONFIG, NAME, OPTION, PUBLIC_SEEDS, RULE_SET, SEED, play_words
 from tourney.events.reasons import Reason
 from tourney.formats import FormatName
 from tourney.results import store
@@ -28,13 +28,12 @@ def play(
         ..., help="2-8 entrants: built-in bots (random, greedy), human (you, at the terminal), bot "
         "programs (.py files run with this Python), or entrant names of --config."
     ),
-    seed: int = typer.Option(1, help="Event seed (the game seed derives from it)."),
-    public_seeds: bool = typer.Option(
-        False, "--public-seeds", help="Seeds anyone can recompute from --seed (no event secret)."),
-    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
-    option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
-    config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
-    name: str = typer.Option(None, "--name", help="Event name to store the game under."),
+    seed: int = SEED,
+    public_seeds: bool = PUBLIC_SEEDS,
+    rule_set: str = RULE_SET,
+    option: list[str] = OPTION,
+    config: Path = CONFIG,
+    name: str = NAME,
     db: str = typer.Option(None, "--db", help=DB_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the game as JSON (no log)."),
 ) -> None:

@@ -55,6 +55,16 @@ def fault_summary(event: str, faults: dict[str, dict[str, int]]) -> list[str]:
     return lines
 
 
+#: the options every event of command-line words takes (tourney play, match): one declaration each
+SEED = typer.Option(1, help="Event seed (game seeds derive from it).")
+PUBLIC_SEEDS = typer.Option(False, "--public-seeds",
+                            help="Seeds anyone can recompute from --seed (no event secret).")
+RULE_SET = typer.Option("crazier-eights", "--rule-set", help="Rule set to play.")
+OPTION = typer.Option(None, "--option", "-o", help="Rule-set option key=value.")
+CONFIG = typer.Option(None, "--config", help="Take entrant definitions from a config.")
+NAME = typer.Option(None, "--name", help="Event name to store the result under (default: the command and the time).")
+
+
 def play_words(fmt, words: list[str], *, db: str | None, seed: int, rule_set: str,
                option: list[str] | None, config, name: str | None, public_seeds: bool,
                log=None, on_game=None, **settings):
