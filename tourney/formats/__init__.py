@@ -18,6 +18,8 @@ subclass, listed in :data:`FORMATS`.
 
 from __future__ import annotations
 
+import json
+
 from tourney.formats.base import EventSettings, Format, FormatName, Problem, Unit, problem_of
 from tourney.formats.gauntlet import Gauntlet
 from tourney.formats.knockout import Knockout
@@ -25,6 +27,7 @@ from tourney.formats.round_robin import RoundRobin
 from tourney.formats.sprt import Sprt
 from tourney.formats.swiss import Swiss
 from tourney.formats.table import League, Match, Single
+from tourney.results import store
 
 #: every format by name, in the order the docs list them
 FORMATS: dict[FormatName, Format] = {f.name: f for f in (
@@ -59,10 +62,6 @@ def check_event(raw, entrant_names: list[str]) -> tuple[dict, int]:
 def stored_report(db, event_name: str) -> dict:
     """What the format of a stored event adds to its reports (a Swiss table, a bracket, an
     SPRT's verdict); {} for formats that add nothing, or an unknown event."""
-    import json
-
-    from tourney.results import store
-
     ev = store.find_event(db, event_name)
     if ev is None or not ev["config"]:
         return {}

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
+import engine
 from tourney import seeding
 
 
@@ -198,8 +199,6 @@ def series_item(event: dict, idx: int, rnd: int, table: list[str], secret: str |
 def has_series_rules(rule_set: str) -> bool:
     """Whether the rule set plays a game as a run of deals (``series_over``)."""
     try:
-        import engine
-
         return hasattr(engine.rule_set_module(rule_set), "series_over")
     except Exception:
         return False
@@ -314,10 +313,8 @@ class Format:
 
     def check_options(self, rule_set: str, options: dict, players: int) -> None:
         try:
-            import engine
-
             engine.validate_options(rule_set, options, players)
-        except ImportError as exc:
+        except ImportError as exc:  # a rule set whose module cannot be loaded
             raise Problem("event.rule_set", f"rule set {rule_set!r} is not available ({exc})") from None
         except ValueError as exc:  # engine.OptionsError
             raise Problem("event.rule_set" if "rule set" in str(exc) else "event.options", str(exc)) from None
