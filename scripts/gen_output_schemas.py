@@ -226,6 +226,73 @@ class SprtOut(Shape):
     sprt: SprtReport
 
 
+class PlaySeat(Shape):
+    seat: int
+    entrant: str
+    points: Number | None
+    placement: int | None
+    fault: str | None
+
+
+class Deal(Shape):
+    game_id: int
+    deal: int
+    seed: int
+    first_player: int
+    winners: list[str]
+    reason: str
+    points: list[Number]
+    decisions: int
+
+
+class Play(Shape):
+    """``tourney play --json``: the whole game as the rule set defines it (one deal, or a leg of
+    several deals whose ``reason`` is ``leg_totals``)."""
+
+    game_id: int
+    event: str
+    rule_set: str
+    seed: int
+    first_player: int
+    winners: list[str]
+    reason: str
+    seats: list[PlaySeat]
+    decisions: int
+    deals: list[Deal]
+
+
+class MatchEntrant(Shape):
+    entrant: str
+    seat: int
+    wins: int | None
+
+
+class MatchGame(Shape):
+    game_id: int
+    game: int
+    leg: int
+    duplicate_set: int | None
+    rotation: int | None
+    seed: int
+    first_player: int
+    winners: list[str]
+    reason: str
+
+
+class MatchOut(Shape):
+    """``tourney match --json``."""
+
+    event: str
+    seed: int
+    best_of: int
+    legs: int
+    sets: int
+    outcome: Literal["win", "draw"] | None
+    winner: str | None
+    entrants: list[MatchEntrant]
+    games: list[MatchGame]
+
+
 class EventItem(Shape):
     name: str
     format: str
@@ -324,6 +391,8 @@ SCHEMAS: dict[str, Any] = {
     "run": Run,
     "standings": EventStandings | ClubStandings,
     "sprt": SprtOut,
+    "play": Play,
+    "match": MatchOut,
     "events": Events,
     "club": Club,
     "web-index": WebIndex,

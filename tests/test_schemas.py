@@ -116,6 +116,10 @@ def outputs(tmp_path_factory):
     sprt = cli("sprt", "greedy", "random", "--elo1", "200", "--max-games", "16", "--name", "sp", "--json")
     out["sprt"] = [sprt]
     out["run"].append(cli("run", str(tmp / "rr.toml"), "--json", "-q"))  # a resumed (finished) event
+    out["play"] = [cli("play", "greedy", "random", "--json"),
+                   cli("play", "greedy", "random", "--rule-set", "super-crazy-eights", "--json")]
+    out["match"] = [cli("match", "greedy", "random", "--json"),
+                    cli("match", "greedy", "random", "--duplicate", "--json")]
     out["club"] = [cli("club", "new", "x", "--players", "Ann,Bob,Cy", "--json"),
                    cli("club", "add", "x", "--cards", "Ann=0,Bob=5,Cy=3", "--json"),
                    cli("club", "standings", "x", "--json")]
