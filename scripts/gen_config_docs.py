@@ -39,6 +39,8 @@ def config_schema() -> dict:
         s["title"] = f"[event] of a {fmt.name} event"
         s["description"] = fmt.summary
         s["properties"]["format"] = {"const": str(fmt.name), "description": "The event format."}
+        if "rounds" not in s["properties"]:  # one round is what it plays: saying so is allowed
+            s["properties"]["rounds"] = {"const": 1, "description": "Always 1 for this format."}
         events.append(s)
     limits = _hoist(LimitsTable.model_json_schema(), defs)
     entrant = _hoist(EntrantTable.model_json_schema(), defs)

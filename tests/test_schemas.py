@@ -150,7 +150,12 @@ def test_real_output_validates_against_its_schema(outputs, name):
         assert problems(name, document) == []
 
 
-def test_the_format_reports_are_in_the_run_output(outputs):
+def test_each_format_adds_to_the_run_output_what_it_says_it_reports(outputs):
+    from tourney.formats import get
+
+    common = set(gen_output_schemas.Run.model_fields) - {"swiss", "bracket", "sprt"}
+    for document in outputs["run"]:
+        assert set(document) - common == set(get(document["format"]).reports), document["event"]
     by_event = {d["event"]: d for d in outputs["run"]}
     assert "swiss" in by_event["sw"] and "bracket" in by_event["ko"] and "swiss" not in by_event["rr"]
     assert outputs["sprt"][0]["sprt"]["games"] <= 16
