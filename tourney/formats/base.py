@@ -216,7 +216,7 @@ class Format:
     units: ClassVar[tuple[Unit, ...]] = (Unit.MATCH, Unit.LEAGUE)
     #: the keys this format adds to the event summary (``tourney run --json``)
     reports: ClassVar[tuple[str, ...]] = ()
-    #: one line for docs/formats.md
+    #: what the format plays, in one line (the description of its shape in the config schema)
     summary: ClassVar[str] = ""
     #: whether ``max_games`` is this format's own setting (an SPRT's cap) rather than a match's
     caps_games: ClassVar[bool] = False
