@@ -230,7 +230,7 @@ def event_table(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
     """The normalised ``[event]`` table and its concurrency, checked by its format's model
     (:mod:`tourney.formats`)."""
     try:
-        return formats.check_event(raw, entrant_names)
+        return formats.read_event(raw, entrant_names)
     except formats.Problem as exc:
         raise ConfigError(f"{path}: {exc.place}: {exc.text}") from None
 

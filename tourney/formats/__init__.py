@@ -1,17 +1,17 @@
 """Event formats, one class each: the keys it takes, its first series, its next round, and what
 its report adds.
 
-    >>> from tourney.formats import check_event, get
-    >>> event, _ = check_event({"name": "m", "format": "match"}, ["a", "b"])
+    >>> from tourney.formats import read_event, get
+    >>> event, _ = read_event({"name": "m", "format": "match"}, ["a", "b"])
     >>> event["unit"], event["games"], event["max_games"]
     ('match', 3, 7)
     >>> [s["entrants"] for s in get(event["format"]).first_series(event)]
     [['a', 'b']]
-    >>> check_event({"name": "m", "format": "match", "games": 4}, ["a", "b"])
+    >>> read_event({"name": "m", "format": "match", "games": 4}, ["a", "b"])
     Traceback (most recent call last):
     tourney.formats.base.Problem: event.games: a match is best of an odd number of games, got 4
 
-:func:`check_event` reads an ``[event]`` table; :func:`get` gives the format of a stored event
+:func:`read_event` reads an ``[event]`` table; :func:`get` gives the format of a stored event
 (``event["format"]``). A new format is one module here with a :class:`~tourney.formats.base.Format`
 subclass, listed in :data:`FORMATS`.
 """
@@ -46,7 +46,7 @@ def get(name: str) -> Format:
     return FORMATS[FormatName(name)]
 
 
-def check_event(raw, entrant_names: list[str]) -> tuple[dict, int]:
+def read_event(raw, entrant_names: list[str]) -> tuple[dict, int]:
     """The normalised ``[event]`` table (the dict stored and hashed) and its concurrency;
     raises :class:`Problem` naming the key and what it allows."""
     if not isinstance(raw, dict):
@@ -76,5 +76,5 @@ def report_lines(data: dict) -> list[str]:
     return [line for f in FORMATS.values() for line in f.report_lines(data)]
 
 
-__all__ = ["FORMATS", "EventSettings", "Format", "FormatName", "Problem", "Unit", "check_event", "get",
+__all__ = ["FORMATS", "EventSettings", "Format", "FormatName", "Problem", "Unit", "read_event", "get",
            "problem_of", "report_lines", "stored_report"]
