@@ -11,8 +11,8 @@ import os
 import queue as _queue
 import sys
 
-from tourney import seeding
-from tourney.events import rounds, workers
+from tourney import formats, seeding
+from tourney.events import workers
 from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
 from tourney.results import store
@@ -43,9 +43,7 @@ def prepare_event(db, cfg, source: str, restart: bool = False) -> tuple[int, boo
         return row["id"], True
     event = dict(cfg.event)
     secret = None if event.get("public_seeds") else kept or seeding.new_secret()
-    seeded = dict(event)
-    if event.get("seeding") == "rating":  # the bracket is fixed now, from the ratings stored so far
-        seeded["entrants"] = rounds.rating_order(db, event["entrants"])
+    seeded = formats.get(event["format"]).prepare(db, event)  # e.g. a bracket seeded by rating
     event_id = store.create_event(db, event, cfg.entrants, schedule(seeded, secret), canonical,
                                   source, secret=secret)
     return event_id, False
@@ -59,10 +57,17 @@ def db_name(db) -> str:
 
 
 def next_round_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
-    """The next round of a Swiss or knockout, created if every series so far has finished, as
-    tasks; [] when there is none (other formats, a round still running, the event complete)."""
-    if not rounds.next_round(db, event_id, cfg.event):
+    """The next round (of a Swiss or knockout, the next batch of an SPRT: the event's format
+    plans it), created if every series so far has finished, as tasks; [] when there is none
+    (a format planned up front, a round still running, the event complete)."""
+    rows = store.series_rows(db, event_id)
+    if not rows or any(s["status"] != "finished" for s in rows):
         return []
+    items = formats.get(cfg.event["format"]).next_series(db, event_id, cfg.event, rows,
+                                                         store.event_secret(db, event_id))
+    if not items:
+        return []
+    store.add_series(db, event_id, items)
     return pending_tasks(db, event_id, cfg)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from tourney import formats
 from tourney.results import store
 
 #: version of the ``tourney run --json`` shape: 2 took the standings rows of ``tourney standings``
@@ -14,7 +15,6 @@ SUMMARY_VERSION = 2
 def event_summary(db, event_id: int) -> dict:
     """The ``tourney run --json`` document (docs/formats.md): the event, its series, and its
     standings exactly as ``tourney standings`` computes them (one definition, one vocabulary)."""
-    from tourney.events import rounds, sprt
     from tourney.results.standings import event_standings
 
     ev = dict(db["events"].get(event_id))
@@ -62,8 +62,8 @@ def event_summary(db, event_id: int) -> dict:
         "ranking": standings["ranking"],
         "tie_breaks": standings["tie_breaks"],
         "standings": standings["standings"],
-        **rounds.format_extra(config_event, rows_of_series),
-        **({"sprt": sprt.report(db, event_id, config_event)} if config_event.get("format") == "sprt" else {}),
+        **(formats.get(ev["format"]).report(db, event_id, config_event, rows_of_series)
+           if config_event else {}),
     }
 
 
