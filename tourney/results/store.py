@@ -18,6 +18,7 @@ import json
 import os
 import sqlite3
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +27,7 @@ import orjson
 from sqlite_utils import Database
 
 from tourney.errors import UserError
-from tourney.results import schema
+from tourney.results import schema, tallies
 
 DEFAULT_DB = "results/tourney.db"
 #: how long a command waits for another process's write to finish before giving up (generous: a
@@ -200,6 +201,7 @@ def delete_event(db: Database, event_id: int) -> None:
             db.execute(f"delete from {table} where game_id in ({game_ids})", [event_id])
         db.execute("delete from entrant_ratings where event_id = ?", [event_id])
         db.execute("delete from entrant_totals where event_id = ?", [event_id])
+        tallies.delete(db, event_id)
         db.execute("delete from games where event_id = ?", [event_id])
         db.execute(
             "delete from series_entrants where series_id in "
@@ -319,14 +321,18 @@ def record_games(db: Database, event_id: int,
     with db.atomic():
         kept: dict[int, list] = {}
         totals: dict[int, list[int]] = {}
-        ids = [_insert_game(db, event_id, *item, kept, totals) for item in items]
+        pairs: dict[tuple[int, int], tallies.PairRow] = {}
+        shares: Counter = Counter()
+        ids = [_insert_game(db, event_id, *item, kept, totals, pairs, shares) for item in items]
         _save_ratings(db.conn, event_id, kept)
         _save_totals(db.conn, event_id, totals)
+        tallies.save(db.conn, event_id, pairs, shares)
     return ids
 
 
 def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
-                 series_result: dict | None, kept: dict, totals: dict) -> int:
+                 series_result: dict | None, kept: dict, totals: dict, pairs: dict,
+                 shares: Counter) -> int:
     conn = db.conn
     teams = dumps(game["teams"]) if game.get("teams") else None
     options_id = _option_set_id(conn, _canonical(game["options"]))
@@ -362,6 +368,9 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
                      [game_id, dumps(stderr), dumps(faults)])
     _rate(conn, event_id, game["seats"], kept)
     _count(game, totals)
+    tallies.count_game(game["seats"], pairs, shares)
+    if game.get("duplicate_set") is not None and game["players"] == 2:
+        tallies.count_mirror(conn, series_id, game["duplicate_set"], game_id, pairs)
     conn.execute(
         "update series set games_played = games_played + 1 where id = ?", [series_id]
     )
