@@ -30,6 +30,8 @@ import uuid
 
 from tourney.errors import UserError
 from tourney.events.play import SeriesTask, run_series
+from tourney.events.tasks import stored_games
+from tourney.results import store
 
 #: how often a series may lose its worker before the run gives up on it
 MAX_ATTEMPTS = 4
@@ -225,8 +227,6 @@ class ClusterRun:
         if self.attempt[idx] >= MAX_ATTEMPTS:
             raise ClusterError(f"series {idx}: lost its worker {MAX_ATTEMPTS} times; stored games "
                                "are kept, run again with --resume")
-        from tourney.events.runner import stored_games
-
         series = self.runner.series[idx]
         self.tasks[idx] = dataclasses.replace(self.tasks[idx],
                                               done=stored_games(self.runner.db, series["id"]))
@@ -238,9 +238,7 @@ class ClusterRun:
         return self._submit(idx)
 
     def _series_done(self, idx: int) -> bool:
-        row = self.runner.db.execute("select status from series where id = ?",
-                                     [self.runner.series[idx]["id"]]).fetchone()
-        return row[0] == "finished"
+        return store.series_status(self.runner.db, self.runner.series[idx]["id"]) == "finished"
 
 
 def _lost_worker(error: BaseException) -> bool:

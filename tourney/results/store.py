@@ -613,6 +613,12 @@ def series_rows(db: Database, event_id: int) -> list[dict]:
     return out
 
 
+def series_status(db: Database, series_id: int) -> str | None:
+    """A series' status as stored now (``"pending"``, ``"finished"``; None: no such series)."""
+    row = db.execute("select status from series where id = ?", [series_id]).fetchone()
+    return row[0] if row else None
+
+
 def series_games(db: Database, series_id: int) -> list[dict]:
     """Finished games of a series in order, with ``seats`` (list of seat dicts)."""
     games = []
