@@ -43,6 +43,14 @@ def count_game(seats: list[dict], pairs: dict[tuple[int, int], PairRow],
     places = [(s["entrant_id"], _place(s)) for s in seats]
     if len(places) < 2:
         return
+    if len(places) == 2 and places[0][0] != places[1][0]:  # the writer's common case, quicker
+        (a, pa), (b, pb) = places
+        won = 0 if pa < pb else 1 if pa == pb else 2
+        pairs.setdefault((a, b), [0] * 8)[won] += 1
+        pairs.setdefault((b, a), [0] * 8)[2 - won] += 1
+        shares[(a, 1 - won / 2)] += 1
+        shares[(b, won / 2)] += 1
+        return
     beaten: dict[int, list[float]] = {}
     for i, (a, pa) in enumerate(places):
         for j, (b, pb) in enumerate(places):
