@@ -69,3 +69,26 @@ def entrant_ids_with_events(db: Database) -> list[int]:
 def game_ids(db: Database) -> list[int]:
     """Every stored game's id, oldest first."""
     return [r[0] for r in db.execute("select id from games order by id")]
+
+
+def game_seats(db: Database, game_id: int) -> list[dict]:
+    """A stored game's seats in order: ``seat``, ``fault``, ``name`` (the entrant's)."""
+    return [dict(r) for r in db.query(
+        "select s.seat, s.fault, e.name from seats s join entrants e on e.id = s.entrant_id "
+        "where s.game_id = ? order by s.seat", [game_id])]
+
+
+def game_output(db: Database, game_id: int) -> dict:
+    """A game's ``game_logs`` row (``stderr``, ``faults`` as JSON text), or {} if it has none."""
+    return next(iter(db["game_logs"].rows_where("game_id = ?", [game_id])), None) or {}
+
+
+def every_game_ranks(db: Database) -> list[list[tuple[str, float]]]:
+    """Every stored game of the database, oldest first, as its seats' ``(entrant, rank)``: the
+    placement, or the points where a seat has none (what the ratings rate)."""
+    games: dict[int, list[tuple[str, float]]] = {}
+    for r in db.query("SELECT st.game_id, e.name, st.placement, st.points FROM seats st "
+                      "JOIN entrants e ON e.id = st.entrant_id ORDER BY st.game_id, st.seat"):
+        rank = r["placement"] if r["placement"] is not None else (r["points"] or 0)
+        games.setdefault(r["game_id"], []).append((r["name"], rank))
+    return list(games.values())
