@@ -13,7 +13,7 @@ def database_files(db: Database) -> list[str]:
 
 def event_row(db: Database, event_id: int) -> dict:
     """The ``events`` row of an event, as a dict."""
-    return dict(db["events"].get(event_id))
+    return dict(db.table("events").get(event_id))
 
 
 def event_status(db: Database, event_id: int) -> str:
@@ -80,7 +80,7 @@ def game_seats(db: Database, game_id: int) -> list[dict]:
 
 def game_output(db: Database, game_id: int) -> dict:
     """A game's ``game_logs`` row (``stderr``, ``faults`` as JSON text), or {} if it has none."""
-    return next(iter(db["game_logs"].rows_where("game_id = ?", [game_id])), None) or {}
+    return next(iter(db.table("game_logs").rows_where("game_id = ?", [game_id])), None) or {}
 
 
 def every_game_ranks(db: Database) -> list[list[tuple[str, float]]]:
