@@ -128,7 +128,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
-from tourney.results import tallies
+from tourney.results import ratings, tallies
 
 MIGRATIONS = Migrations("tourney")
 
@@ -609,8 +609,6 @@ def m008_scale(db: Database) -> None:
 
 def _backfill_ratings(db: Database) -> None:
     """Ratings of the events already stored, recomputed once from their games."""
-    from tourney.results import ratings
-
     names = {r["name"]: r["id"] for r in db.query("SELECT id, name FROM entrants")}
     for (event_id,) in db.execute("SELECT id FROM events").fetchall():
         rated = ratings.event_ratings(db, event_id)

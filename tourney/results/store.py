@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 import zlib
 from collections import Counter
 from collections.abc import Iterator
@@ -26,8 +27,10 @@ from pathlib import Path
 import orjson
 from sqlite_utils import Database
 
+import engine
+from tourney import narrate
 from tourney.errors import UserError
-from tourney.results import schema, tallies
+from tourney.results import ratings, schema, tallies
 
 DEFAULT_DB = "results/tourney.db"
 #: how long a command waits for another process's write to finish before giving up (generous: a
@@ -116,8 +119,6 @@ def _switch_to_wal(db: Database) -> None:
     """Put the file in WAL mode. Switching takes an exclusive lock, and SQLite may answer "locked"
     at once rather than wait when another process holds one on a fresh file, so try again until
     :data:`BUSY_TIMEOUT_MS` has passed."""
-    import time
-
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
         try:
@@ -423,8 +424,6 @@ def _rate(conn: sqlite3.Connection, event_id: int, seats: list[dict], kept: dict
     written back once per batch (:func:`_save_ratings`)."""
     if len(seats) < 2:
         return
-    from tourney.results import ratings
-
     ids = [s["entrant_id"] for s in seats]
     for i in ids:
         if i not in kept:
@@ -496,8 +495,6 @@ def finish_event(db: Database, event_id: int) -> None:
     the order they arrive, which depends on the workers; once it is finished the ratings are
     recomputed once in schedule order, so a finished event has the same ratings at any
     concurrency and after any resume (docs/standings.md)."""
-    from tourney.results import ratings
-
     ids = {r["name"]: r["id"] for r in db.query("select id, name from entrants")}
     settled = ratings.event_ratings(db, event_id)
     with db.atomic():
@@ -562,8 +559,6 @@ def replay_steps(row: dict):
     each stored choice is applied, then ``(game, None)`` once the last one is. The same engine
     game object is yielded each time, changed in place. Forfeits kept apart from the choices (the
     ``forfeits`` column of older files) are applied where they happened."""
-    import engine
-
     game = engine.new_game(**replay_start(row))
     choices = json.loads(row["choices"])
     forfeits = json.loads(row.get("forfeits") or "[]")
@@ -580,8 +575,6 @@ def replay_steps(row: dict):
 def replay_game(row: dict, on_line=None, names: list[str] | None = None):
     """Re-create a stored game from a ``replays`` row (choices and forfeits); ``on_line`` gets
     each event in words (with the entrant ``names``) as it happens. Returns the engine game."""
-    from tourney import narrate
-
     shown = 0
     game = table = None
     for game, _ in replay_steps(row):
