@@ -10,7 +10,8 @@ before its block, visibly in the Markdown source::
                                                            backticked text; the rest run
 
 Each command runs as the page's reader would type it, with ``tourney`` and ``python3`` being
-this checkout's; ``configs/``, ``examples/`` and ``bench/`` are there to be named.
+this checkout's; ``configs/``, ``examples/`` and ``bench/`` are there to be named, and the
+default database (``results/tourney.db``) holds one game of ``tourney play greedy random``.
 """
 
 from __future__ import annotations
@@ -101,6 +102,10 @@ def scratch(tmp_path: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
                PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""), CI="true")
+    # the pages show commands run where results exist: one stored game to start from
+    seeded = subprocess.run(["tourney", "play", "greedy", "random"], cwd=tmp_path, env=env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert seeded.returncode == 0, seeded.stderr
     return env
 
 
