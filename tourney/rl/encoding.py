@@ -1,0 +1,248 @@
+"""Fixed-shape numbers for learning: a seat's view as an observation, options as actions.
+
+Everything here is built from what a bot is sent in a protocol ``request`` (docs/protocol.md): the
+seat's ``view``, the decision's ``kind`` and its option ids. Nothing else of the game is read, so
+an observation never holds hidden information, and a protocol bot can encode its requests with
+exactly the function a learner was trained with (examples/train/).
+
+The shapes depend on two numbers fixed for a game's set-up: ``cards`` (the size of the game's card
+table: 52 or 104, more with Crazier Eights' promo cards) and ``players``. :class:`Encoding` holds
+them; :meth:`Encoding.layout` names every slice (docs/rl.md lists them).
+
+Actions (``Discrete(Encoding.actions)``), in this order:
+
+- ``play:<card>`` for every card id, then ``discard:<card>``, then ``card:<card>``;
+- ``player:<seat>`` for every seat;
+- the fixed ids of :data:`VERBS` (``end``, ``done``, ``draw``, ``colour:moon``, ``count:all``, ...).
+
+Every option id of every rule set has its action, and one decision never offers two ids with the
+same action, so :meth:`Encoding.option` maps an action back to the offered id.
+
+Numbers come as numpy arrays when numpy is there (the environments need it); without numpy,
+:meth:`Encoding.encode` returns a list of floats, so a protocol bot needs nothing beyond the
+standard library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+try:  # numpy is optional here: a protocol bot may run without it
+    import numpy as np
+except ImportError:  # pragma: no cover - the rl extra installs numpy
+    np = None  # type: ignore[assignment]
+
+#: the decision kinds of every rule set (docs/protocol.md, "Decision kinds by rule set"); a kind
+#: not listed sets the last slot, ``other``
+KINDS = (
+    "main", "colour", "player", "players", "card", "destroy", "save", "order", "put_back",
+    "trade_give", "trade_take", "yes_no", "top_or_bottom",  # crazier-eights
+    "turn", "suit", "last_card", "score",  # crazy-eights, super-crazy-eights
+    "other",
+)
+
+#: option ids without a card or a seat, in action order after the card and seat actions
+VERBS = (
+    "end", "play_top", "done", "yes", "no", "top", "bottom",
+    "colour:moon", "colour:ankh", "colour:sun", "colour:eye",
+    "draw", "pass", "last_card", "silent",
+    "suit:clubs", "suit:diamonds", "suit:hearts", "suit:spades",
+    "count:all", "count:south", "count:west", "count:north", "count:east",
+)
+
+#: option verbs that take a card id, in action order
+CARD_VERBS = ("play", "discard", "card")
+
+#: Crazier Eights' phases, then the classic games' only "phase" (a turn)
+PHASES = ("begin", "draw", "main", "end")
+
+#: a named colour (Crazier Eights) or suit (classic), one slot each
+NAMED = ("moon", "ankh", "sun", "eye", "clubs", "diamonds", "hearts", "spades")
+
+#: per-card planes, each ``cards`` long, then one ``in_play`` plane per seat (relative order)
+PLANES = ("hand", "discard_pile", "top", "limbo", "known_draw_pile", "looking_at", "dummy_mine",
+          "dummy_other")
+
+#: per-seat numbers (relative order: me first, then the next seats in turn order)
+SEAT_FEATURES = ("hand_size", "alive", "active", "turn", "dealer", "skips", "extra_turns", "team_mate",
+                 "missed_call", "being_looked_at")
+
+#: numbers about the whole table
+GLOBALS = ("draw_pile", "discard_size", "turn_number", "clockwise", "draw_stack", "any_card",
+           "played_this_turn", "discards_made", "discards_allowed")
+
+#: counts are divided by their cap (and capped), so that every number lies in [0, 1]
+TURN_CAP = 200
+SMALL_CAP = 4
+
+
+class EncodingError(ValueError):
+    """An option id or action the encoding does not know (a newer protocol's verb)."""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """Observation and action layout for games with ``cards`` cards and ``players`` seats."""
+
+    cards: int
+    players: int
+    _action_of: dict = field(init=False, repr=False, compare=False)
+    _offsets: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ids: dict[str, int] = {}
+        for verb in CARD_VERBS:
+            for c in range(self.cards):
+                ids[f"{verb}:{c}"] = len(ids)
+        for seat in range(self.players):
+            ids[f"player:{seat}"] = len(ids)
+        for verb in VERBS:
+            ids[verb] = len(ids)
+        object.__setattr__(self, "_action_of", ids)
+        offsets: dict[str, tuple[int, int]] = {}
+        at = 0
+        for name, size in self._sizes():
+            offsets[name] = (at, size)
+            at += size
+        object.__setattr__(self, "_offsets", offsets)
+
+    @classmethod
+    def for_game(cls, game: Any) -> Encoding:
+        """The encoding of an engine game's set-up."""
+        return cls(len(game.card_table()), game.players)
+
+    # -- actions ---------------------------------------------------------------------------------
+    @property
+    def actions(self) -> int:
+        """How many actions there are (the ``Discrete`` space's ``n``)."""
+        return len(self._action_of)
+
+    def action(self, option_id: str) -> int:
+        """The action of an option id."""
+        try:
+            return self._action_of[option_id]
+        except KeyError:
+            raise EncodingError(f"option {option_id!r} has no action in this encoding") from None
+
+    def option(self, action: int, options: list[str]) -> str:
+        """The offered option id that ``action`` stands for; :class:`EncodingError` if none."""
+        for option_id in options:
+            if self._action_of.get(option_id) == action:
+                return option_id
+        raise EncodingError(f"action {action} is not one of the offered options {options}")
+
+    def mask(self, options: list[str]) -> Any:
+        """1 for the action of each offered option, 0 elsewhere (int8 array, or a list)."""
+        if np is None:
+            out = [0] * self.actions
+            for o in options:
+                out[self.action(o)] = 1
+            return out
+        mask = np.zeros(self.actions, dtype=np.int8)
+        mask[[self.action(o) for o in options]] = 1
+        return mask
+
+    # -- observations ----------------------------------------------------------------------------
+    def _sizes(self) -> list[tuple[str, int]]:
+        sizes = [(name, self.cards) for name in PLANES]
+        sizes += [(f"in_play_{k}", self.cards) for k in range(self.players)]
+        sizes += [(f"{name}_{k}", 1) for k in range(self.players) for name in SEAT_FEATURES]
+        sizes += [(name, 1) for name in GLOBALS]
+        sizes += [("phase", len(PHASES)), ("named", len(NAMED)), ("kind", len(KINDS))]
+        return sizes
+
+    @property
+    def size(self) -> int:
+        """Length of an observation vector."""
+        return sum(size for _, size in self._offsets.values())
+
+    def layout(self) -> list[tuple[str, int, int]]:
+        """Every slice of an observation: ``(name, start, length)``, in order."""
+        return [(name, start, size) for name, (start, size) in self._offsets.items()]
+
+    def encode(self, view: dict, kind: str | None = None) -> Any:
+        """The observation of ``view`` (and of the decision ``kind`` asked, if any): float32 array
+        of :attr:`size` numbers in [0, 1] (a list of floats without numpy)."""
+        out: Any = np.zeros(self.size, dtype=np.float32) if np is not None else [0.0] * self.size
+        offsets = self._offsets
+        cards = self.cards
+        players = self.players
+        me = view["player"]
+
+        def put(name: str, ids) -> None:
+            start = offsets[name][0]
+            for c in ids:
+                if 0 <= c < cards:
+                    out[start + c] = 1.0
+
+        def number(name: str, value: float, cap: float) -> None:
+            if value:
+                out[offsets[name][0]] = min(float(value), cap) / cap
+
+        def seat(s: int) -> int:
+            return (s - me) % players
+
+        put("hand", view["hand"])
+        pile = view["discard_pile"]
+        put("discard_pile", pile)
+        top = view.get("top")
+        if top is not None:
+            put("top", (top,))
+        put("limbo", view.get("limbo") or ())
+        put("known_draw_pile", (int(c) for c in view.get("known_draw_pile") or ()))
+        look = view.get("looking_at")
+        if look:
+            put("looking_at", look["cards"])
+            number(f"being_looked_at_{seat(look['hand_of'])}", 1, 1)
+        dummies = view.get("dummies")
+        if dummies:
+            mine = view.get("dummy_position")
+            for position, ids in dummies.items():
+                put("dummy_mine" if position == mine else "dummy_other", ids)
+        for s, ids in enumerate(view.get("in_play") or ()):
+            put(f"in_play_{seat(s)}", ids)
+
+        for s, n in enumerate(view["hand_sizes"]):
+            number(f"hand_size_{seat(s)}", n, cards)
+        for s, alive in enumerate(view["alive"]):
+            number(f"alive_{seat(s)}", bool(alive), 1)
+        # Crazier Eights' "turn" is the turn's number, the classic games' the seat to play
+        for name in ("active", "dealer") + (() if "phase" in view else ("turn",)):
+            value = view.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                number(f"{name}_{seat(value)}", 1, 1)
+        for name in ("skips", "extra_turns"):
+            for s, n in enumerate(view.get(name) or ()):
+                number(f"{name}_{seat(s)}", n, SMALL_CAP)
+        for team in view.get("teams") or ():
+            if me in team:
+                for s in team:
+                    if s != me:
+                        number(f"team_mate_{seat(s)}", 1, 1)
+        controller = {h["position"]: h["player"] for h in view.get("hands") or ()}
+        for who in view.get("missed_call") or ():
+            s = controller.get(who) if isinstance(who, str) else who
+            if s is not None:
+                number(f"missed_call_{seat(s)}", 1, 1)
+
+        number("draw_pile", view["draw_pile"], cards)
+        number("discard_size", len(pile), cards)
+        number("turn_number", view.get("turn") if "phase" in view else 0, TURN_CAP)
+        number("clockwise", view.get("direction", "clockwise") == "clockwise", 1)
+        number("draw_stack", view.get("draw_stack") or 0, cards)
+        number("any_card", bool(view.get("any_card")), 1)
+        this_turn = view.get("this_turn") or {}
+        number("played_this_turn", bool(this_turn.get("played")), 1)
+        number("discards_made", this_turn.get("discards_made") or 0, SMALL_CAP)
+        number("discards_allowed", this_turn.get("discards_allowed") or 0, SMALL_CAP)
+
+        phase = view.get("phase")
+        if phase in PHASES:
+            out[offsets["phase"][0] + PHASES.index(phase)] = 1.0
+        named = view.get("named_colour") or view.get("named_suit")
+        if named in NAMED:
+            out[offsets["named"][0] + NAMED.index(named)] = 1.0
+        if kind is not None:
+            out[offsets["kind"][0] + (KINDS.index(kind) if kind in KINDS else len(KINDS) - 1)] = 1.0
+        return out
