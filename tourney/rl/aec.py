@@ -43,6 +43,7 @@ from tourney import narrate
 from tourney.rl.encoding import Encoding, EncodingError
 
 REWARDS = ("win", "placement")
+RENDER_MODES = ("ansi", "human")
 
 
 class IllegalAction(ValueError):
@@ -63,7 +64,7 @@ def agent_name(seat: int) -> str:
 class EightsEnv(AECEnv):
     """One game of ``rule_set`` for ``players`` seats (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "eights_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "eights_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -80,8 +81,8 @@ class EightsEnv(AECEnv):
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
         self.rule_set = rule_set
         self.players = players
         self.options = engine.validate_options(rule_set, options, players)
@@ -145,10 +146,10 @@ class EightsEnv(AECEnv):
         self._narrate()
         self.decisions = 0
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = agent_name(self.game.pending.player)
 
@@ -182,11 +183,11 @@ class EightsEnv(AECEnv):
         self.decisions += 1
         self._narrate()
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if game.pending is None:
             self._finish()
         elif self.max_decisions is not None and self.decisions >= self.max_decisions:
-            self.truncations = {a: True for a in self.agents}
+            self.truncations = dict.fromkeys(self.agents, True)
             self._log.append(f"truncated after {self.decisions} decisions")
         else:
             self.agent_selection = agent_name(game.pending.player)

@@ -222,13 +222,13 @@ class Encoding:
                         number(f"team_mate_{seat(s)}", 1, 1)
         controller = {h["position"]: h["player"] for h in view.get("hands") or ()}
         for who in view.get("missed_call") or ():
-            s = controller.get(who) if isinstance(who, str) else who
-            if s is not None:
-                number(f"missed_call_{seat(s)}", 1, 1)
+            holder = controller.get(who) if isinstance(who, str) else who
+            if holder is not None:
+                number(f"missed_call_{seat(holder)}", 1, 1)
 
         number("draw_pile", view["draw_pile"], cards)
         number("discard_size", len(pile), cards)
-        number("turn_number", view.get("turn") if "phase" in view else 0, TURN_CAP)
+        number("turn_number", (view.get("turn") or 0) if "phase" in view else 0, TURN_CAP)
         number("clockwise", view.get("direction", "clockwise") == "clockwise", 1)
         number("draw_stack", view.get("draw_stack") or 0, cards)
         number("any_card", bool(view.get("any_card")), 1)

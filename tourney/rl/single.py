@@ -2,7 +2,7 @@
 
 >>> env = SingleSeatEnv("crazy-eights", opponents=["greedy", "random"])
 >>> obs, info = env.reset(seed=3)
->>> obs["observation"].shape == (env.encoding.size,), info["action_mask"].sum() >= 1
+>>> obs["observation"].shape == (env.encoding.size,), bool(info["action_mask"].any())
 (True, True)
 >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
 >>> env.close()
@@ -42,7 +42,7 @@ from tourney import narrate
 from tourney.bots import protocol
 from tourney.bots.entrants import EntrantSpec, open_entrant
 from tourney.bots.protocol import ProtocolError
-from tourney.rl.aec import REWARDS, IllegalAction, outcome
+from tourney.rl.aec import RENDER_MODES, REWARDS, IllegalAction, outcome
 from tourney.rl.encoding import Encoding, EncodingError
 
 ILLEGAL = ("forfeit", "raise")
@@ -63,7 +63,7 @@ def opponent_spec(opponent: Any, seat: int) -> EntrantSpec:
 class SingleSeatEnv(gym.Env):
     """The learner's seat of one game against ``opponents`` (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": list(RENDER_MODES)}
 
     def __init__(
         self,
@@ -81,8 +81,8 @@ class SingleSeatEnv(gym.Env):
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
         self.rule_set = rule_set
         self.players = len(opponents) + 1
         if seat is not None and not 0 <= seat < self.players:
