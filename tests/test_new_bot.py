@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -72,7 +73,7 @@ def test_new_bot_never_overwrites_and_checks_its_arguments(tmp_path):
 
 def test_the_python_skeletons_helper_is_the_installed_one(tmp_path):
     runner.invoke(app, ["new-bot", "same", "--dir", str(tmp_path / "same")])
-    assert (tmp_path / "same" / "botkit.py").read_text() == open(kit.__file__).read()
+    assert (tmp_path / "same" / "botkit.py").read_text() == Path(kit.__file__).read_text()
 
 
 REQUEST = {"type": "request", "id": 7, "kind": "main", "prompt": "play",
