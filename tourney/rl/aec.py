@@ -143,7 +143,6 @@ class EightsEnv(AECEnv):
                      + ", ".join(f"seat {s} {n}" for s, n in enumerate(self.names))]
         self._shown = 0
         self._rendered = 0
-        self._narrate()
         self.decisions = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -181,13 +180,13 @@ class EightsEnv(AECEnv):
         game = self.game
         game.apply(self.option_of(action))
         self.decisions += 1
-        self._narrate()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if game.pending is None:
             self._finish()
         elif self.max_decisions is not None and self.decisions >= self.max_decisions:
             self.truncations = dict.fromkeys(self.agents, True)
+            self._narrate()
             self._log.append(f"truncated after {self.decisions} decisions")
         else:
             self.agent_selection = agent_name(game.pending.player)
@@ -202,12 +201,20 @@ class EightsEnv(AECEnv):
             self.terminations[a] = True
             self.infos[a] = {"winners": list(result.winners), "reason": result.reason,
                              "points": list(result.points), "placements": list(result.placements)}
-        self._log.append(narrate.result_line(self._table, result.winners, result.reason, result.points))
 
     def _narrate(self) -> None:
-        events = self.game.events
+        """Narrate the events not narrated yet: only when the log is read (narrating every step
+        would cost as much as the step)."""
+        game = self.game
+        events = game.events
+        if self._shown > len(events):
+            return  # the game is over and narrated, result included
         while self._shown < len(events):
             self._log.append(narrate.event(self._table, events[self._shown]))
+            self._shown += 1
+        if game.result is not None:
+            result = game.result
+            self._log.append(narrate.result_line(self._table, result.winners, result.reason, result.points))
             self._shown += 1
 
     # -- text ------------------------------------------------------------------------------------
@@ -215,11 +222,15 @@ class EightsEnv(AECEnv):
     def log(self) -> list[str]:
         """The narrated log of the current game so far: the referee's log, so it names the cards
         each seat drew (it is for people watching; observations never read it)."""
+        if self.game is not None:
+            self._narrate()
         return list(self._log)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        if self.game is not None:
+            self._narrate()
         text = "\n".join(self._log[self._rendered:])
         self._rendered = len(self._log)
         if self.render_mode == "human":

@@ -89,6 +89,8 @@ class Encoding:
     players: int
     _action_of: dict = field(init=False, repr=False, compare=False)
     _offsets: dict = field(init=False, repr=False, compare=False)
+    _at: dict = field(init=False, repr=False, compare=False)
+    _size: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ids: dict[str, int] = {}
@@ -106,6 +108,8 @@ class Encoding:
             offsets[name] = (at, size)
             at += size
         object.__setattr__(self, "_offsets", offsets)
+        object.__setattr__(self, "_at", {name: start for name, (start, _) in offsets.items()})
+        object.__setattr__(self, "_size", at)
 
     @classmethod
     def for_game(cls, game: Any) -> Encoding:
@@ -147,7 +151,7 @@ class Encoding:
     def _sizes(self) -> list[tuple[str, int]]:
         sizes = [(name, self.cards) for name in PLANES]
         sizes += [(f"in_play_{k}", self.cards) for k in range(self.players)]
-        sizes += [(f"{name}_{k}", 1) for k in range(self.players) for name in SEAT_FEATURES]
+        sizes += [(f"{name}_{k}", 1) for name in SEAT_FEATURES for k in range(self.players)]
         sizes += [(name, 1) for name in GLOBALS]
         sizes += [("phase", len(PHASES)), ("named", len(NAMED)), ("kind", len(KINDS))]
         return sizes
@@ -155,7 +159,7 @@ class Encoding:
     @property
     def size(self) -> int:
         """Length of an observation vector."""
-        return sum(size for _, size in self._offsets.values())
+        return self._size
 
     def layout(self) -> list[tuple[str, int, int]]:
         """Every slice of an observation: ``(name, start, length)``, in order."""
@@ -163,86 +167,115 @@ class Encoding:
 
     def encode(self, view: dict, kind: str | None = None) -> Any:
         """The observation of ``view`` (and of the decision ``kind`` asked, if any): float32 array
-        of :attr:`size` numbers in [0, 1] (a list of floats without numpy)."""
-        out: Any = np.zeros(self.size, dtype=np.float32) if np is not None else [0.0] * self.size
-        offsets = self._offsets
+        of :attr:`size` numbers in [0, 1] (a list of floats without numpy).
+
+        Seats are relative: ``<feature>_0`` is the viewer, ``<feature>_1`` the next seat in turn
+        order, and so on. Counts are divided by their cap and capped at 1: hand sizes, the draw
+        pile, the discard pile and a stack of twos by the number of cards; skips, extra turns and
+        discards by 4; the turn's number by 200.
+        """
+        at = self._at
         cards = self.cards
         players = self.players
+        # every number is gathered as (index, value) first and written in one go: one numpy call
+        # instead of dozens (an observation costs about as much as an engine step)
+        hot: list[int] = []  # indices set to 1
+        more: dict[int, float] = {}  # indices set to a fraction
+
+        def ones(start: int, ids) -> None:
+            hot.extend([start + c for c in ids])
+
         me = view["player"]
-
-        def put(name: str, ids) -> None:
-            start = offsets[name][0]
-            for c in ids:
-                if 0 <= c < cards:
-                    out[start + c] = 1.0
-
-        def number(name: str, value: float, cap: float) -> None:
-            if value:
-                out[offsets[name][0]] = min(float(value), cap) / cap
-
-        def seat(s: int) -> int:
-            return (s - me) % players
-
-        put("hand", view["hand"])
+        ones(at["hand"], view["hand"])
         pile = view["discard_pile"]
-        put("discard_pile", pile)
+        ones(at["discard_pile"], pile)
         top = view.get("top")
         if top is not None:
-            put("top", (top,))
-        put("limbo", view.get("limbo") or ())
-        put("known_draw_pile", (int(c) for c in view.get("known_draw_pile") or ()))
-        look = view.get("looking_at")
-        if look:
-            put("looking_at", look["cards"])
-            number(f"being_looked_at_{seat(look['hand_of'])}", 1, 1)
+            hot.append(at["top"] + top)
+        crazier = "phase" in view
+        if crazier:
+            ones(at["limbo"], view["limbo"])
+            known = view["known_draw_pile"]
+            if known:
+                ones(at["known_draw_pile"], [int(c) for c in known])
+            look = view.get("looking_at")
+            if look:
+                ones(at["looking_at"], look["cards"])
+                hot.append(at["being_looked_at_0"] + (look["hand_of"] - me) % players)
+            in_play = at["in_play_0"]
+            for s, ids in enumerate(view["in_play"]):
+                ones(in_play + ((s - me) % players) * cards, ids)
         dummies = view.get("dummies")
         if dummies:
             mine = view.get("dummy_position")
             for position, ids in dummies.items():
-                put("dummy_mine" if position == mine else "dummy_other", ids)
-        for s, ids in enumerate(view.get("in_play") or ()):
-            put(f"in_play_{seat(s)}", ids)
+                ones(at["dummy_mine" if position == mine else "dummy_other"], ids)
 
+        # per seat, relative to the viewer
+        base = at["hand_size_0"]
         for s, n in enumerate(view["hand_sizes"]):
-            number(f"hand_size_{seat(s)}", n, cards)
+            if n:
+                more[base + (s - me) % players] = min(n / cards, 1.0)
+        base = at["alive_0"]
         for s, alive in enumerate(view["alive"]):
-            number(f"alive_{seat(s)}", bool(alive), 1)
-        # Crazier Eights' "turn" is the turn's number, the classic games' the seat to play
-        for name in ("active", "dealer") + (() if "phase" in view else ("turn",)):
-            value = view.get(name)
-            if isinstance(value, int) and not isinstance(value, bool):
-                number(f"{name}_{seat(value)}", 1, 1)
-        for name in ("skips", "extra_turns"):
-            for s, n in enumerate(view.get(name) or ()):
-                number(f"{name}_{seat(s)}", n, SMALL_CAP)
-        for team in view.get("teams") or ():
-            if me in team:
-                for s in team:
-                    if s != me:
-                        number(f"team_mate_{seat(s)}", 1, 1)
-        controller = {h["position"]: h["player"] for h in view.get("hands") or ()}
-        for who in view.get("missed_call") or ():
-            holder = controller.get(who) if isinstance(who, str) else who
-            if holder is not None:
-                number(f"missed_call_{seat(holder)}", 1, 1)
+            if alive:
+                hot.append(base + (s - me) % players)
+        active = view.get("active")
+        if active is not None:
+            hot.append(at["active_0"] + (active - me) % players)
+        dealer = view.get("dealer")
+        if dealer is not None:
+            hot.append(at["dealer_0"] + (dealer - me) % players)
+        if crazier:  # Crazier Eights' "turn" is the turn's number
+            more[at["turn_number"]] = min(view["turn"] / TURN_CAP, 1.0)
+            for name in ("skips", "extra_turns"):
+                base = at[name + "_0"]
+                for s, n in enumerate(view[name]):
+                    if n:
+                        more[base + (s - me) % players] = min(n / SMALL_CAP, 1.0)
+            for team in view["teams"] or ():
+                if me in team:
+                    for s in team:
+                        if s != me:
+                            hot.append(at["team_mate_0"] + (s - me) % players)
+            this_turn = view["this_turn"]
+            more[at["played_this_turn"]] = 1.0 if this_turn["played"] else 0.0
+            more[at["discards_made"]] = min(this_turn["discards_made"] / SMALL_CAP, 1.0)
+            more[at["discards_allowed"]] = min(this_turn["discards_allowed"] / SMALL_CAP, 1.0)
+            phase = view["phase"]
+            if phase in PHASES:
+                hot.append(at["phase"] + PHASES.index(phase))
+        else:  # the classic games' "turn" is the seat to play
+            turn = view.get("turn")
+            if turn is not None:
+                hot.append(at["turn_0"] + (turn - me) % players)
+            missed = view.get("missed_call")
+            if missed:
+                controller = {h["position"]: h["player"] for h in view.get("hands") or ()}
+                for who in missed:
+                    holder = controller.get(who) if isinstance(who, str) else who
+                    if holder is not None:
+                        hot.append(at["missed_call_0"] + (holder - me) % players)
+            more[at["clockwise"]] = 1.0 if view.get("direction", "clockwise") == "clockwise" else 0.0
+            more[at["draw_stack"]] = min((view.get("draw_stack") or 0) / cards, 1.0)
+            more[at["any_card"]] = 1.0 if view.get("any_card") else 0.0
 
-        number("draw_pile", view["draw_pile"], cards)
-        number("discard_size", len(pile), cards)
-        number("turn_number", (view.get("turn") or 0) if "phase" in view else 0, TURN_CAP)
-        number("clockwise", view.get("direction", "clockwise") == "clockwise", 1)
-        number("draw_stack", view.get("draw_stack") or 0, cards)
-        number("any_card", bool(view.get("any_card")), 1)
-        this_turn = view.get("this_turn") or {}
-        number("played_this_turn", bool(this_turn.get("played")), 1)
-        number("discards_made", this_turn.get("discards_made") or 0, SMALL_CAP)
-        number("discards_allowed", this_turn.get("discards_allowed") or 0, SMALL_CAP)
-
-        phase = view.get("phase")
-        if phase in PHASES:
-            out[offsets["phase"][0] + PHASES.index(phase)] = 1.0
+        more[at["draw_pile"]] = min(view["draw_pile"] / cards, 1.0)
+        more[at["discard_size"]] = min(len(pile) / cards, 1.0)
         named = view.get("named_colour") or view.get("named_suit")
         if named in NAMED:
-            out[offsets["named"][0] + NAMED.index(named)] = 1.0
+            hot.append(at["named"] + NAMED.index(named))
         if kind is not None:
-            out[offsets["kind"][0] + (KINDS.index(kind) if kind in KINDS else len(KINDS) - 1)] = 1.0
+            hot.append(at["kind"] + (KINDS.index(kind) if kind in KINDS else len(KINDS) - 1))
+        if np is None:
+            numbers = [0.0] * self._size
+            for i in hot:
+                numbers[i] = 1.0
+            for i, value in more.items():
+                numbers[i] = value
+            return numbers
+        out = np.zeros(self._size, dtype=np.float32)
+        out[hot] = 1.0
+        if more:
+            out[list(more)] = list(more.values())
         return out
