@@ -43,7 +43,6 @@ def softmax(z):
 def train(policy: LinearPolicy, env: SingleSeatEnv, *, episodes: int | None, minutes: float | None,
           lr: float, seed: int) -> dict:
     rng = np.random.default_rng(seed)
-    encoding = policy.encoding
     baseline, wins, played = 0.0, 0, 0
     deadline = time.monotonic() + 60 * minutes if minutes else None
     while (episodes is None or played < episodes) and (deadline is None or time.monotonic() < deadline):
