@@ -99,6 +99,14 @@ def sprt(policy_path: Path, games: int, db: str | None, seed: int) -> dict:
         f"command = {json.dumps(['{python}', str(HERE / 'policy_bot.py'), str(policy_path.resolve())])}\n"
         f"cwd = {json.dumps(str(HERE.parents[1]))}   # the project root: the bot imports tourney from it\n\n"
         '[[entrants]]\nname = "greedy"\nbuiltin = "greedy"\n', encoding="utf-8")
+    # first the protocol check (a bot that cannot start would only forfeit every game of the test)
+    check = [sys.executable, "-m", "tourney", "check", "--games", "1", "--cwd", str(HERE.parents[1]), "--",
+             "{python}", str(HERE / "policy_bot.py"), str(policy_path.resolve())]
+    done = subprocess.run(check, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the policy bot fails tourney check:\n{done.stdout}{done.stderr}"
+                         "(when tourney runs as root, bots run as nobody: the policy's folder must be "
+                         "readable by others)")
     command = [sys.executable, "-m", "tourney", "sprt", "linear_policy", "greedy", "--config", str(config),
                "--duplicate", "--elo0", "0", "--elo1", "50", "--max-games", str(games), "--seed", str(seed),
                "--json"]
