@@ -1,4 +1,4 @@
-"""Learning to play: the eights family as PettingZoo and Gymnasium environments (docs/rl.md).
+"""Learning to play: the eights family as PettingZoo and Gymnasium environments (docs/tutorial.md, part 2).
 
 - :mod:`tourney.rl.encoding`: a seat's view and a decision's options as fixed-shape numbers
   (standard library, numpy if present); protocol bots can use it without the environments;

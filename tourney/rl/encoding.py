@@ -7,7 +7,7 @@ exactly the function a learner was trained with (examples/train/).
 
 The shapes depend on two numbers fixed for a game's set-up: ``cards`` (the size of the game's card
 table: 52 or 104, more with Crazier Eights' promo cards) and ``players``. :class:`Encoding` holds
-them; :meth:`Encoding.layout` names every slice (docs/rl.md lists them).
+them; :meth:`Encoding.layout` names every slice (docs/tutorial.md, part 2, lists them).
 
 Actions (``Discrete(Encoding.actions)``), in this order:
 

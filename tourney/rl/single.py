@@ -16,7 +16,7 @@ seats are taken, in seat order, by ``opponents``. An opponent is named as:
   referee's own code;
 - an :class:`tourney.bots.entrants.EntrantSpec`, for a working directory, limits or sandbox.
 
-Observations, actions and rewards are the AEC environment's (:mod:`tourney.rl.aec`, docs/rl.md).
+Observations, actions and rewards are the AEC environment's (:mod:`tourney.rl.aec`, docs/tutorial.md part 2).
 The action mask is in the observation, in ``info["action_mask"]`` and from :meth:`action_masks`.
 An action that is not one of the offered options forfeits the game (``illegal="forfeit"``, the
 default: the learner loses under the rules, as a faulting bot does, and ``info["illegal"]`` says
