@@ -64,6 +64,6 @@ def test_tutorial_part_one_runs_end_to_end(tmp_path):
     out = done.stdout + done.stderr
     assert out.count("the bot follows the protocol") == 2
     assert "wily" in out and "greedy" in out
-    assert re.search(r"sprt \[0, 50\] pentanomial: (H0|H1|inconclusive);", out), out[-2000:]
+    assert re.search(r"sprt \[0, 50\] pentanomial: (H0 accepted|H1 accepted|inconclusive);", out), out[-2000:]
     bot = (scratch / "my-bots" / "wily" / "bot.py").read_text()
     assert 'if game.kind == "colour"' in bot and "YOUR STRATEGY GOES HERE" in bot
