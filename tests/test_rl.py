@@ -11,14 +11,17 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+import gymnasium
 import numpy as np
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 import engine
 from tourney.rl.aec import EightsEnv, IllegalAction
 from tourney.rl.encoding import KINDS, VERBS, Encoding, EncodingError
-from tourney.rl.single import SingleSeatEnv
+from tourney.rl.single import ENV_ID, SingleSeatEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_SETS = sorted(engine.RULE_SETS)
@@ -241,3 +244,44 @@ def test_single_seat_against_a_protocol_bot_program():
     finally:
         env.close()
     assert not env._programs
+
+
+def test_gymnasium_make_knows_the_single_seat_env():
+    env = gymnasium.make(ENV_ID, rule_set="crazy-eights", opponents=["random", "random"])
+    obs, info = env.reset(seed=5)
+    assert env.unwrapped.players == 3 and env.observation_space.contains(obs)
+    env.close()
+
+
+def test_the_two_handed_form_shows_both_dummies():
+    env = EightsEnv("super-crazy-eights", 2)
+    env.reset(seed=3)
+    at = {name: (start, size) for name, start, size in env.encoding.layout()}
+    for seat, agent in enumerate(env.possible_agents):
+        view = env.game.view(seat)
+        obs = env.observe(agent)["observation"]
+        mine = view["dummies"][view["dummy_position"]]
+        other = [c for pos, cards in view["dummies"].items() if pos != view["dummy_position"] for c in cards]
+        start, size = at["dummy_mine"]
+        assert sorted(np.flatnonzero(obs[start:start + size])) == sorted(mine) and mine
+        start, size = at["dummy_other"]
+        assert sorted(np.flatnonzero(obs[start:start + size])) == sorted(other) and other
+
+
+@settings(max_examples=15, deadline=None)
+@given(rule_set=st.sampled_from(RULE_SETS), players=st.integers(2, 8), seed=st.integers(0, 10**6),
+       steps=st.integers(0, 400))
+def test_observations_stay_in_bounds_and_masks_are_the_options(rule_set, players, seed, steps):
+    env = EightsEnv(rule_set, players)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    space = env.observation_space(env.possible_agents[0])
+    for _ in range(steps):
+        if env.game.pending is None:
+            break
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        assert space.contains(obs)
+        offered = env.game.pending.options
+        assert sorted(env.option_of(a) for a in np.flatnonzero(obs["action_mask"])) == sorted(offered)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

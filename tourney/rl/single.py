@@ -47,6 +47,9 @@ from tourney.rl.encoding import Encoding, EncodingError
 
 ILLEGAL = ("forfeit", "raise")
 
+#: the Gymnasium id: ``gymnasium.make(ENV_ID, rule_set=..., opponents=[...])`` once this module is imported
+ENV_ID = "tourney/Eights-v0"
+
 
 def opponent_spec(opponent: Any, seat: int) -> EntrantSpec:
     """The :class:`EntrantSpec` of an opponent named as in the module docstring."""
@@ -289,3 +292,7 @@ class SingleSeatEnv(gym.Env):
         for entrant in self._programs.values():
             entrant.close()
         self._programs.clear()
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="tourney.rl.single:SingleSeatEnv")

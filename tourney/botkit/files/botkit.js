@@ -69,11 +69,9 @@ function run(choose, name = "js_bot") {
         break; // a later minor version's message: ignored
     }
   });
-  // stdout on a pipe is written asynchronously but in order; exit once it has drained
-  input.on("close", () => {
-    if (process.stdout.writableLength === 0) process.exit(0);
-    process.stdout.once("drain", () => process.exit(0));
-  });
+  // stdout on a pipe is written asynchronously but in order: the callback of a last (empty)
+  // write runs once everything before it is out, then the bot leaves
+  input.on("close", () => process.stdout.write("", () => process.exit(0)));
 }
 
 module.exports = { run, game };
