@@ -75,7 +75,7 @@ def write_skeleton(name: str, lang: str, folder: str | os.PathLike | None = None
     readme = (_package_text("files/README.md.txt")
               .replace("__NAME__", name).replace("__LANG__", _TITLES[lang]).replace("__MAIN__", main)
               .replace("__HELPER__", helper).replace("__EXTRA_ROWS__", extra).replace("__BUILD__", build)
-              .replace("__CHECK__", check).replace("__PROGRAM__", f"{name} --config gauntlet.toml"))
+              .replace("__CHECK__", check))
     written.append(_write(target / "README.md", readme))
     gauntlet = (_package_text("files/gauntlet.toml.txt").replace("__NAME__", name)
                 .replace("__COMMAND__", json.dumps(command)))
