@@ -285,3 +285,20 @@ def test_observations_stay_in_bounds_and_masks_are_the_options(rule_set, players
         offered = env.game.pending.options
         assert sorted(env.option_of(a) for a in np.flatnonzero(obs["action_mask"])) == sorted(offered)
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_max_decisions_truncates_every_agent():
+    env = EightsEnv("crazier-eights", 3, max_decisions=5)
+    env.reset(seed=1)
+    rng = random.Random(0)
+    stepped = 0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0
+            assert not obs["action_mask"].any()
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        stepped += 1
+    assert stepped == 5 and env.agents == [] and env.game.result is None
