@@ -292,7 +292,7 @@ def test_max_decisions_truncates_every_agent():
     env.reset(seed=1)
     rng = random.Random(0)
     stepped = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         if terminated or truncated:
             assert truncated and not terminated and reward == 0
