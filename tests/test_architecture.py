@@ -25,13 +25,13 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("commands", ["tourney.commands", "tourney.app", "tourney.cli", "tourney.__main__"]),
     # a format plans series (events) and says what its report shows, so the config that checks
     # formats and the report that asks them sit on this floor too
-    ("events, formats, config, web, report", ["tourney.events", "tourney.formats", "tourney.config",
-                                              "tourney.web", "tourney.results.report"]),
+    ("events, formats, config, web, report, rl", ["tourney.events", "tourney.formats", "tourney.config",
+                                                  "tourney.web", "tourney.results.report", "tourney.rl"]),
     # the club's tables live in the one schema and take the store's write lock
     ("results, club", ["tourney.results", "tourney.club"]),
     ("bots", ["tourney.bots"]),
     ("engine, stats, narrate", ["engine", "tourney.stats", "tourney.narrate", "tourney.cards_doc",
-                                "tourney.errors", "tourney.seeding", "tourney"]),
+                                "tourney.errors", "tourney.seeding", "tourney.botkit", "tourney"]),
 ]
 
 #: arrows up a floor that are known and being removed on other branches; the lead deletes an

@@ -11,6 +11,7 @@ from tourney.commands import (
     games,  # noqa: F401
     init,  # noqa: F401
     match,  # noqa: F401
+    new_bot,  # noqa: F401
     play,  # noqa: F401
     replay,  # noqa: F401
     report,  # noqa: F401

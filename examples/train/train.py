@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Train a tiny linear policy against the greedy bot, save it, and test it as a protocol bot.
+
+    python3 examples/train/train.py --minutes 3            # train for three minutes
+    python3 examples/train/train.py --episodes 50 --sprt-games 20 --db /tmp/t.db   # a quick run
+
+1. Training: REINFORCE (policy gradient with a running-mean baseline) on a linear policy over
+   tourney.rl's observation encoding (examples/train/policy.py), in the single-seat Gymnasium
+   environment, one learned seat against the built-in greedy bot, the learner's seat drawn from
+   each game's seed. Only numpy and the standard library.
+2. The policy is saved as JSON (examples/train/policy.json, or --out).
+3. examples/train/policy_bot.py loads it and plays it as a protocol bot (the same encoding
+   function): `tourney sprt` runs it against greedy and this script prints the verdict.
+
+Needs the rl extra: pip install -e '.[rl]'. Run it from the project root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from policy import LinearPolicy  # noqa: E402
+
+from tourney.rl.single import SingleSeatEnv  # noqa: E402
+
+
+def softmax(z):
+    z = z - z.max()
+    e = np.exp(z)
+    return e / e.sum()
+
+
+def train(policy: LinearPolicy, env: SingleSeatEnv, *, episodes: int | None, minutes: float | None,
+          lr: float, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    baseline, wins, played = 0.0, 0, 0
+    deadline = time.monotonic() + 60 * minutes if minutes else None
+    while (episodes is None or played < episodes) and (deadline is None or time.monotonic() < deadline):
+        obs, info = env.reset(seed=seed + played)
+        steps = []
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            x = obs["observation"]
+            p = softmax(policy.scores(x, legal))
+            pick = rng.choice(len(legal), p=p)
+            steps.append((x, legal, p, pick))
+            obs, reward, terminated, truncated, info = env.step(int(legal[pick]))
+            done = terminated or truncated
+        advantage = reward - baseline
+        baseline += 0.02 * (reward - baseline)
+        for x, legal, p, pick in steps:  # d log p(pick) / d score = onehot - p
+            g = -p
+            g[pick] += 1.0
+            g *= lr * advantage
+            policy.weights[legal] += np.outer(g, x).astype(np.float32)
+            policy.bias[legal] += g.astype(np.float32)
+        played += 1
+        wins += reward > 0
+        if played % 200 == 0:
+            print(f"episode {played}: win rate so far {wins / played:.3f}", file=sys.stderr)
+    return {"episodes": played, "win_rate": wins / max(played, 1)}
+
+
+def evaluate(policy: LinearPolicy, env: SingleSeatEnv, games: int, seed: int) -> float:
+    """Win rate of the policy's best options (no sampling) on fresh deals."""
+    wins = 0
+    for g in range(games):
+        obs, info = env.reset(seed=seed + g)
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            action = legal[int(np.argmax(policy.scores(obs["observation"], legal)))]
+            obs, reward, terminated, truncated, info = env.step(int(action))
+            done = terminated or truncated
+        wins += reward > 0
+    return wins / max(games, 1)
+
+
+def sprt(policy_path: Path, games: int, db: str | None, seed: int) -> dict:
+    """Play policy_bot.py (with the policy at ``policy_path``) against greedy with `tourney sprt`;
+    the test's JSON result. The entrant is defined in a small config written next to the policy."""
+    config = policy_path.with_suffix(".toml")
+    config.write_text(
+        "# written by examples/train/train.py: the trained policy as an entrant\n"
+        '[event]\nname = "linear-policy-sprt"\nformat = "sprt"\nentrants = ["linear_policy", "greedy"]\n\n'
+        "[[entrants]]\n"
+        'name = "linear_policy"\n'
+        f"command = {json.dumps(['{python}', str(HERE / 'policy_bot.py'), str(policy_path.resolve())])}\n"
+        f"cwd = {json.dumps(str(HERE.parents[1]))}   # the project root: the bot imports tourney from it\n\n"
+        '[[entrants]]\nname = "greedy"\nbuiltin = "greedy"\n', encoding="utf-8")
+    # first the protocol check (a bot that cannot start would only forfeit every game of the test)
+    check = [sys.executable, "-m", "tourney", "check", "--games", "1", "--cwd", str(HERE.parents[1]), "--",
+             "{python}", str(HERE / "policy_bot.py"), str(policy_path.resolve())]
+    done = subprocess.run(check, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the policy bot fails tourney check:\n{done.stdout}{done.stderr}"
+                         "(when tourney runs as root, bots run as nobody: the policy's folder must be "
+                         "readable by others)")
+    command = [sys.executable, "-m", "tourney", "sprt", "linear_policy", "greedy", "--config", str(config),
+               "--duplicate", "--elo0", "0", "--elo1", "50", "--max-games", str(games), "--seed", str(seed),
+               "--json"]
+    if db:
+        command += ["--db", db]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"tourney sprt failed ({done.returncode}):\n{done.stderr}")
+    return json.loads(done.stdout)["sprt"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=None, help="train this long (default: 3 minutes)")
+    parser.add_argument("--episodes", type=int, default=None, help="train this many games instead")
+    parser.add_argument("--rule-set", default="crazier-eights")
+    parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--eval", type=int, default=200, help="games to evaluate on afterwards (0: none)")
+    parser.add_argument("--out", type=Path, default=HERE / "policy.json")
+    parser.add_argument("--sprt-games", type=int, default=400,
+                        help="most games of the SPRT against greedy (0: no SPRT)")
+    parser.add_argument("--db", default=None, help="database for the SPRT (default: tourney's)")
+    args = parser.parse_args()
+    if args.minutes is None and args.episodes is None:
+        args.minutes = 3.0
+
+    env = SingleSeatEnv(args.rule_set, ["greedy"], seat=None)
+    policy = LinearPolicy(env.encoding, args.rule_set)
+    stats = train(policy, env, episodes=args.episodes, minutes=args.minutes, lr=args.lr, seed=args.seed)
+    policy.save(args.out)
+    print(f"trained {stats['episodes']} games (win rate while learning {stats['win_rate']:.3f}); saved {args.out}")
+    if args.eval:
+        rate = evaluate(policy, env, args.eval, seed=10**6)
+        print(f"evaluation: win rate {rate:.3f} over {args.eval} games against greedy")
+    if args.sprt_games:
+        result = sprt(args.out, args.sprt_games, args.db, args.seed)
+        estimate = result.get("estimate") or {}
+        elo = "n/a" if estimate.get("elo") is None else f"{estimate['elo']:.0f}"
+        if estimate.get("elo_pm") is not None:
+            elo += f"+-{estimate['elo_pm']:.0f}"
+        print(f"sprt against greedy: verdict={result['verdict']} games={result['games']} "
+              f"llr={result['llr']:.2f} elo={elo}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""``tourney new-bot``: a new bot's folder, in Python, JavaScript or C.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp()) / "wily"
+>>> sorted(p.name for p in write_skeleton("wily", "python", folder))
+['README.md', 'bot.py', 'botkit.py', 'gauntlet.toml']
+
+Every skeleton is a bot that answers a random legal option, with one marked place for the
+author's strategy, the language's protocol helper (copied, so the folder runs anywhere), a README
+with the commands to check it and to play it in an event, and ``gauntlet.toml``, an event against
+the built-in bots. The C skeleton adds a Makefile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from importlib import resources
+from pathlib import Path
+
+from tourney.errors import UserError
+
+LANGS = ("python", "javascript", "c")
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+
+#: per language: (bot file, helper file, helper source, check command, gauntlet command)
+_LAYOUT = {
+    "python": ("bot.py", "botkit.py", "kit.py", "python3 bot.py", ["{python}", "bot.py"]),
+    "javascript": ("bot.js", "botkit.js", "files/botkit.js", "node bot.js", ["node", "bot.js"]),
+    "c": ("bot.c", "botkit.h", "files/botkit.h", "./bot", ["./bot"]),
+}
+_TITLES = {"python": "Python", "javascript": "JavaScript (Node.js)", "c": "C"}
+
+
+def _package_text(relative: str) -> str:
+    return resources.files("tourney.botkit").joinpath(relative).read_text(encoding="utf-8")
+
+
+def _write(path: Path, text: str, executable: bool = False) -> Path:
+    path.write_text(text, encoding="utf-8")
+    # readable by everyone: when tourney runs as root, bots run as nobody (docs/protocol.md)
+    path.chmod(0o755 if executable else 0o644)
+    return path
+
+
+def write_skeleton(name: str, lang: str, folder: str | os.PathLike | None = None) -> list[Path]:
+    """Write bot ``name`` in ``lang`` into ``folder`` (default: ``./name``); the files written.
+
+    The folder must not exist, or be empty: nothing is ever overwritten (:class:`UserError`)."""
+    if lang not in LANGS:
+        raise UserError(f"--lang must be one of {', '.join(LANGS)}, not {lang!r}")
+    if not NAME.fullmatch(name):
+        raise UserError(f"bot name {name!r}: use a letter, then letters, digits, '-' or '_' (at most 64)")
+    target = Path(folder) if folder is not None else Path(name)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UserError(f"{target}: already exists and is not an empty folder; nothing written")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        target.chmod(0o755)
+    except OSError as exc:
+        raise UserError(f"{target}: cannot create the folder ({exc.strerror})") from None
+    main, helper, helper_source, check, command = _LAYOUT[lang]
+    extension = {"python": "py", "javascript": "js", "c": "c"}[lang]
+    written = [
+        _write(target / main, _package_text(f"files/bot.{extension}.txt").replace("__NAME__", name),
+               executable=lang != "c"),
+        _write(target / helper, _package_text(helper_source)),
+    ]
+    if lang == "c":
+        written.append(_write(target / "Makefile", _package_text("files/Makefile.txt")))
+    build = "\n```sh\nmake                                                 # builds ./bot (needs a C compiler)\n```\n" \
+        if lang == "c" else ""
+    extra = "| `Makefile` | `make` builds `./bot` |\n" if lang == "c" else ""
+    readme = (_package_text("files/README.md.txt")
+              .replace("__NAME__", name).replace("__LANG__", _TITLES[lang]).replace("__MAIN__", main)
+              .replace("__HELPER__", helper).replace("__EXTRA_ROWS__", extra).replace("__BUILD__", build)
+              .replace("__CHECK__", check))
+    written.append(_write(target / "README.md", readme))
+    gauntlet = (_package_text("files/gauntlet.toml.txt").replace("__NAME__", name)
+                .replace("__COMMAND__", json.dumps(command)))
+    written.append(_write(target / "gauntlet.toml", gauntlet))
+    return written

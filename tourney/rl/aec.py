@@ -1,0 +1,255 @@
+"""The eights family as a PettingZoo AEC environment (``pip install -e '.[rl]'``).
+
+>>> env = EightsEnv("crazy-eights", players=3)
+>>> env.reset(seed=7)
+>>> env.agent_selection in env.possible_agents
+True
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> sorted(obs), obs["observation"].shape == (env.encoding.size,)
+(['action_mask', 'observation'], True)
+>>> action = int(obs["action_mask"].argmax())       # the first legal action
+>>> env.option_of(action) in env.game.pending.options
+True
+>>> env.step(action)
+
+Agents are ``player_0`` ... ``player_<n-1>``, one per seat. The agent to act is the seat of the
+engine's pending decision, so Crazier Eights' questions asked out of turn (Guardian Valkyrie's
+save, Trade's give) go to the seat asked, as in a tournament. Observations and actions follow
+:mod:`tourney.rl.encoding` (docs/tutorial.md, part 2); an observation is built from that seat's view only.
+
+The game ends for every agent at once: all agents get their reward when the engine's result
+is in (``reward="win"``: +1 a winner, -1 everyone else, 0 for all when nobody won;
+``reward="placement"``: from +1 for the first place down to -1 for the last), and ``infos``
+then hold the result. A player eliminated earlier just stops being asked.
+
+``reset(seed=s)`` plays the engine's game of seed ``s``, so ``engine.replay(env.start(),
+env.game.choices)`` re-creates it exactly; ``reset()`` without a seed draws the next game's seed
+from the last seed given (or from the system when none was). ``render()`` is the narrated log
+(tourney/narrate.py): ``render_mode="ansi"`` returns the lines since the previous call,
+``"human"`` prints them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+import engine
+from tourney import narrate
+from tourney.rl.encoding import Encoding, EncodingError
+
+REWARDS = ("win", "placement")
+RENDER_MODES = ("ansi", "human")
+
+
+class IllegalAction(ValueError):
+    """An action that is not one of the pending decision's options."""
+
+
+def outcome(result: engine.Result, seat: int, players: int, kind: str = "win") -> float:
+    """The reward of ``seat`` for a finished game: ``kind`` is ``"win"`` or ``"placement"``."""
+    if kind == "win":
+        return 0.0 if not result.winners else (1.0 if seat in result.winners else -1.0)
+    return 1.0 - 2.0 * (result.placements[seat] - 1) / (players - 1)
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class EightsEnv(AECEnv):
+    """One game of ``rule_set`` for ``players`` seats (see the module docstring)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "eights_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rule_set: str = "crazier-eights",
+        players: int = 2,
+        options: dict | None = None,
+        teams: list[list[int]] | None = None,
+        first_player: int | None = None,
+        reward: str = "win",
+        max_decisions: int | None = None,
+        render_mode: str | None = None,
+        names: list[str] | None = None,
+    ):
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+        self.rule_set = rule_set
+        self.players = players
+        self.options = engine.validate_options(rule_set, options, players)
+        self.teams = teams
+        self.first_player = first_player
+        self.reward_kind = reward
+        self.max_decisions = max_decisions
+        self.render_mode = render_mode
+        self.names = list(names) if names else [agent_name(s) for s in range(players)]
+        # the card table depends on the set-up only, never on the shuffle
+        self.encoding = Encoding.for_game(self._new_game(0))
+        self.possible_agents = [agent_name(s) for s in range(players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        n = self.encoding.actions
+        self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(0.0, 1.0, (self.encoding.size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self._seeder: random.Random | None = None
+        self.game: Any = None
+        self.seed: int | None = None
+        self._log: list[str] = []
+        self._shown = 0
+        self._rendered = 0
+
+    # -- spaces ----------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # -- the game --------------------------------------------------------------------------------
+    def _new_game(self, seed: int):
+        return engine.new_game(self.rule_set, players=self.players, seed=seed, options=self.options,
+                               first_player=self.first_player, teams=self.teams)
+
+    def start(self) -> dict:
+        """The ``engine.replay`` start of the current game."""
+        return {"rule_set": self.rule_set, "players": self.players, "seed": self.seed,
+                "options": self.options, "first_player": self.first_player, "teams": self.teams}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeder = random.Random(seed)
+            self.seed = int(seed)
+        else:
+            if self._seeder is None:
+                self._seeder = random.Random()
+            self.seed = self._seeder.getrandbits(32)
+        self.game = self._new_game(self.seed)
+        self._table = narrate.table_for(self.game, self.names)
+        self._log = [f"game: {self.rule_set}, seed {self.seed}; "
+                     + ", ".join(f"seat {s} {n}" for s, n in enumerate(self.names))]
+        self._shown = 0
+        self._rendered = 0
+        self.decisions = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(self.game.pending.player)
+
+    def observe(self, agent: str) -> dict:
+        seat = self._seat[agent]
+        game = self.game
+        pending = game.pending
+        asked = pending is not None and pending.player == seat and not self.truncations.get(agent, False)
+        encoding = self.encoding
+        return {
+            "observation": encoding.encode(game.view(seat), pending.kind if asked else None),
+            "action_mask": encoding.mask(pending.options) if asked else np.zeros(encoding.actions, np.int8),
+        }
+
+    def option_of(self, action: int) -> str:
+        """The option id of the pending decision that ``action`` stands for."""
+        try:
+            return self.encoding.option(int(action), self.game.pending.options)
+        except EncodingError as exc:
+            raise IllegalAction(str(exc)) from None
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} is asked to decide: None is no action")
+        game = self.game
+        game.apply(self.option_of(action))
+        self.decisions += 1
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if game.pending is None:
+            self._finish()
+        elif self.max_decisions is not None and self.decisions >= self.max_decisions:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._narrate()
+            self._log.append(f"truncated after {self.decisions} decisions")
+        else:
+            self.agent_selection = agent_name(game.pending.player)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        result = self.game.result
+        for a in self.agents:
+            self.rewards[a] = outcome(result, self._seat[a], self.players, self.reward_kind)
+            self.terminations[a] = True
+            self.infos[a] = {"winners": list(result.winners), "reason": result.reason,
+                             "points": list(result.points), "placements": list(result.placements)}
+
+    def _narrate(self) -> None:
+        """Narrate the events not narrated yet: only when the log is read (narrating every step
+        would cost as much as the step)."""
+        game = self.game
+        events = game.events
+        if self._shown > len(events):
+            return  # the game is over and narrated, result included
+        while self._shown < len(events):
+            self._log.append(narrate.event(self._table, events[self._shown]))
+            self._shown += 1
+        if game.result is not None:
+            result = game.result
+            self._log.append(narrate.result_line(self._table, result.winners, result.reason, result.points))
+            self._shown += 1
+
+    # -- text ------------------------------------------------------------------------------------
+    @property
+    def log(self) -> list[str]:
+        """The narrated log of the current game so far: the referee's log, so it names the cards
+        each seat drew (it is for people watching; observations never read it)."""
+        if self.game is not None:
+            self._narrate()
+        return list(self._log)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        if self.game is not None:
+            self._narrate()
+        text = "\n".join(self._log[self._rendered:])
+        self._rendered = len(self._log)
+        if self.render_mode == "human":
+            if text:
+                print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: the game is plain Python data."""
+
+
+def raw_env(**kwargs) -> EightsEnv:
+    """The environment itself (PettingZoo's naming)."""
+    return EightsEnv(**kwargs)
+
+
+def env(**kwargs):
+    """The environment inside PettingZoo's order-enforcing wrapper (PettingZoo's naming)."""
+    from pettingzoo.utils import wrappers  # pettingzoo's wrappers load only for those who ask for them
+
+    return wrappers.OrderEnforcingWrapper(EightsEnv(**kwargs))

@@ -1,0 +1,298 @@
+"""One learned seat against bots, as a Gymnasium environment (``pip install -e '.[rl]'``).
+
+>>> env = SingleSeatEnv("crazy-eights", opponents=["greedy", "random"])
+>>> obs, info = env.reset(seed=3)
+>>> obs["observation"].shape == (env.encoding.size,), bool(info["action_mask"].any())
+(True, True)
+>>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+>>> env.close()
+
+The learner sits in ``seat`` (0 by default; ``None`` draws it from each game's seed); the other
+seats are taken, in seat order, by ``opponents``. An opponent is named as:
+
+- a built-in bot's name, ``"random"`` or ``"greedy"``;
+- a command (a list or tuple of strings), e.g. ``["python3", "bots/mine.py"]``: a protocol bot
+  program (docs/protocol.md), started once, sandboxed like in an event and spoken to by the
+  referee's own code;
+- an :class:`tourney.bots.entrants.EntrantSpec`, for a working directory, limits or sandbox.
+
+Observations, actions and rewards are the AEC environment's (:mod:`tourney.rl.aec`, docs/tutorial.md part 2).
+The action mask is in the observation, in ``info["action_mask"]`` and from :meth:`action_masks`.
+An action that is not one of the offered options forfeits the game (``illegal="forfeit"``, the
+default: the learner loses under the rules, as a faulting bot does, and ``info["illegal"]`` says
+so) or raises :class:`~tourney.rl.aec.IllegalAction` (``illegal="raise"``).
+
+A built-in opponent's random numbers are seeded from each game's seed, so ``reset(seed=s)``
+followed by the same actions replays exactly; a protocol bot does as its program does (it is
+sent a seed in its hello, once). An opponent's fault makes it lose under the rules, as in an event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+import engine
+from tourney import narrate
+from tourney.bots import protocol
+from tourney.bots.entrants import EntrantSpec, open_entrant
+from tourney.bots.protocol import ProtocolError
+from tourney.rl.aec import RENDER_MODES, REWARDS, IllegalAction, outcome
+from tourney.rl.encoding import Encoding, EncodingError
+
+ILLEGAL = ("forfeit", "raise")
+
+#: the Gymnasium id: ``gymnasium.make(ENV_ID, rule_set=..., opponents=[...])`` once this module is imported
+ENV_ID = "tourney/Eights-v0"
+
+
+def opponent_spec(opponent: Any, seat: int) -> EntrantSpec:
+    """The :class:`EntrantSpec` of an opponent named as in the module docstring."""
+    if isinstance(opponent, EntrantSpec):
+        return opponent
+    if isinstance(opponent, str):
+        return EntrantSpec(f"{opponent}_{seat}", builtin=opponent)
+    if isinstance(opponent, Sequence) and opponent and all(isinstance(a, str) for a in opponent):
+        return EntrantSpec(f"bot_{seat}", command=tuple(opponent))
+    raise ValueError(f"opponent {opponent!r}: give a built-in bot's name, a command (list of strings) "
+                     "or an EntrantSpec")
+
+
+class SingleSeatEnv(gym.Env):
+    """The learner's seat of one game against ``opponents`` (see the module docstring)."""
+
+    metadata = {"render_modes": list(RENDER_MODES)}
+
+    def __init__(
+        self,
+        rule_set: str = "crazier-eights",
+        opponents: Sequence[Any] = ("greedy",),
+        seat: int | None = 0,
+        options: dict | None = None,
+        teams: list[list[int]] | None = None,
+        reward: str = "win",
+        illegal: str = "forfeit",
+        max_decisions: int | None = None,
+        render_mode: str | None = None,
+    ):
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+        self.rule_set = rule_set
+        self.players = len(opponents) + 1
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not a seat of a {self.players}-player game")
+        self.options = engine.validate_options(rule_set, options, self.players)
+        self.teams = teams
+        self.fixed_seat = seat
+        self.reward_kind = reward
+        self.illegal = illegal
+        self.max_decisions = max_decisions
+        self.render_mode = render_mode
+        self.opponents = list(opponents)
+        probe = engine.new_game(rule_set, players=self.players, seed=0, options=self.options, teams=teams)
+        self.encoding = Encoding.for_game(probe)
+        n = self.encoding.actions
+        self.action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self.encoding.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
+        })
+        self._programs: dict[int, Any] = {}  # protocol bots by opponent index: started once
+        self._seeder: random.Random | None = None
+        self.game: Any = None
+        self._log: list[str] = []
+        self._rendered = 0
+
+    # -- seats -----------------------------------------------------------------------------------
+    def _entrant(self, index: int, seat: int, seed: int):
+        spec = opponent_spec(self.opponents[index], seat)
+        if spec.builtin is not None:  # cheap: a fresh one per game, seeded from the game
+            return open_entrant(spec, seed=seed * 9 + seat)
+        if index not in self._programs:
+            self._programs[index] = open_entrant(spec, seed=seed)
+        return self._programs[index]
+
+    def start(self) -> dict:
+        """The ``engine.replay`` start of the current game."""
+        return {"rule_set": self.rule_set, "players": self.players, "seed": self.seed,
+                "options": self.options, "first_player": None, "teams": self.teams}
+
+    # -- Gymnasium -------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seeder = random.Random(seed)
+            self.seed = int(seed)
+        else:
+            if self._seeder is None:
+                self._seeder = random.Random()
+            self.seed = self._seeder.getrandbits(32)
+        while True:  # a game over before the learner is asked (possible in theory) is skipped
+            self._begin()
+            if self.game.pending is not None:
+                return self._observation(), self._info()
+            self.seed = self._seeder.getrandbits(32)
+
+    def _begin(self) -> None:
+        players = self.players
+        self.seat = self.fixed_seat if self.fixed_seat is not None else self.seed % players
+        self.game = engine.new_game(self.rule_set, players=players, seed=self.seed, options=self.options,
+                                    teams=self.teams)
+        self.entrants: dict[int, Any] = {}
+        others = [s for s in range(players) if s != self.seat]
+        for index, s in enumerate(others):
+            self.entrants[s] = self._entrant(index, s, self.seed)
+        names = ["learner" if s == self.seat else self.entrants[s].name for s in range(players)]
+        self._table = narrate.table_for(self.game, names)
+        self._log = [f"game: {self.rule_set}, seed {self.seed}; "
+                     + ", ".join(f"seat {s} {n}" for s, n in enumerate(names))]
+        self._shown = 0
+        self._rendered = 0
+        self.faults: dict[int, str] = {}
+        self.decisions = 0
+        self._request = 0
+        self.illegal_action = False
+        cards = self.game.card_table()
+        first = self.game.view(0)["active"]
+        for s, entrant in self.entrants.items():
+            entrant.meet(names)
+            message = protocol.game_start_message(
+                seat=s, players=players, teams=self.teams, rule_set=self.rule_set, options=self.options,
+                first_player=first if isinstance(first, int) else 0, series={"kind": "single", "game": 1, "of": 1},
+                cards=cards)
+            err = entrant.begin_game(message)
+            if err is not None:
+                self._fault(s, err.code)
+        self._narrate()
+        self._play_opponents()
+
+    def _fault(self, seat: int, code: str) -> None:
+        self.faults[seat] = code
+        if seat in self.entrants:
+            self.entrants[seat].fault(code)
+        self.game.forfeit(seat, code)
+        self._narrate()
+
+    def _play_opponents(self) -> None:
+        """Let the opponents decide until the learner is asked or the game is over."""
+        game = self.game
+        while (pending := game.pending) is not None and pending.player != self.seat:
+            if self.max_decisions is not None and self.decisions >= self.max_decisions:
+                return
+            seat = pending.player
+            self._request += 1
+            try:
+                option = self.entrants[seat].decide(game, seat, self._request)
+            except ProtocolError as exc:
+                self._fault(seat, exc.code)
+                continue
+            game.apply(option)
+            self.decisions += 1
+            self._narrate()
+        if game.pending is None:
+            self._end_game()
+
+    def _end_game(self) -> None:
+        result = self.game.result
+        for s, entrant in self.entrants.items():
+            if s not in self.faults:
+                entrant.end_game(protocol.game_end_message(s, result, self.faults, self.game.view(s)))
+                entrant.take_stderr()
+        self._log.append(narrate.result_line(self._table, result.winners, result.reason, result.points))
+
+    def step(self, action):
+        game = self.game
+        if game is None or game.pending is None:
+            raise RuntimeError("the game is over: call reset()")
+        try:
+            option = self.encoding.option(int(action), game.pending.options)
+        except EncodingError as exc:
+            if self.illegal == "raise":
+                raise IllegalAction(str(exc)) from None
+            self.illegal_action = True
+            self._fault(self.seat, "illegal")
+        else:
+            game.apply(option)
+            self.decisions += 1
+            self._narrate()
+        if game.pending is None:
+            self._end_game()
+        else:
+            self._play_opponents()
+        terminated = game.pending is None
+        truncated = not terminated and self.max_decisions is not None and self.decisions >= self.max_decisions
+        reward = outcome(game.result, self.seat, self.players, self.reward_kind) if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def _observation(self) -> dict:
+        game = self.game
+        pending = game.pending
+        asked = pending is not None and pending.player == self.seat
+        return {
+            "observation": self.encoding.encode(game.view(self.seat), pending.kind if asked else None),
+            "action_mask": self.action_masks(),
+        }
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now (1 = offered), as maskable learners ask for them."""
+        pending = self.game.pending
+        if pending is None or pending.player != self.seat:
+            return np.zeros(self.encoding.actions, np.int8)
+        return self.encoding.mask(pending.options)
+
+    def _info(self) -> dict:
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}
+        result = self.game.result
+        if result is not None:
+            info.update(winners=list(result.winners), reason=result.reason, points=list(result.points),
+                        placements=list(result.placements), faults=dict(self.faults),
+                        illegal=self.illegal_action)
+        return info
+
+    def option_of(self, action: int) -> str:
+        """The option id of the learner's pending decision that ``action`` stands for."""
+        return self.encoding.option(int(action), self.game.pending.options)
+
+    # -- text ------------------------------------------------------------------------------------
+    def _narrate(self) -> None:
+        events = self.game.events
+        while self._shown < len(events):
+            self._log.append(narrate.event(self._table, events[self._shown]))
+            self._shown += 1
+
+    @property
+    def log(self) -> list[str]:
+        """The narrated log of the current game so far (the referee's log)."""
+        return list(self._log)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = "\n".join(self._log[self._rendered:])
+        self._rendered = len(self._log)
+        if self.render_mode == "human":
+            if text:
+                print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Say goodbye to the protocol bots (their processes end)."""
+        for entrant in self._programs.values():
+            entrant.close()
+        self._programs.clear()
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="tourney.rl.single:SingleSeatEnv")
