@@ -27,7 +27,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: docs/tutorial.md is left to tests/test_tutorial.py, which runs its blocks as one walk-through
+#: (one folder, the bot written by its first command) with smaller game counts
+PAGES = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "tutorial.md")]
 SHELL = {"sh", "bash", "shell", "console"}
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)[^\n]*\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)
 NOT_RUN = re.compile(r"<!--\s*not run:(?P<why>.*?)-->", re.S)
