@@ -36,7 +36,8 @@ from tourney.results.store import write_lock
 __all__ = ["ACTIONS", "Game", "Leader", "League", "Member", "default_author", "list_leagues", "now_utc"]
 
 #: the closed set of actions of a league's history (``club_log.action``)
-ACTIONS = ("create", "enter", "correct", "void", "restore", "withdraw", "join", "rename", "night", "set")
+ACTIONS = ("create", "enter", "correct", "void", "restore", "withdraw", "join", "rename", "night", "set",
+           "code", "revoke", "pending", "reject")
 
 
 def now_utc() -> str:
@@ -649,9 +650,11 @@ class League:
             self._log("rename", by, now_utc(), detail)
         return detail
 
-    def set_rules(self, *, absence: str | None = None, withdrawal: str | None = None, by: str | None = None) -> dict:
-        """Change the league's absence or withdrawal rule. The standings are recomputed from every
-        game with the new rule (games already played included); the change is logged."""
+    def set_rules(self, *, absence: str | None = None, withdrawal: str | None = None,
+                  double_entry: bool | None = None, by: str | None = None) -> dict:
+        """Change the league's absence or withdrawal rule (the standings are recomputed from every
+        game with the new rule, games already played included), or whether a game entered on the
+        web counts only once a second person confirms it (``double_entry``); the change is logged."""
         with self._writing():
             change: dict = {}
             if absence is not None:
@@ -664,9 +667,13 @@ class League:
                                     f"choose one of {', '.join(WITHDRAWAL_RULES)}")
                 change["withdrawal"] = {"was": self.withdrawal, "now": withdrawal}
                 self.tables.update_league(self.id, {"withdrawal": withdrawal})
+            if double_entry is not None:
+                change["double_entry"] = {"was": "on" if self.double_entry else "off",
+                                          "now": "on" if double_entry else "off"}
+                self.tables.update_league(self.id, {"double_entry": int(double_entry)})
             change = {k: v for k, v in change.items() if v["was"] != v["now"]}
             if not change:
-                raise ClubError("nothing to change: give a new --absence or --withdrawal rule")
+                raise ClubError("nothing to change: give a new --absence or --withdrawal rule, or --double-entry")
             self._log("set", by or default_author(), now_utc(), change)
             self._reload()
         return change

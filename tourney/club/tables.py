@@ -169,3 +169,48 @@ class ClubTables:
                  "source": (r.get("source") if has_source else None) or "cli",
                  "detail": json.loads(r["detail"]) if r["detail"] else {}}
                 for r in self.db.table("club_log").rows_where("league_id = ?", [league_id], order_by="id")]
+
+    # ---- league codes and web requests (m012_club_codes)
+
+    def insert_code(self, row: dict) -> int:
+        cid = self.db.table("club_codes").insert(row).last_pk
+        assert cid is not None
+        return int(cid)
+
+    def codes(self, league_id: int) -> list[dict]:
+        return list(self.db.table("club_codes").rows_where("league_id = ?", [league_id], order_by="id"))
+
+    def code(self, code_id: int) -> dict | None:
+        rows = list(self.db.table("club_codes").rows_where("id = ?", [code_id]))
+        return rows[0] if rows else None
+
+    def any_live_code(self, now: str) -> bool:
+        if not self.db.table("club_codes").exists():
+            return False
+        return bool(self.db.table("club_codes").count_where(
+            "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)", [now]))
+
+    def update_code(self, code_id: int, change: dict) -> None:
+        self.db.table("club_codes").update(code_id, change)
+
+    def request(self, key: str) -> dict | None:
+        """A web form already stored under idempotency key ``key``."""
+        rows = list(self.db.table("club_requests").rows_where("key = ?", [key]))
+        return rows[0] if rows else None
+
+    def remember_request(self, key: str, league_id: int, code_id: int | None, at: str, action: str,
+                         result: dict) -> None:
+        self.db.table("club_requests").insert({"key": key, "league_id": league_id, "code_id": code_id, "at": at,
+                                               "action": action, "result": json.dumps(result)})
+
+    def insert_pending(self, row: dict) -> int:
+        pid = self.db.table("club_pending").insert(row).last_pk
+        assert pid is not None
+        return int(pid)
+
+    def pending(self, league_id: int) -> list[dict]:
+        return list(self.db.table("club_pending").rows_where("league_id = ? AND status = 'waiting'", [league_id],
+                                                             order_by="id"))
+
+    def update_pending(self, pending_id: int, change: dict) -> None:
+        self.db.table("club_pending").update(pending_id, change)
