@@ -74,13 +74,13 @@ def new_code(league: League, *, table: int | None = None, expires: str | None = 
     salt = secrets.token_bytes(16)
     by = by or default_author()
     at = now_utc()
-    with league._writing():
+    with league.writing():
         cid = league.tables.insert_code({
             "league_id": league.id, "label": "", "table_no": table, "salt": salt, "hash": digest(code, salt),
             "created_at": at, "created_by": by, "expires_at": expires_at})
         label = f"table {table}" if table is not None else f"code {cid}"
         league.tables.update_code(cid, {"label": label})
-        league._log("code", by, at, {"code": cid, "label": label, "expires": expires_at})
+        league.log_change("code", by, {"code": cid, "label": label, "expires": expires_at}, at=at)
     return code, describe(league.tables.code(cid) or {}, at)
 
 
@@ -104,7 +104,7 @@ def revoke(league: League, code_id: int | None, *, every: bool = False, by: str 
     """Revoke code ``code_id`` of ``league`` (or ``every`` live one); returns what was revoked."""
     by = by or default_author()
     at = now_utc()
-    with league._writing():
+    with league.writing():
         live = [r for r in league.tables.codes(league.id) if describe(r, at)["status"] == "live"]
         if every:
             chosen = live
@@ -119,7 +119,7 @@ def revoke(league: League, code_id: int | None, *, every: bool = False, by: str 
                                 f"{league.name})")
         for r in chosen:
             league.tables.update_code(r["id"], {"revoked_at": at, "revoked_by": by})
-            league._log("revoke", by, at, {"code": r["id"], "label": r["label"]})
+            league.log_change("revoke", by, {"code": r["id"], "label": r["label"]}, at=at)
     return [describe(league.tables.code(r["id"]) or {}, at) for r in chosen]
 
 

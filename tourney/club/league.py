@@ -93,6 +93,17 @@ class League:
             self._reload()
             yield
 
+    def writing(self):
+        """The write lock with the league re-read under it, for changes made outside this class
+        (league codes, :mod:`tourney.club.codes`)."""
+        return self._writing()
+
+    def log_change(self, action: str, by: str, detail: dict, game: int | None = None, at: str | None = None) -> None:
+        """Add one line to the league's history (``action`` is one of :data:`ACTIONS`)."""
+        if action not in ACTIONS:
+            raise ValueError(f"unknown club action {action!r}")
+        self._log(action, by, at or now_utc(), detail, game)
+
     def _reload(self) -> None:
         row = self.tables.league(self.id)
         if row is None:

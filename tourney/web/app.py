@@ -43,8 +43,9 @@ def _missing(request: Request, what: str = "This page does not exist.") -> Respo
     return HTMLResponse(not_found(links, what), status_code=404)
 
 
-def create_app(db_path: str | os.PathLike | None) -> Starlette:
-    """The app over the database at ``db_path`` (opened read-only)."""
+def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -> Starlette:
+    """The app over the database at ``db_path`` (opened read-only); with ``club_entry`` a club
+    league's page also has the forms that enter its results (:mod:`tourney.web.club_entry`)."""
     local = threading.local()
     cache = pages.Cache(opener=lambda: store.open_db(db_path, readonly=True))
 
@@ -105,4 +106,13 @@ def create_app(db_path: str | os.PathLike | None) -> Starlette:
         Route("/league/{key}", page(lambda d, i, p: pages.league_data(d, i))),
         Route("/static/{name}", static),
     ]
+    if club_entry:
+        from tourney.web.club_entry import ClubEntry
+
+        league_page = page(lambda d, i, p: pages.league_data(d, i))
+
+        async def json_twin(request: Request) -> Response:
+            return league_page(request)
+
+        routes = ClubEntry(db_path, json_twin).routes() + routes
     return Starlette(routes=routes, exception_handlers={404: http_error, 405: http_error})
