@@ -64,6 +64,8 @@ KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 NUMBER = re.compile(r"\d{1,6}")
 ACTIONS = ("code", "leave", "add", "void", "restore", "night", "confirm", "reject")
 PAGE_LINKS = Links(root="../")
+#: a refused form answers at its own URL (/league/3/add), one folder deeper than the page
+FORM_LINKS = Links(root="../../")
 
 
 class Refused(Exception):
@@ -181,19 +183,19 @@ class ClubEntry:
             return await self.fallback(request)
         session = self._session(request)
         flash = session.pop("f", None)
-        response = await run_in_threadpool(self._page, int(key), session, flash, None, 200, {})
+        response = await run_in_threadpool(self._page, int(key), session, flash, None, 200, {}, PAGE_LINKS)
         self._set_cookie(response, request, session)
         return response
 
     def _page(self, league_id: int, session: dict, flash: str | None, error: str | None, status: int,
-              form: dict) -> Response:
+              form: dict, links: Links) -> Response:
         db = self.db()
         try:
             data = pages.league_data(db, league_id)
         except pages.PageNotFound:
-            return HTMLResponse(render({"page": "404", "what": "No such club league."}, PAGE_LINKS), status_code=404)
+            return HTMLResponse(render({"page": "404", "what": "No such club league."}, links), status_code=404)
         data["entry"] = self._context(db, league_id, session, flash, error, form)
-        return HTMLResponse(render(data, PAGE_LINKS), status_code=status, headers={"Cache-Control": "no-store"})
+        return HTMLResponse(render(data, links), status_code=status, headers={"Cache-Control": "no-store"})
 
     def _context(self, db: Database, league_id: int, session: dict, flash: str | None, error: str | None,
                  form: dict) -> dict:
@@ -235,7 +237,7 @@ class ClubEntry:
     async def post(self, request: Request) -> Response:
         key, action = request.path_params["key"], request.path_params["action"]
         if not NUMBER.fullmatch(key) or action not in ACTIONS:
-            return HTMLResponse(render({"page": "404", "what": "No such form."}, PAGE_LINKS), status_code=404)
+            return HTMLResponse(render({"page": "404", "what": "No such form."}, FORM_LINKS), status_code=404)
         league_id = int(key)
         session = self._session(request)
         form: dict[str, list[str]] = {}
@@ -248,7 +250,8 @@ class ClubEntry:
             message = await run_in_threadpool(self._write, league_id, action, form, session, client)
         except Refused as exc:
             flat = {k: v[0] if len(v) == 1 else v for k, v in form.items() if k not in ("csrf", "code")}
-            response = await run_in_threadpool(self._page, league_id, session, None, exc.message, exc.status, flat)
+            response = await run_in_threadpool(self._page, league_id, session, None, exc.message, exc.status, flat,
+                                               FORM_LINKS)
             self._set_cookie(response, request, session)
             return response
         session["f"] = message
