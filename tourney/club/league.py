@@ -25,11 +25,11 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
-from tourney.club import RULE_SETS, ClubError
+from tourney.club import ClubError, roster
 from tourney.club import night as _night
-from tourney.club.entries import Entry, parse_value
-from tourney.club.ledger import Game, Leader, Ledger, Member, start_points
-from tourney.club.scoring import ELIMINATED_SCORES, WITHDRAWAL_RULES, parse_absence, score_game
+from tourney.club.entries import Entry
+from tourney.club.ledger import Game, Leader, Ledger, Member
+from tourney.club.scoring import check_rules, check_values
 from tourney.club.tables import ClubTables
 from tourney.results.store import write_lock
 
@@ -86,11 +86,11 @@ class League:
         renamed or changed it). Inside a transaction the caller already holds (the web's
         once-only submissions, :mod:`tourney.web.club_entry`) the lock is the caller's."""
         if self.db.conn.in_transaction:
-            self._reload()
+            self.reload()
             yield
             return
         with write_lock(self.db):
-            self._reload()
+            self.reload()
             yield
 
     def writing(self):
@@ -104,7 +104,7 @@ class League:
             raise ValueError(f"unknown club action {action!r}")
         self._log(action, by, at or now_utc(), detail, game)
 
-    def _reload(self) -> None:
+    def reload(self) -> None:
         row = self.tables.league(self.id)
         if row is None:
             raise ClubError(f"club league {self.name!r} no longer exists")
@@ -128,26 +128,8 @@ class League:
         name = name.strip()
         if not name:
             raise ClubError("a league needs a name")
-        if rule_set not in RULE_SETS:
-            raise ClubError(f"unknown rule set {rule_set!r}; choose one of {', '.join(RULE_SETS)}")
-        if eliminated_score not in ELIMINATED_SCORES:
-            raise ClubError(f"unknown eliminated score {eliminated_score!r}; "
-                            f"choose one of {', '.join(ELIMINATED_SCORES)}")
-        if rule_set != "crazier-eights" and eliminated_score != "snapshot":
-            raise ClubError(f"{rule_set} has no elimination; --eliminated-score does not apply")
-        absence_rule, absence_points = parse_absence(absence)
-        if withdrawal not in WITHDRAWAL_RULES:
-            raise ClubError(f"unknown withdrawal rule {withdrawal!r}; choose one of {', '.join(WITHDRAWAL_RULES)}")
-        players = [p.strip() for p in players]
-        if any(not p for p in players):
-            raise ClubError("a player name cannot be empty")
-        if len(players) < 2:
-            raise ClubError("a league needs at least two players")
-        dup = sorted({p for p in players if players.count(p) > 1})
-        if dup:
-            raise ClubError(f"player listed twice: {', '.join(dup)}")
-        if target is not None and target <= 0:
-            raise ClubError("the target score must be positive")
+        absence_rule, absence_points = check_rules(rule_set, eliminated_score, absence, withdrawal, target)
+        players = roster.check_players(players)
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         by = by or default_author()
@@ -262,34 +244,9 @@ class League:
 
     def _parse(self, values: list[tuple[str, str]], expected: list[Member],
                base: dict[int, Entry] | None = None) -> list[Entry]:
-        """Check names and values against the players ``expected`` in the game; ``base`` (for a
-        correction) supplies the values not given."""
-        exp_ids = {m.id for m in expected}
-        given: dict[int, Entry] = {}
-        for ref, text in values:
-            m = self.member(ref)
-            if m.id not in exp_ids:
-                if m.withdrawn_after is not None:
-                    raise ClubError(f"{m.name} withdrew after game {m.withdrawn_after} and does not play this game")
-                raise ClubError(f"{m.name} did not play this game")
-            if m.id in given:
-                raise ClubError(f"{m.name} is given twice")
-            cards, points, elim = parse_value(self.rule_set, m.name, text)
-            given[m.id] = Entry(m.id, m.name, text.strip(), cards, elim, points if points is not None else 0)
-        entries = []
-        missing = []
-        for m in expected:
-            if m.id in given:
-                entries.append(given[m.id])
-            elif base is not None and m.id in base:
-                entries.append(base[m.id])
-            else:
-                missing.append(m.name)
-        if missing:
-            raise ClubError(f"missing player{'s' if len(missing) > 1 else ''}: {', '.join(missing)} "
-                            f"(every player of the game needs a value; --absent NAME for who is not playing)")
-        score_game(self.rule_set, self.eliminated_score, entries)
-        return entries
+        """Check names and values against the players ``expected`` in the game
+        (:func:`tourney.club.scoring.check_values`)."""
+        return check_values(self.rule_set, self.eliminated_score, values, expected, self.member, base)
 
     def _write_version(self, number: int, version: int, action: str, entries: list[Entry], by: str, at: str,
                        note: str | None) -> None:
@@ -586,110 +543,31 @@ class League:
                 "absent": [names[i] for i in night["absent"]],
                 "open": night.get("open", [t["table"] for t in night["tables"]])}
 
-    # ---- roster changes
+    # ---- roster changes (tourney/club/roster.py)
 
     def withdraw(self, player: str, *, by: str | None = None) -> dict:
+        """Withdraw ``player`` from the following games; their results stay in the standings."""
         with self._writing():
-            m = self.member(player)
-            if m.withdrawn_after is not None:
-                raise ClubError(f"{m.name} already withdrew after game {m.withdrawn_after}")
-            if self.open_night() is not None:
-                raise ClubError("a club night round is under way; withdraw after its tables are entered")
-            n = self.played()
-            if len(self.active_members()) <= 2:
-                raise ClubError(f"{m.name} cannot withdraw: the league would have fewer than two players")
-            by = by or default_author()
-            self.tables.update_member(m.id, {"withdrawn_after": n})
-            self._log("withdraw", by, now_utc(), {"player": m.name, "after_game": n})
-        return {"player": m.name, "withdrawn_after": n}
+            return roster.withdraw(self, player, by or default_author())
 
     def join(self, player: str, *, start: str = "max", by: str | None = None) -> dict:
-        """Add a player before the next game. Starting points: ``max`` (the highest total among
-        active players: no advantage from games missed), ``average`` (rounded up), ``min``, ``zero``
-        or a whole number."""
+        """Add a player before the next game (:func:`tourney.club.roster.join`)."""
         with self._writing():
-            return self._join(player, start, by or default_author())
-
-    def _join(self, player: str, start: str, by: str) -> dict:
-        player = player.strip()
-        if not player:
-            raise ClubError("a player name cannot be empty")
-        if any(m.name == player for m in self.members()):
-            raise ClubError(f"{player} is already in league {self.name!r}")
-        if self.finished() is not None:
-            raise ClubError(f"league {self.name!r} is over; nobody can join")
-        if self.open_night() is not None:
-            raise ClubError("a club night round is under way; join after its tables are entered")
-        games = self.games()
-        n = len(games)
-        tot = self.totals(games, n)
-        active = [tot[m.id] for m in self.active_members()]
-        pts = start_points(start, active)
-        if pts is None:
-            raise ClubError(f"unknown starting score {start!r}; use max, average, min, zero or a whole number")
-        roster = max(m.roster for m in self.members()) + 1
-        self.tables.insert_member(self.id, roster, player, pts, n)
-        self._log("join", by, now_utc(), {"player": player, "after_game": n, "start": start, "start_points": pts})
-        return {"player": player, "joined_after": n, "start_points": pts, "start": start}
+            return roster.join(self, player, start, by or default_author())
 
     def rename(self, new_name: str, *, player: str | None = None, by: str | None = None) -> dict:
-        """Rename the league, or one of its players (``player``); results and history are kept
-        (the history shows names as they were when each change was made, and the rename itself)."""
+        """Rename the league, or one of its players (:func:`tourney.club.roster.rename`)."""
         with self._writing():
-            new_name = new_name.strip()
-            if not new_name:
-                raise ClubError("a name cannot be empty")
-            by = by or default_author()
-            if player is None:
-                old = self.name
-                if new_name == old:
-                    raise ClubError(f"the league is already named {old!r}")
-                if self.tables.name_taken(new_name):
-                    raise ClubError(f"a club league named {new_name!r} already exists")
-                self.tables.update_league(self.id, {"name": new_name})
-                self._reload()
-                detail = {"league": old, "to": new_name}
-            else:
-                m = self.member(player)
-                old = m.name
-                if new_name == old:
-                    raise ClubError(f"{old} is already named so")
-                if any(x.name == new_name for x in self.members()):
-                    raise ClubError(f"{new_name} is already in league {self.name!r}")
-                self.tables.update_member(m.id, {"name": new_name})
-                detail = {"player": old, "to": new_name}
-            self._log("rename", by, now_utc(), detail)
-        return detail
+            return roster.rename(self, new_name, player, by or default_author())
 
     def set_rules(self, *, absence: str | None = None, withdrawal: str | None = None,
                   double_entry: bool | None = None, by: str | None = None) -> dict:
-        """Change the league's absence or withdrawal rule (the standings are recomputed from every
-        game with the new rule, games already played included), or whether a game entered on the
-        web counts only once a second person confirms it (``double_entry``); the change is logged."""
+        """Change the league's absence or withdrawal rule, or its double entry
+        (:func:`tourney.club.roster.set_rules`)."""
         with self._writing():
-            change: dict = {}
-            if absence is not None:
-                rule, points = parse_absence(absence)
-                change["absence"] = {"was": self._absence_text(), "now": rule if rule != "fixed" else str(points)}
-                self.tables.update_league(self.id, {"absence": rule, "absence_points": points})
-            if withdrawal is not None:
-                if withdrawal not in WITHDRAWAL_RULES:
-                    raise ClubError(f"unknown withdrawal rule {withdrawal!r}; "
-                                    f"choose one of {', '.join(WITHDRAWAL_RULES)}")
-                change["withdrawal"] = {"was": self.withdrawal, "now": withdrawal}
-                self.tables.update_league(self.id, {"withdrawal": withdrawal})
-            if double_entry is not None:
-                change["double_entry"] = {"was": "on" if self.double_entry else "off",
-                                          "now": "on" if double_entry else "off"}
-                self.tables.update_league(self.id, {"double_entry": int(double_entry)})
-            change = {k: v for k, v in change.items() if v["was"] != v["now"]}
-            if not change:
-                raise ClubError("nothing to change: give a new --absence or --withdrawal rule, or --double-entry")
-            self._log("set", by or default_author(), now_utc(), change)
-            self._reload()
-        return change
+            return roster.set_rules(self, absence, withdrawal, double_entry, by or default_author())
 
-    def _absence_text(self) -> str:
+    def absence_text(self) -> str:
         """The absence rule as ``--absence`` takes it (a fixed penalty as its number)."""
         return self.absence if self.absence != "fixed" else str(self.absence_points)
 
@@ -706,7 +584,7 @@ class League:
             "rule_set": self.rule_set,
             "seed": self.seed,
             "target": self.target,
-            "absence": self._absence_text(),
+            "absence": self.absence_text(),
             "withdrawal": self.withdrawal,
             "lower_points_better": True,
             "games_played": len(games),
