@@ -362,13 +362,9 @@ class League:
         ``entered_after`` the new finishing game (nothing is deleted; they still count in the
         totals).
         """
-        if dry_run:
-            return self._correct(number, values, by=by or default_author(), note=note, dry_run=True)
-        with self._writing():
-            return self._correct(number, values, by=by or default_author(), note=note, dry_run=False)
+        return self._versioned(self._correct, number, values, by or default_author(), note, dry_run=dry_run)
 
-    def _correct(self, number: int, values: list[tuple[str, str]], *, by: str, note: str | None,
-                 dry_run: bool) -> dict:
+    def _correct(self, number: int, values: list[tuple[str, str]], by: str, note: str | None, dry_run: bool) -> dict:
         games = self.games()
         game = self._game(games, number)
         if game.void:
@@ -409,17 +405,20 @@ class League:
         """Void game ``number`` (entered by mistake): a new version with no result, so the game no
         longer counts; the entered result stays in the history and :meth:`restore` brings it back.
         Returns the same kind of preview as :meth:`correct`; writes only when ``dry_run`` is false."""
-        if dry_run:
-            return self._void_or_restore(number, "void", by or default_author(), note, True)
-        with self._writing():
-            return self._void_or_restore(number, "void", by or default_author(), note, False)
+        return self._versioned(self._void_or_restore, number, "void", by or default_author(), note,
+                               dry_run=dry_run)
 
     def restore(self, number: int, *, by: str | None = None, note: str | None = None, dry_run: bool = False) -> dict:
         """Undo the void of game ``number``: a new version with the result it had before."""
+        return self._versioned(self._void_or_restore, number, "restore", by or default_author(), note,
+                               dry_run=dry_run)
+
+    def _versioned(self, change, *args, dry_run: bool) -> dict:
+        """``change(*args, dry_run)``: a preview reads without the lock; a change holds it."""
         if dry_run:
-            return self._void_or_restore(number, "restore", by or default_author(), note, True)
+            return change(*args, True)
         with self._writing():
-            return self._void_or_restore(number, "restore", by or default_author(), note, False)
+            return change(*args, False)
 
     def _void_or_restore(self, number: int, action: str, by: str, note: str | None, dry_run: bool) -> dict:
         games = self.games()
