@@ -157,7 +157,9 @@ def test_a_resubmitted_form_stores_one_game(server, db, phone):
         const f = document.getElementById('game-form');
         const body = new URLSearchParams(new FormData(f));
         const out = [];
-        for (let i = 0; i < 3; i++) { out.push((await fetch(f.action, {method: 'POST', body, redirect: 'manual'})).type); }
+        for (let i = 0; i < 3; i++) {
+            out.push((await fetch(f.action, {method: 'POST', body, redirect: 'manual'})).type);
+        }
         return out;
     }""")
     assert statuses == ["opaqueredirect"] * 3

@@ -273,7 +273,7 @@ def test_void_restore_absence_and_a_night_from_the_phone(club):
     league = League(club.db, "thu")
     assert [h["action"] for h in league.history()][-4:] == ["enter", "void", "restore", "night"]
     assert {h["source"] for h in league.history()[-4:]} == {f"web code {club.row_thu['id']}"}
-    assert [names for names in league.describe_night(league.open_night())["absent"]] == ["Ann"]
+    assert league.describe_night(league.open_night())["absent"] == ["Ann"]
 
 
 def test_refused_by_the_same_checks_and_messages_as_the_cli(club, run):

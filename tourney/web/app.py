@@ -4,7 +4,9 @@ Why Starlette with Jinja2 on uvicorn: a small, well-kept ASGI toolkit with plain
 routes (no framework models or ORM to fit the store into), Jinja2's autoescaping for every name,
 and uvicorn, its usual server; all three are widely used and typed.
 
-The app only reads: each worker thread opens the database read-only once
+The app only reads (except the club entry forms of ``--club-entry``, which write through
+:mod:`tourney.web.club_entry` with a connection of their own): each worker thread opens the
+database read-only once
 (:func:`tourney.results.store.open_db`), so it is safe next to a running ``tourney run``, and
 every request reads what is committed at that moment. URLs carry numeric ids only; a static
 file is looked up among a fixed list of names, so no part of a URL ever reaches the file system.
