@@ -326,7 +326,10 @@ BAD_VALUE = st.one_of(
 @st.composite
 def bad_forms(draw):
     """(action, fields to change, fields to drop) that must be refused."""
-    kind = draw(st.sampled_from(["value", "unknown player", "missing player", "game", "night", "key", "table"]))
+    kind = draw(st.sampled_from(["value", "unknown player", "missing player", "game", "night", "key", "table",
+                                 "csrf"]))
+    if kind == "csrf":
+        return "add", {"csrf": draw(st.text(max_size=40))}, draw(st.sampled_from([[], ["csrf"]]))
     if kind == "value":
         return "add", {f"v{draw(st.integers(1, 3))}": draw(BAD_VALUE)}, []
     if kind == "unknown player":
@@ -381,3 +384,23 @@ def test_a_form_that_is_not_a_form_is_refused(fuzz_club):
     assert status == 413
     assert phone.request("POST", f"/league/{league_id}/drop-tables", b"", "application/x-www-form-urlencoded")[0] == 404
     assert written(path) == before
+
+
+def test_a_forged_csrf_token_of_any_text_is_refused_not_a_crash(club):
+    phone = Phone(club.app).sign_in(club.thu.id, club.code_thu)
+    fields = {**phone.form("game-form"), "v1": "0", "v2": "4", "v3": "6"}
+    for token in ("é" * 32, "", "\x00", fields["csrf"] + "0"):
+        assert phone.post(f"/league/{club.thu.id}/add", {**fields, "csrf": token})[0] == 403
+    assert League(club.db, "thu").played() == 0
+
+
+def test_the_rate_limit_forgets_a_client_once_its_window_has_passed():
+    from tourney.web.club_entry import Limiter
+
+    now = [0.0]
+    limiter = Limiter(max_failures=2, window=60, clock=lambda: now[0])
+    assert [limiter.fail("a"), limiter.fail("a")] == [1, 0]
+    assert limiter.blocked("a") and not limiter.blocked("b")
+    now[0] = 61.0
+    assert not limiter.blocked("a")
+    assert limiter._failures == {}

@@ -60,6 +60,8 @@ WINDOW_SECONDS = 600
 #: the largest form body read (a game of eight players with notes is far smaller)
 MAX_BODY = 16_384
 MAX_FIELD = 200
+#: the longest message carried to the next page in the cookie (a cookie holds about 4 KB)
+MAX_FLASH = 400
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 NUMBER = re.compile(r"\d{1,6}")
 ACTIONS = ("code", "leave", "add", "void", "restore", "night", "confirm", "reject")
@@ -88,8 +90,9 @@ class Limiter:
 
     def _recent(self, client: str) -> list[float]:
         now = self.clock()
-        kept = [t for t in self._failures.get(client, []) if now - t < self.window]
-        self._failures[client] = kept
+        kept = [t for t in self._failures.pop(client, []) if now - t < self.window]
+        if kept:  # a client with no recent failure takes no memory
+            self._failures[client] = kept
         return kept
 
     def blocked(self, client: str) -> bool:
@@ -99,8 +102,8 @@ class Limiter:
     def fail(self, client: str) -> int:
         """Count a failure; returns how many tries are left."""
         with self._lock:
-            recent = self._recent(client)
-            recent.append(self.clock())
+            recent = self._recent(client) + [self.clock()]
+            self._failures[client] = recent
             return max(0, self.max_failures - len(recent))
 
 
@@ -243,7 +246,8 @@ class ClubEntry:
         form: dict[str, list[str]] = {}
         try:
             form = await self._form(request)
-            if not hmac.compare_digest(_one(form, "csrf", required=False) or "", self.signer.csrf(session["n"])):
+            given = (_one(form, "csrf", required=False) or "").encode()
+            if not hmac.compare_digest(given, self.signer.csrf(session["n"]).encode()):
                 raise Refused("this form was not sent from this page (or the page is too old): reload the page "
                               "and try again", 403)
             client = request.client.host if request.client else "unknown"
@@ -254,7 +258,7 @@ class ClubEntry:
                                                FORM_LINKS)
             self._set_cookie(response, request, session)
             return response
-        session["f"] = message
+        session["f"] = message if len(message) <= MAX_FLASH else message[:MAX_FLASH - 1] + "…"
         response = Response(status_code=303, headers={"Location": f"../{league_id}#entry"})
         self._set_cookie(response, request, session)
         return response
