@@ -553,7 +553,7 @@ def set_rules(
 # ---- league codes: who may write on the web (tourney serve --club-entry, docs/web.md)
 
 code_app = typer.Typer(name="code", help="League codes: what a phone types to enter results on the web.",
-                       no_args_is_help=True)
+                       epilog=_epilog("tourney club code new thursday --table 2 --expires 6h"), no_args_is_help=True)
 club_app.add_typer(code_app, name="code")
 
 
