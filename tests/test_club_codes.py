@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tourney.club import codes
 from tourney.club.league import League
 from tourney.results.store import open_db
@@ -104,12 +106,26 @@ def test_serve_on_every_address_refuses_club_entry_until_a_code_exists_and_says_
     assert serving.startswith("serving ")
 
 
-def test_serve_stays_on_this_machine_by_default(run):
+def test_serve_stays_on_this_machine_by_default_and_logs_wrong_codes(run):
+    import http.cookiejar
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
     run("club", "new", "thu", "--players", "Ann,Bob")
     proc = _serve("--db", run.db, "--club-entry")
     try:
         line = proc.stderr.readline()
+        url = re.match(r"serving .* at (http://127\.0\.0\.1:\d+)/", line)[1]
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        page = opener.open(f"{url}/league/1").read().decode()
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page)[1]
+        form = urllib.parse.urlencode({"csrf": csrf, "code": "AAAA-BBBB"}).encode()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            opener.open(f"{url}/league/1/code", form)
+        assert refused.value.code == 403
+        logged = proc.stderr.readline()
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    assert re.match(r"serving .* at http://127\.0\.0\.1:\d+/", line), line
+    assert re.search(r"warning: wrong league code from 127\.0\.0\.1 for league 1 \(4 tries left\)$", logged), logged

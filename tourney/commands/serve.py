@@ -26,6 +26,18 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _log_refused_codes() -> None:
+    """Wrong league codes and rate-limited clients, one line each on stderr with the time."""
+    import logging
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s warning: %(message)s", "%Y-%m-%d %H:%M:%S"))
+    log = logging.getLogger("tourney.web.club")
+    log.addHandler(handler)
+    log.setLevel(logging.WARNING)
+    log.propagate = False
+
+
 def _local_only(host: str) -> bool:
     """Whether ``host`` is a loopback address (this machine only)."""
     import ipaddress
@@ -79,6 +91,8 @@ def serve(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     err(f"serving {db_path(db)} at http://{shown}:{bound}/ (Ctrl-C stops)")
+    if club_entry:
+        _log_refused_codes()
     server = uvicorn.Server(uvicorn.Config(create_app(db_path(db), club_entry=club_entry), log_level="warning"))
     try:
         server.run(sockets=[sock])
