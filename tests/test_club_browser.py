@@ -135,7 +135,7 @@ def test_two_phones_enter_two_tables_at_once_and_both_land(server, db, phone):
         sign_in(p, server, lid, code)
     for p, table in ((one, 1), (two, 2)):
         form = p.locator(f'form[data-table="{table}"]')
-        inputs = form.locator("input.seat, label.seat input")
+        inputs = form.locator(".seat input")
         for k in range(inputs.count()):
             inputs.nth(k).fill(str(k))
     # both forms are filled before either is sent; then both are sent without waiting in between
