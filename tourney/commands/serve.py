@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import socket
 
 import typer
@@ -28,8 +30,6 @@ def listen(host: str, port: int) -> socket.socket:
 
 def _log_refused_codes() -> None:
     """Wrong league codes and rate-limited clients, one line each on stderr with the time."""
-    import logging
-
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s warning: %(message)s", "%Y-%m-%d %H:%M:%S"))
     log = logging.getLogger("tourney.web.club")
@@ -40,8 +40,6 @@ def _log_refused_codes() -> None:
 
 def _local_only(host: str) -> bool:
     """Whether ``host`` is a loopback address (this machine only)."""
-    import ipaddress
-
     if host == "localhost":
         return True
     try:

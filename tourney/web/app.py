@@ -109,6 +109,7 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -
         Route("/static/{name}", static),
     ]
     if club_entry:
+        # imported only when asked for: the read-only view never loads the code that writes
         from tourney.web.club_entry import ClubEntry
 
         league_page = page(lambda d, i, p: pages.league_data(d, i))
