@@ -301,6 +301,23 @@ def test_double_entry_counts_a_game_once_a_second_phone_confirms_it(club):
     two.submit(club.thu.id, "confirm")
     [g] = League(club.db, "thu").game_list()
     assert g["by"] == "table 2, confirmed by table 3"
+    with pytest.raises(AssertionError):
+        one.form("confirm")
+
+
+def test_a_waiting_entry_can_be_rejected_and_then_never_counts(club):
+    club.thu.set_rules(double_entry=True, by="sec")
+    one = Phone(club.app, "10.0.0.3").sign_in(club.thu.id, club.code_thu)
+    one.submit(club.thu.id, "add", "game-form", v1="0", v2="4", v3="6")
+    two = Phone(club.app, "10.0.0.4").sign_in(club.thu.id, club.code_thu)
+    confirm = two.form("confirm")
+    two.submit(club.thu.id, "reject")
+    two.get(f"/league/{club.thu.id}")
+    assert two.flash() == "entry 1 rejected"
+    status, _, _ = two.post(f"/league/{club.thu.id}/confirm", {**confirm, "key": secrets.token_urlsafe(18)})
+    assert status == 409 and two.error() == "no entry 1 is waiting for confirmation"
+    assert League(club.db, "thu").played() == 0
+    assert [h["action"] for h in League(club.db, "thu").history()][-2:] == ["pending", "reject"]
 
 
 def test_a_bad_entry_checked_for_double_entry_is_refused_and_nothing_waits(club):
