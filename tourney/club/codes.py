@@ -23,7 +23,7 @@ from tourney.club.tables import ClubTables
 #: the letters a code is drawn from: no 0/O, 1/I/L, so a code read aloud or from paper is typed right
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LENGTH = 8
-#: scrypt's cost: 16 MiB and tens of milliseconds per check, per the standard's interactive-login advice
+#: scrypt's cost: 16 MiB and tens of milliseconds per check (the scrypt paper's figures for interactive logins)
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "maxmem": 64 * 1024 * 1024, "dklen": 32}
 
 
