@@ -466,19 +466,7 @@ class League:
     def open_night(self, games: list[Game] | None = None) -> dict | None:
         """The latest night's plan while some of its tables have no (non-void) game and nothing
         was entered after it: ``{"round", "after_game", "split", "tables", "absent", "open"}``."""
-        night = self.tables.latest_night(self.id)
-        if night is None:
-            return None
-        games = self.games() if games is None else games
-        if any(g.round > night["round"] for g in games):
-            return None
-        tables = json.loads(night["tables"])
-        entered = {g.table for g in games if g.round == night["round"] and not g.void}
-        still = [t["table"] for t in tables if t["table"] not in entered]
-        if not still:
-            return None
-        return {"round": night["round"], "after_game": night["after_game"], "split": night["split"],
-                "tables": tables, "absent": json.loads(night["absent"]), "open": still}
+        return _night.still_open(self.tables.latest_night(self.id), self.games() if games is None else games)
 
     def plan_night(self, *, absent: list[str] | None = None, present: list[str] | None = None,
                    split: str = "standings", tables: int | None = None, size: int | None = None,
@@ -533,14 +521,8 @@ class League:
     def describe_night(self, night: dict, totals: dict[int, int] | None = None) -> dict:
         """A plan with names and points, for printing: ``{"round", "split", "tables": [{"table",
         "seats": [{"seat", "entrant", "points"}], "first", "tied"}], "absent"}``."""
-        names = self.names()
         tot = totals if totals is not None else self.totals(self.games(), self.played())
-        return {"round": night["round"], "split": night["split"],
-                "tables": [{"table": t["table"], "first": names[t["seats"][0]], "tied": t["tied"],
-                            "seats": [{"seat": k, "entrant": names[i], "points": tot[i]}
-                                      for k, i in enumerate(t["seats"], 1)]} for t in night["tables"]],
-                "absent": [names[i] for i in night["absent"]],
-                "open": night.get("open", [t["table"] for t in night["tables"]])}
+        return _night.describe(night, self.names(), tot)
 
     # ---- roster changes (tourney/club/roster.py)
 
