@@ -26,9 +26,17 @@ the reports and datasette all read it. Rules (scoring, validation, tie-breaks, j
 documented in docs/standings.md.
 
 One module per job: :mod:`~tourney.club.entries` reads what the secretary types (card values,
-``NAME=VALUE`` pairs), :mod:`~tourney.club.scoring` scores one game and an absence,
-:mod:`~tourney.club.night` plans a club night's tables, and :mod:`~tourney.club.league` is the
-league model over the database.
+``NAME=VALUE`` pairs), :mod:`~tourney.club.scoring` checks and scores one game and charges an
+absence, :mod:`~tourney.club.night` plans a club night's tables, :mod:`~tourney.club.ledger` is
+the league's arithmetic over plain data (totals, who goes first, the end, what a change does),
+:mod:`~tourney.club.tables` reads and writes the ``club_*`` tables (the package's only SQL),
+:mod:`~tourney.club.league` is the service every command and form calls (checks, then writes),
+:mod:`~tourney.club.roster` its roster and rule changes, and :mod:`~tourney.club.codes` the
+league codes that let phones write (``tourney serve --club-entry``).
+
+``club_codes`` (a salted scrypt hash per code, never the code), ``club_requests`` (the web's
+idempotency keys) and ``club_pending`` (web entries waiting for a second person) come from
+``m012_club_codes``; ``club_log.source`` says where each change came from.
 """
 
 from tourney.errors import UserError

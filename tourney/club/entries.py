@@ -65,6 +65,16 @@ class Entry:
     winner: bool = False
 
 
+#: the largest number a value may hold: far above any real hand, far below what SQLite can store
+MAX_NUMBER = 99_999
+
+
+def _number(name: str, digits: str) -> int:
+    if len(digits.lstrip("-")) > len(str(MAX_NUMBER)) or abs(int(digits)) > MAX_NUMBER:
+        raise ClubError(f"{name}: {digits} is too large (at most {MAX_NUMBER})")
+    return int(digits)
+
+
 def parse_value(rule_set: str, name: str, text: str) -> tuple[int | None, int | None, bool]:
     """Parse what was entered for one player: ``(cards, points, eliminated)``.
 
@@ -86,14 +96,14 @@ def parse_value(rule_set: str, name: str, text: str) -> tuple[int | None, int | 
                 raise ClubError(f"{name}: give the cards held when eliminated, e.g. elim:5")
         if not re.fullmatch(r"-?\d+", body):
             raise ClubError(f"{name}: cards left must be a whole number, got {raw!r}")
-        n = int(body)
+        n = _number(name, body)
         if n < 0:
             raise ClubError(f"{name}: cards left cannot be negative ({n})")
         return n, None, elim
     if raw.lower().startswith("elim"):
         raise ClubError(f"{name}: {rule_set} has no elimination")
     if re.fullmatch(r"-?\d+", raw):
-        n = int(raw)
+        n = _number(name, raw)
         if n < 0:
             raise ClubError(f"{name}: points cannot be negative ({n})")
         return None, n, False

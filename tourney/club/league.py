@@ -1,5 +1,10 @@
-"""The club league over the database: members, games, rounds and nights, corrections, voids,
-renames, withdrawals, standings.
+"""The club league as a service: every change a secretary can make (games, corrections, voids,
+club nights, roster changes, rules), each checked before anything is written.
+
+Three parts, one job each: :mod:`tourney.club.ledger` does the arithmetic (totals, who goes first,
+the end of the league, what a change does to later games) over plain data;
+:mod:`tourney.club.tables` reads and writes the ``club_*`` tables; this module checks a change,
+asks the ledger what it means and has the tables store it.
 
 Every change reads and checks what it needs under the database's write lock
 (:func:`tourney.results.store.write_lock`), so two secretaries typing at once never lose an entry
@@ -16,19 +21,23 @@ import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
-from tourney.club import RULE_SETS, ClubError
+from tourney.club import ClubError, roster
 from tourney.club import night as _night
-from tourney.club.entries import Entry, parse_value
-from tourney.club.scoring import ELIMINATED_SCORES, WITHDRAWAL_RULES, absence_charge, parse_absence, score_game
+from tourney.club.entries import Entry
+from tourney.club.ledger import Game, Leader, Ledger, Member
+from tourney.club.scoring import check_rules, check_values
+from tourney.club.tables import ClubTables
 from tourney.results.store import write_lock
 
+__all__ = ["ACTIONS", "Game", "Leader", "League", "Member", "default_author", "list_leagues", "now_utc"]
+
 #: the closed set of actions of a league's history (``club_log.action``)
-ACTIONS = ("create", "enter", "correct", "void", "restore", "withdraw", "join", "rename", "night", "set")
+ACTIONS = ("create", "enter", "correct", "void", "restore", "withdraw", "join", "rename", "night", "set",
+           "code", "revoke", "pending", "reject")
 
 
 def now_utc() -> str:
@@ -45,64 +54,18 @@ def default_author() -> str:
         return "unknown"
 
 
-@dataclass
-class Member:
-    id: int
-    roster: int
-    name: str
-    start_points: int
-    joined_after: int
-    withdrawn_after: int | None
-
-
-@dataclass
-class Game:
-    """A game as it stands now: the entries of its newest version (none when void)."""
-
-    number: int
-    version: int
-    entries: list[dict]
-    first_member_id: int | None
-    first_how: str | None
-    round: int = 0
-    table: int | None = None
-    void: bool = False
-
-
-@dataclass
-class Leader:
-    """Who goes (or should have gone) first in a game: most points so far, ties at random."""
-
-    game: int
-    member_id: int
-    name: str
-    tied: list[str] = field(default_factory=list)
-    points: int = 0
-
-    @property
-    def random(self) -> bool:
-        return len(self.tied) > 1
-
-    def describe(self) -> str:
-        if self.random:
-            return (f"{self.name} (tie on {self.points} points between {', '.join(self.tied)}, "
-                    f"settled at random from the league's seed)")
-        return f"{self.name} (most points: {self.points})"
-
-    def to_dict(self) -> dict:
-        return {"game": self.game, "entrant": self.name, "points": self.points,
-                "tied": self.tied, "random": self.random}
-
-
 class League:
     """A club league read from the database; write methods check everything first."""
 
-    def __init__(self, db: Database, name: str):
-        rows = list(db.table("club_leagues").rows_where("name = ?", [name]))
-        if not rows:
+    def __init__(self, db: Database, name: str, *, source: str | None = None):
+        self.tables = ClubTables(db)
+        row = self.tables.league_named(name)
+        if row is None:
             raise ClubError(f"no club league named {name!r} (create it with: tourney club new NAME --players A,B,C)")
         self.db = db
-        self._load(rows[0])
+        #: where this league's changes come from, kept in its history (None: the CLI)
+        self.source = source
+        self._load(row)
 
     def _load(self, row: dict) -> None:
         self.row = row
@@ -115,21 +78,45 @@ class League:
         self.absence = self.row["absence"]
         self.absence_points = self.row["absence_points"]
         self.withdrawal = self.row["withdrawal"]
+        self.double_entry = bool(self.row.get("double_entry"))
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
         """The write lock, and the league re-read under it (another secretary may have just
-        renamed or changed it)."""
+        renamed or changed it). Inside a transaction the caller already holds (the web's
+        once-only submissions, :mod:`tourney.web.club_entry`) the lock is the caller's."""
+        if self.db.conn.in_transaction:
+            self.reload()
+            yield
+            return
         with write_lock(self.db):
-            rows = list(self.db.table("club_leagues").rows_where("id = ?", [self.id]))
-            if not rows:
-                raise ClubError(f"club league {self.name!r} no longer exists")
-            self._load(rows[0])
+            self.reload()
             yield
 
+    def writing(self):
+        """The write lock with the league re-read under it, for changes made outside this class
+        (league codes, :mod:`tourney.club.codes`)."""
+        return self._writing()
+
+    def log_change(self, action: str, by: str, detail: dict, game: int | None = None, at: str | None = None) -> None:
+        """Add one line to the league's history (``action`` is one of :data:`ACTIONS`)."""
+        if action not in ACTIONS:
+            raise ValueError(f"unknown club action {action!r}")
+        self._log(action, by, at or now_utc(), detail, game)
+
+    def reload(self) -> None:
+        row = self.tables.league(self.id)
+        if row is None:
+            raise ClubError(f"club league {self.name!r} no longer exists")
+        self._load(row)
+
     def _log(self, action: str, by: str, at: str, detail: dict, game: int | None = None) -> None:
-        self.db.table("club_log").insert({"league_id": self.id, "at": at, "by": by, "action": action,
-                                          "game_number": game, "detail": json.dumps(detail)})
+        self.tables.log(self.id, action, by, at, detail, game, self.source)
+
+    def ledger(self) -> Ledger:
+        """The league's rules, roster and absences as plain data, for the arithmetic."""
+        return Ledger(self.seed, self.target, self.absence, self.absence_points, self.withdrawal,
+                      tuple(self.members()), self.absences())
 
     # ---- creation
 
@@ -141,54 +128,31 @@ class League:
         name = name.strip()
         if not name:
             raise ClubError("a league needs a name")
-        if rule_set not in RULE_SETS:
-            raise ClubError(f"unknown rule set {rule_set!r}; choose one of {', '.join(RULE_SETS)}")
-        if eliminated_score not in ELIMINATED_SCORES:
-            raise ClubError(f"unknown eliminated score {eliminated_score!r}; "
-                            f"choose one of {', '.join(ELIMINATED_SCORES)}")
-        if rule_set != "crazier-eights" and eliminated_score != "snapshot":
-            raise ClubError(f"{rule_set} has no elimination; --eliminated-score does not apply")
-        absence_rule, absence_points = parse_absence(absence)
-        if withdrawal not in WITHDRAWAL_RULES:
-            raise ClubError(f"unknown withdrawal rule {withdrawal!r}; choose one of {', '.join(WITHDRAWAL_RULES)}")
-        players = [p.strip() for p in players]
-        if any(not p for p in players):
-            raise ClubError("a player name cannot be empty")
-        if len(players) < 2:
-            raise ClubError("a league needs at least two players")
-        dup = sorted({p for p in players if players.count(p) > 1})
-        if dup:
-            raise ClubError(f"player listed twice: {', '.join(dup)}")
-        if target is not None and target <= 0:
-            raise ClubError("the target score must be positive")
+        absence_rule, absence_points = check_rules(rule_set, eliminated_score, absence, withdrawal, target)
+        players = roster.check_players(players)
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         by = by or default_author()
         at = now_utc()
+        tables = ClubTables(db)
         with write_lock(db):
             # checked under the write lock: of two secretaries creating one name, the second is told
-            if db.table("club_leagues").count_where("name = ?", [name]):
+            if tables.name_taken(name):
                 raise ClubError(f"a club league named {name!r} already exists")
-            lid = db.table("club_leagues").insert({
+            lid = tables.insert_league({
                 "name": name, "rule_set": rule_set, "seed": seed, "target": target,
                 "eliminated_score": eliminated_score, "created_at": at, "created_by": by,
                 "absence": absence_rule, "absence_points": absence_points, "withdrawal": withdrawal,
-            }).last_pk
-            db.table("club_members").insert_all([
-                {"league_id": lid, "roster": i, "name": p, "start_points": 0, "joined_after": 0,
-                 "withdrawn_after": None} for i, p in enumerate(players, 1)])
-            db.table("club_log").insert({
-                "league_id": lid, "at": at, "by": by, "action": "create", "game_number": None,
-                "detail": json.dumps({"players": players, "rule_set": rule_set, "seed": seed, "target": target,
-                                      "eliminated_score": eliminated_score, "absence": absence,
-                                      "withdrawal": withdrawal})})
+            }, players)
+            tables.log(lid, "create", by, at, {"players": players, "rule_set": rule_set, "seed": seed,
+                                               "target": target, "eliminated_score": eliminated_score,
+                                               "absence": absence, "withdrawal": withdrawal})
         return League(db, name)
 
     # ---- reading
 
     def members(self) -> list[Member]:
-        return [Member(r["id"], r["roster"], r["name"], r["start_points"], r["joined_after"], r["withdrawn_after"])
-                for r in self.db.table("club_members").rows_where("league_id = ?", [self.id], order_by="roster")]
+        return self.tables.members(self.id)
 
     def member(self, ref: str) -> Member:
         """A member by name, or by roster number written ``#2``."""
@@ -208,22 +172,11 @@ class League:
 
     def games(self) -> list[Game]:
         """Every game entered, each with the entries of its newest version, in game order."""
-        names = self.names()
-        rows = self.db.query(
-            "SELECT g.*, v.version, v.action FROM club_games g JOIN club_versions v "
-            "ON v.league_id = g.league_id AND v.game_number = g.number AND v.version = "
-            "(SELECT MAX(w.version) FROM club_versions w WHERE w.league_id = g.league_id AND w.game_number = g.number) "
-            "WHERE g.league_id = ? ORDER BY g.number", [self.id])
-        results: dict[int, list[dict]] = {}
-        for r in self.db.query("SELECT * FROM club_results_current WHERE league_id = ? ORDER BY id", [self.id]):
-            r["name"] = names[r["member_id"]]
-            results.setdefault(r["game_number"], []).append(r)
-        return [Game(g["number"], g["version"], results.get(g["number"], []), g["first_member_id"], g["first_how"],
-                     g["round"], g["table_no"], g["action"] == "void") for g in rows]
+        return self.tables.games(self.id, self.names())
 
     def played(self) -> int:
         """Games entered so far (void ones too: a game keeps its number)."""
-        return self.db.table("club_games").count_where("league_id = ?", [self.id])
+        return self.tables.played(self.id)
 
     def active_members(self, after: int | None = None) -> list[Member]:
         """Members who play the game after game ``after`` (default: the next game)."""
@@ -233,56 +186,19 @@ class League:
 
     def absences(self) -> dict[int, list[int]]:
         """round -> member ids recorded absent from it."""
-        out: dict[int, list[int]] = {}
-        for r in self.db.table("club_absences").rows_where("league_id = ?", [self.id], order_by="id"):
-            out.setdefault(r["round"], []).append(r["member_id"])
-        return out
+        return self.tables.absences(self.id)
 
-    def charges(self, games: list[Game], upto: int, absences: dict[int, list[int]] | None = None) -> dict[int, int]:
-        """member id -> points charged for rounds missed (absences; rounds after withdrawing under
-        the ``penalty`` rule), counting the rounds whose first game is at most ``upto``. The same
-        rules as the ``club_standings`` view (tourney.results.schema.CLUB_STANDINGS)."""
-        absences = self.absences() if absences is None else absences
-        rounds: dict[int, tuple[int, list[int]]] = {}
-        for g in games:
-            if g.entries:
-                first, points = rounds.get(g.round, (g.number, []))
-                rounds[g.round] = (min(first, g.number), points + [r["points"] for r in g.entries])
-        out: dict[int, int] = {}
-        withdrawn = [m for m in self.members() if m.withdrawn_after is not None]
-        for rnd, (first, points) in rounds.items():
-            if first > upto:
-                continue
-            charge = absence_charge(self.absence, self.absence_points, points)
-            missing = list(absences.get(rnd, []))
-            if self.withdrawal == "penalty":
-                missing += [m.id for m in withdrawn if first > (m.withdrawn_after or 0)]
-            for mid in missing:
-                out[mid] = out.get(mid, 0) + charge
-        return out
+    def charges(self, games: list[Game], upto: int) -> dict[int, int]:
+        """member id -> points charged for rounds missed (:meth:`Ledger.charges`)."""
+        return self.ledger().charges(games, upto)
 
-    def totals(self, games: list[Game], upto: int, absences: dict[int, list[int]] | None = None) -> dict[int, int]:
-        """member id -> starting points, plus points of games 1..upto, plus charges for rounds missed."""
-        tot = {m.id: m.start_points for m in self.members()}
-        for g in games:
-            if g.number > upto:
-                break
-            for r in g.entries:
-                tot[r["member_id"]] += r["points"]
-        for mid, charge in self.charges(games, upto, absences).items():
-            tot[mid] += charge
-        return tot
+    def totals(self, games: list[Game], upto: int) -> dict[int, int]:
+        """member id -> total after game ``upto`` (:meth:`Ledger.totals`)."""
+        return self.ledger().totals(games, upto)
 
-    def leader(self, number: int, candidates: list[Member], games: list[Game],
-               absences: dict[int, list[int]] | None = None) -> Leader:
-        """Who goes first in game ``number``: the most points after the games before it; a tie is
-        settled with ``random.Random(f"club:{seed}:{number}")`` choosing among the tied players in
-        roster order (so the same league always settles the same tie the same way)."""
-        tot = self.totals(games, number - 1, absences)
-        best = max(tot[m.id] for m in candidates)
-        tied = sorted((m for m in candidates if tot[m.id] == best), key=lambda m: m.roster)
-        pick = tied[0] if len(tied) == 1 else random.Random(f"club:{self.seed}:{number}").choice(tied)
-        return Leader(number, pick.id, pick.name, [m.name for m in tied] if len(tied) > 1 else [], best)
+    def leader(self, number: int, candidates: list[Member], games: list[Game]) -> Leader:
+        """Who goes first in game ``number`` (:meth:`Ledger.leader`)."""
+        return self.ledger().leader(number, candidates, games)
 
     def next_leader(self) -> Leader | None:
         if self.finished() is not None or self.open_night() is not None:
@@ -295,45 +211,22 @@ class League:
 
     def finished(self, games: list[Game] | None = None) -> dict | None:
         """``{"after_game", "winners"}`` once a total reached the target (lowest total wins), else None."""
-        if self.target is None:
-            return None
-        games = self.games() if games is None else games
-        absences = self.absences()
-        for g in games:
-            if not g.entries:
-                continue
-            tot = self.totals(games, g.number, absences)
-            if any(tot[r["member_id"]] >= self.target for r in g.entries):
-                # lowest total among the players of the last game (withdrawn players cannot win)
-                playing = [r["member_id"] for r in g.entries]
-                low = min(tot[i] for i in playing)
-                return {"after_game": g.number, "winners": [r["name"] for r in g.entries if tot[r["member_id"]] == low],
-                        "lowest_total": low}
-        return None
+        return self.ledger().finished(self.games() if games is None else games)
 
     def standings(self) -> list[dict]:
         """The rows of the ``club_standings`` view for this league, best first."""
-        rows = list(self.db.query(
-            "SELECT rank, entrant, points, games, wins, average, absences, absent_points, missed, prorated, "
-            "start_points, withdrawn, joined_after, withdrawn_after "
-            "FROM club_standings WHERE league_id = ? ORDER BY rank, roster", [self.id]))
-        for r in rows:
-            r["withdrawn"] = bool(r["withdrawn"])
-        return rows
+        return self.tables.standings(self.id)
 
     def history(self) -> list[dict]:
-        out = []
-        for r in self.db.table("club_log").rows_where("league_id = ?", [self.id], order_by="id"):
-            out.append({"at": r["at"], "by": r["by"], "action": r["action"], "game": r["game_number"],
-                        "detail": json.loads(r["detail"]) if r["detail"] else {}})
-        return out
+        """The league's changes, oldest first: ``{"at", "by", "action", "game", "source", "detail"}``
+        (``source``: ``cli``, or ``web`` and the code that wrote it)."""
+        return self.tables.history(self.id)
 
     def game_list(self) -> list[dict]:
         """Every game's current result (after corrections; void games marked), for ``club games``."""
         absences = self.absences()
         names = self.names()
-        notes = {(r["game_number"], r["version"]): r for r in
-                 self.db.table("club_versions").rows_where("league_id = ?", [self.id])}
+        notes = self.tables.versions(self.id)
         out = []
         for g in self.games():
             v = notes[(g.number, g.version)]
@@ -351,49 +244,16 @@ class League:
 
     def _parse(self, values: list[tuple[str, str]], expected: list[Member],
                base: dict[int, Entry] | None = None) -> list[Entry]:
-        """Check names and values against the players ``expected`` in the game; ``base`` (for a
-        correction) supplies the values not given."""
-        exp_ids = {m.id for m in expected}
-        given: dict[int, Entry] = {}
-        for ref, text in values:
-            m = self.member(ref)
-            if m.id not in exp_ids:
-                if m.withdrawn_after is not None:
-                    raise ClubError(f"{m.name} withdrew after game {m.withdrawn_after} and does not play this game")
-                raise ClubError(f"{m.name} did not play this game")
-            if m.id in given:
-                raise ClubError(f"{m.name} is given twice")
-            cards, points, elim = parse_value(self.rule_set, m.name, text)
-            given[m.id] = Entry(m.id, m.name, text.strip(), cards, elim, points if points is not None else 0)
-        entries = []
-        missing = []
-        for m in expected:
-            if m.id in given:
-                entries.append(given[m.id])
-            elif base is not None and m.id in base:
-                entries.append(base[m.id])
-            else:
-                missing.append(m.name)
-        if missing:
-            raise ClubError(f"missing player{'s' if len(missing) > 1 else ''}: {', '.join(missing)} "
-                            f"(every player of the game needs a value; --absent NAME for who is not playing)")
-        score_game(self.rule_set, self.eliminated_score, entries)
-        return entries
+        """Check names and values against the players ``expected`` in the game
+        (:func:`tourney.club.scoring.check_values`)."""
+        return check_values(self.rule_set, self.eliminated_score, values, expected, self.member, base)
 
     def _write_version(self, number: int, version: int, action: str, entries: list[Entry], by: str, at: str,
                        note: str | None) -> None:
-        self.db.table("club_versions").insert({"league_id": self.id, "game_number": number, "version": version,
-                                               "action": action, "by": by, "at": at, "note": note})
-        self.db.table("club_results").insert_all([{
-            "league_id": self.id, "game_number": number, "version": version, "member_id": e.member_id,
-            "entry": e.entry, "cards": e.cards, "eliminated": int(e.eliminated), "points": e.points,
-            "winner": int(e.winner)} for e in entries])
+        self.tables.write_version(self.id, number, version, action, entries, by, at, note)
 
     def next_round(self) -> int:
-        rounds = [r["n"] for r in self.db.query(
-            "SELECT MAX(round) AS n FROM club_games WHERE league_id = ? "
-            "UNION ALL SELECT MAX(round) FROM club_nights WHERE league_id = ?", [self.id, self.id])]
-        return max((n for n in rounds if n is not None), default=0) + 1
+        return self.tables.next_round(self.id)
 
     def add(self, values: list[tuple[str, str]], *, first: str | None = None, absent: list[str] | None = None,
             table: int | None = None, by: str | None = None, note: str | None = None) -> dict:
@@ -455,10 +315,8 @@ class League:
         else:
             first_id, how = lead.member_id, ("random" if lead.random else "derived")
         at = now_utc()
-        self.db.table("club_games").insert({"league_id": self.id, "number": number, "first_member_id": first_id,
-                                            "first_how": how, "round": round_no, "table_no": table})
-        self.db.table("club_absences").insert_all(
-            [{"league_id": self.id, "round": round_no, "member_id": i} for i in absent_ids])
+        self.tables.insert_game(self.id, number, first_id, how, round_no, table)
+        self.tables.insert_absences(self.id, round_no, absent_ids)
         self._write_version(number, 1, "enter", entries, by, at, note)
         names = self.names()
         self._log("enter", by, at, {"version": 1, "values": {e.name: e.entry for e in entries},
@@ -491,29 +349,7 @@ class League:
         return games[number - 1]
 
     def _consequences(self, games: list[Game], new_games: list[Game], number: int) -> tuple[list, dict | None]:
-        """What changing game ``number`` (``games`` -> ``new_games``) does to the games after it:
-        who should have gone first in each (``leaders_changed``), and the end of a league played to
-        a target (``finished_changed``, None when unchanged)."""
-        changed = []
-        members = {m.id: m for m in self.members()}
-        absences = self.absences()
-        for g in games[number:]:
-            if not g.entries:
-                continue
-            cands = [members[r["member_id"]] for r in g.entries]
-            old = self.leader(g.number, cands, games, absences)
-            new = self.leader(g.number, cands, new_games, absences)
-            if old.member_id != new.member_id:
-                changed.append({"game": g.number, "was": old.name, "now": new.name,
-                                "actually_first": self.member_name(g.first_member_id),
-                                "now_random": new.random})
-        # games entered after the league was over are kept, but the change must say so
-        end_was, end_now = self.finished(games), self.finished(new_games)
-        finished_changed = None
-        if not _same_end(end_was, end_now):
-            finished_changed = {"target": self.target, "was": end_was, "now": end_now,
-                                "entered_after": [g.number for g in games[end_now["after_game"]:]] if end_now else []}
-        return changed, finished_changed
+        return self.ledger().consequences(games, new_games, number)
 
     def correct(self, number: int, values: list[tuple[str, str]], *, by: str | None = None,
                 note: str | None = None, dry_run: bool = False) -> dict:
@@ -526,13 +362,9 @@ class League:
         ``entered_after`` the new finishing game (nothing is deleted; they still count in the
         totals).
         """
-        if dry_run:
-            return self._correct(number, values, by=by or default_author(), note=note, dry_run=True)
-        with self._writing():
-            return self._correct(number, values, by=by or default_author(), note=note, dry_run=False)
+        return self._versioned(self._correct, number, values, by or default_author(), note, dry_run=dry_run)
 
-    def _correct(self, number: int, values: list[tuple[str, str]], *, by: str, note: str | None,
-                 dry_run: bool) -> dict:
+    def _correct(self, number: int, values: list[tuple[str, str]], by: str, note: str | None, dry_run: bool) -> dict:
         games = self.games()
         game = self._game(games, number)
         if game.void:
@@ -550,7 +382,7 @@ class League:
         after_entry = {e.name: e.entry for e in entries}
         if before_entry == after_entry:
             raise ClubError(f"game {number} already has exactly these values; nothing to correct")
-        new_games = [_copy(g) for g in games]
+        new_games = [g.copy() for g in games]
         for r in new_games[number - 1].entries:
             e = next(x for x in entries if x.member_id == r["member_id"])
             r.update(points=e.points, winner=int(e.winner), entry=e.entry)
@@ -573,22 +405,25 @@ class League:
         """Void game ``number`` (entered by mistake): a new version with no result, so the game no
         longer counts; the entered result stays in the history and :meth:`restore` brings it back.
         Returns the same kind of preview as :meth:`correct`; writes only when ``dry_run`` is false."""
-        if dry_run:
-            return self._void_or_restore(number, "void", by or default_author(), note, True)
-        with self._writing():
-            return self._void_or_restore(number, "void", by or default_author(), note, False)
+        return self._versioned(self._void_or_restore, number, "void", by or default_author(), note,
+                               dry_run=dry_run)
 
     def restore(self, number: int, *, by: str | None = None, note: str | None = None, dry_run: bool = False) -> dict:
         """Undo the void of game ``number``: a new version with the result it had before."""
+        return self._versioned(self._void_or_restore, number, "restore", by or default_author(), note,
+                               dry_run=dry_run)
+
+    def _versioned(self, change, *args, dry_run: bool) -> dict:
+        """``change(*args, dry_run)``: a preview reads without the lock; a change holds it."""
         if dry_run:
-            return self._void_or_restore(number, "restore", by or default_author(), note, True)
+            return change(*args, True)
         with self._writing():
-            return self._void_or_restore(number, "restore", by or default_author(), note, False)
+            return change(*args, False)
 
     def _void_or_restore(self, number: int, action: str, by: str, note: str | None, dry_run: bool) -> dict:
         games = self.games()
         game = self._game(games, number)
-        new_games = [_copy(g) for g in games]
+        new_games = [g.copy() for g in games]
         target = new_games[number - 1]
         if action == "void":
             if game.void:
@@ -604,10 +439,7 @@ class League:
                     raise ClubError(f"table {game.table} of round {game.round} now has game {taken[0]}; "
                                     f"void that one first")
             names = self.names()
-            rows = list(self.db.query(
-                "SELECT * FROM club_results WHERE league_id = ? AND game_number = ? AND version = "
-                "(SELECT MAX(v.version) FROM club_versions v WHERE v.league_id = ? AND v.game_number = ? "
-                "AND v.action != 'void') ORDER BY id", [self.id, number, self.id, number]))
+            rows = self.tables.last_counted_result(self.id, number)
             for r in rows:
                 r["name"] = names[r["member_id"]]
             target.entries, target.void = rows, False
@@ -634,21 +466,7 @@ class League:
     def open_night(self, games: list[Game] | None = None) -> dict | None:
         """The latest night's plan while some of its tables have no (non-void) game and nothing
         was entered after it: ``{"round", "after_game", "split", "tables", "absent", "open"}``."""
-        rows = list(self.db.query("SELECT * FROM club_nights WHERE league_id = ? ORDER BY round DESC LIMIT 1",
-                                  [self.id]))
-        if not rows:
-            return None
-        night = rows[0]
-        games = self.games() if games is None else games
-        if any(g.round > night["round"] for g in games):
-            return None
-        tables = json.loads(night["tables"])
-        entered = {g.table for g in games if g.round == night["round"] and not g.void}
-        still = [t["table"] for t in tables if t["table"] not in entered]
-        if not still:
-            return None
-        return {"round": night["round"], "after_game": night["after_game"], "split": night["split"],
-                "tables": tables, "absent": json.loads(night["absent"]), "open": still}
+        return _night.still_open(self.tables.latest_night(self.id), self.games() if games is None else games)
 
     def plan_night(self, *, absent: list[str] | None = None, present: list[str] | None = None,
                    split: str = "standings", tables: int | None = None, size: int | None = None,
@@ -691,14 +509,9 @@ class League:
         round_no = replaced or self.next_round()
         plan = _night.plan(players, seed=self.seed, round_no=round_no, how=split, tables=tables, size=size)
         at = now_utc()
-        if replaced is not None:
-            self.db.execute("DELETE FROM club_nights WHERE league_id = ? AND round = ?", [self.id, replaced])
-            self.db.execute("DELETE FROM club_absences WHERE league_id = ? AND round = ?", [self.id, replaced])
-        self.db.table("club_nights").insert({"league_id": self.id, "round": round_no, "after_game": len(games),
-                                             "split": split, "tables": json.dumps(plan),
-                                             "absent": json.dumps(absent_ids), "at": at, "by": by})
-        self.db.table("club_absences").insert_all(
-            [{"league_id": self.id, "round": round_no, "member_id": i} for i in absent_ids])
+        self.tables.replace_night(self.id, round_no, {"after_game": len(games), "split": split,
+                                                      "tables": json.dumps(plan), "absent": json.dumps(absent_ids),
+                                                      "at": at, "by": by}, absent_ids)
         out = self.describe_night({"round": round_no, "split": split, "tables": plan, "absent": absent_ids}, tot)
         self._log("night", by, at, {"round": round_no, "split": split, "replaced": replaced is not None,
                                     "tables": [[s["entrant"] for s in t["seats"]] for t in out["tables"]],
@@ -708,123 +521,34 @@ class League:
     def describe_night(self, night: dict, totals: dict[int, int] | None = None) -> dict:
         """A plan with names and points, for printing: ``{"round", "split", "tables": [{"table",
         "seats": [{"seat", "entrant", "points"}], "first", "tied"}], "absent"}``."""
-        names = self.names()
         tot = totals if totals is not None else self.totals(self.games(), self.played())
-        return {"round": night["round"], "split": night["split"],
-                "tables": [{"table": t["table"], "first": names[t["seats"][0]], "tied": t["tied"],
-                            "seats": [{"seat": k, "entrant": names[i], "points": tot[i]}
-                                      for k, i in enumerate(t["seats"], 1)]} for t in night["tables"]],
-                "absent": [names[i] for i in night["absent"]],
-                "open": night.get("open", [t["table"] for t in night["tables"]])}
+        return _night.describe(night, self.names(), tot)
 
-    # ---- roster changes
+    # ---- roster changes (tourney/club/roster.py)
 
     def withdraw(self, player: str, *, by: str | None = None) -> dict:
+        """Withdraw ``player`` from the following games; their results stay in the standings."""
         with self._writing():
-            m = self.member(player)
-            if m.withdrawn_after is not None:
-                raise ClubError(f"{m.name} already withdrew after game {m.withdrawn_after}")
-            if self.open_night() is not None:
-                raise ClubError("a club night round is under way; withdraw after its tables are entered")
-            n = self.played()
-            if len(self.active_members()) <= 2:
-                raise ClubError(f"{m.name} cannot withdraw: the league would have fewer than two players")
-            by = by or default_author()
-            self.db.table("club_members").update(m.id, {"withdrawn_after": n})
-            self._log("withdraw", by, now_utc(), {"player": m.name, "after_game": n})
-        return {"player": m.name, "withdrawn_after": n}
+            return roster.withdraw(self, player, by or default_author())
 
     def join(self, player: str, *, start: str = "max", by: str | None = None) -> dict:
-        """Add a player before the next game. Starting points: ``max`` (the highest total among
-        active players: no advantage from games missed), ``average`` (rounded up), ``min``, ``zero``
-        or a whole number."""
+        """Add a player before the next game (:func:`tourney.club.roster.join`)."""
         with self._writing():
-            return self._join(player, start, by or default_author())
-
-    def _join(self, player: str, start: str, by: str) -> dict:
-        player = player.strip()
-        if not player:
-            raise ClubError("a player name cannot be empty")
-        if any(m.name == player for m in self.members()):
-            raise ClubError(f"{player} is already in league {self.name!r}")
-        if self.finished() is not None:
-            raise ClubError(f"league {self.name!r} is over; nobody can join")
-        if self.open_night() is not None:
-            raise ClubError("a club night round is under way; join after its tables are entered")
-        games = self.games()
-        n = len(games)
-        tot = self.totals(games, n)
-        active = [tot[m.id] for m in self.active_members()]
-        if start == "max":
-            pts = max(active, default=0)
-        elif start == "min":
-            pts = min(active, default=0)
-        elif start == "average":
-            pts = -(-sum(active) // len(active)) if active else 0
-        elif start == "zero":
-            pts = 0
-        elif re.fullmatch(r"\d+", start):
-            pts = int(start)
-        else:
-            raise ClubError(f"unknown starting score {start!r}; use max, average, min, zero or a whole number")
-        roster = max(m.roster for m in self.members()) + 1
-        self.db.table("club_members").insert({"league_id": self.id, "roster": roster, "name": player,
-                                              "start_points": pts, "joined_after": n, "withdrawn_after": None})
-        self._log("join", by, now_utc(), {"player": player, "after_game": n, "start": start, "start_points": pts})
-        return {"player": player, "joined_after": n, "start_points": pts, "start": start}
+            return roster.join(self, player, start, by or default_author())
 
     def rename(self, new_name: str, *, player: str | None = None, by: str | None = None) -> dict:
-        """Rename the league, or one of its players (``player``); results and history are kept
-        (the history shows names as they were when each change was made, and the rename itself)."""
+        """Rename the league, or one of its players (:func:`tourney.club.roster.rename`)."""
         with self._writing():
-            new_name = new_name.strip()
-            if not new_name:
-                raise ClubError("a name cannot be empty")
-            by = by or default_author()
-            if player is None:
-                old = self.name
-                if new_name == old:
-                    raise ClubError(f"the league is already named {old!r}")
-                if self.db.table("club_leagues").count_where("name = ?", [new_name]):
-                    raise ClubError(f"a club league named {new_name!r} already exists")
-                self.db.table("club_leagues").update(self.id, {"name": new_name})
-                self._load(dict(self.db.table("club_leagues").get(self.id)))
-                detail = {"league": old, "to": new_name}
-            else:
-                m = self.member(player)
-                old = m.name
-                if new_name == old:
-                    raise ClubError(f"{old} is already named so")
-                if any(x.name == new_name for x in self.members()):
-                    raise ClubError(f"{new_name} is already in league {self.name!r}")
-                self.db.table("club_members").update(m.id, {"name": new_name})
-                detail = {"player": old, "to": new_name}
-            self._log("rename", by, now_utc(), detail)
-        return detail
+            return roster.rename(self, new_name, player, by or default_author())
 
-    def set_rules(self, *, absence: str | None = None, withdrawal: str | None = None, by: str | None = None) -> dict:
-        """Change the league's absence or withdrawal rule. The standings are recomputed from every
-        game with the new rule (games already played included); the change is logged."""
+    def set_rules(self, *, absence: str | None = None, withdrawal: str | None = None,
+                  double_entry: bool | None = None, by: str | None = None) -> dict:
+        """Change the league's absence or withdrawal rule, or its double entry
+        (:func:`tourney.club.roster.set_rules`)."""
         with self._writing():
-            change: dict = {}
-            if absence is not None:
-                rule, points = parse_absence(absence)
-                change["absence"] = {"was": self._absence_text(), "now": rule if rule != "fixed" else str(points)}
-                self.db.table("club_leagues").update(self.id, {"absence": rule, "absence_points": points})
-            if withdrawal is not None:
-                if withdrawal not in WITHDRAWAL_RULES:
-                    raise ClubError(f"unknown withdrawal rule {withdrawal!r}; "
-                                    f"choose one of {', '.join(WITHDRAWAL_RULES)}")
-                change["withdrawal"] = {"was": self.withdrawal, "now": withdrawal}
-                self.db.table("club_leagues").update(self.id, {"withdrawal": withdrawal})
-            change = {k: v for k, v in change.items() if v["was"] != v["now"]}
-            if not change:
-                raise ClubError("nothing to change: give a new --absence or --withdrawal rule")
-            self._log("set", by or default_author(), now_utc(), change)
-            self._load(dict(self.db.table("club_leagues").get(self.id)))
-        return change
+            return roster.set_rules(self, absence, withdrawal, double_entry, by or default_author())
 
-    def _absence_text(self) -> str:
+    def absence_text(self) -> str:
         """The absence rule as ``--absence`` takes it (a fixed penalty as its number)."""
         return self.absence if self.absence != "fixed" else str(self.absence_points)
 
@@ -841,7 +565,7 @@ class League:
             "rule_set": self.rule_set,
             "seed": self.seed,
             "target": self.target,
-            "absence": self._absence_text(),
+            "absence": self.absence_text(),
             "withdrawal": self.withdrawal,
             "lower_points_better": True,
             "games_played": len(games),
@@ -854,31 +578,14 @@ class League:
     def cumulative(self) -> dict[str, list[int | None]]:
         """name -> total after each game (starting points at index 0), for charts."""
         games = self.games()
-        absences = self.absences()
+        ledger = self.ledger()
         out: dict[str, list[int | None]] = {}
-        totals = [self.totals(games, k, absences) for k in range(len(games) + 1)]
+        totals = [ledger.totals(games, k) for k in range(len(games) + 1)]
         for m in self.members():
             out[m.name] = [None if m.joined_after > k else totals[k][m.id] for k in range(len(games) + 1)]
         return out
 
 
-def _copy(g: Game) -> Game:
-    return Game(g.number, g.version, [dict(r) for r in g.entries], g.first_member_id, g.first_how,
-                g.round, g.table, g.void)
-
-
-def _same_end(a: dict | None, b: dict | None) -> bool:
-    """Whether two results of :meth:`League.finished` end the league after the same game with the
-    same winners (the lowest total alone may differ)."""
-    if a is None or b is None:
-        return a is b
-    return (a["after_game"], a["winners"]) == (b["after_game"], b["winners"])
-
-
 def list_leagues(db: Database) -> list[dict]:
-    if not db.table("club_leagues").exists():
-        return []
-    return list(db.query(
-        "SELECT l.name, l.rule_set, l.target, l.seed, l.created_at, l.created_by, "
-        "(SELECT COUNT(*) FROM club_games g WHERE g.league_id = l.id) AS games "
-        "FROM club_leagues l ORDER BY l.name"))
+    """Every club league in the database: name, rule set, target, seed, created, games entered."""
+    return ClubTables(db).list_leagues()

@@ -1,6 +1,7 @@
 """Planning a club night: the players present split into tables, each table seated in playing order.
 
-Pure functions over plain data; :meth:`tourney.club.league.League.plan_night` stores the plan.
+Pure functions over plain data; :meth:`tourney.club.league.League.plan_night` stores the plan,
+and :func:`still_open` and :func:`describe` read it back.
 The rules (docs/standings.md, "Club nights"):
 
 * table sizes are as equal as possible, larger tables first: 9 players at 2 tables sit 5 and 4;
@@ -14,10 +15,12 @@ The rules (docs/standings.md, "Club nights"):
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 
 from tourney.club import ClubError
+from tourney.club.ledger import Game
 
 #: how the players present are split into tables; the first is the default
 SPLITS = ("standings", "draw")
@@ -99,3 +102,29 @@ def plan(players: list[Player], *, seed: int, round_no: int, how: str = "standin
         seated, tied = seat(group, seed, round_no, t)
         out.append({"table": t, "seats": [p.member_id for p in seated], "tied": tied})
     return out
+
+
+def still_open(row: dict | None, games: list[Game]) -> dict | None:
+    """The stored plan ``row`` (a ``club_nights`` row) while some of its tables have no
+    (non-void) game and nothing was entered after its round, else None:
+    ``{"round", "after_game", "split", "tables", "absent", "open"}``."""
+    if row is None or any(g.round > row["round"] for g in games):
+        return None
+    tables = json.loads(row["tables"])
+    entered = {g.table for g in games if g.round == row["round"] and not g.void}
+    still = [t["table"] for t in tables if t["table"] not in entered]
+    if not still:
+        return None
+    return {"round": row["round"], "after_game": row["after_game"], "split": row["split"],
+            "tables": tables, "absent": json.loads(row["absent"]), "open": still}
+
+
+def describe(night: dict, names: dict[int, str], totals: dict[int, int]) -> dict:
+    """A plan with names and points, for printing: ``{"round", "split", "tables": [{"table",
+    "seats": [{"seat", "entrant", "points"}], "first", "tied"}], "absent", "open"}``."""
+    return {"round": night["round"], "split": night["split"],
+            "tables": [{"table": t["table"], "first": names[t["seats"][0]], "tied": t["tied"],
+                        "seats": [{"seat": k, "entrant": names[i], "points": totals[i]}
+                                  for k, i in enumerate(t["seats"], 1)]} for t in night["tables"]],
+            "absent": [names[i] for i in night["absent"]],
+            "open": night.get("open", [t["table"] for t in night["tables"]])}

@@ -1,9 +1,16 @@
-"""Scoring one club game from its entries (rulings.md item 13 for eliminated players)."""
+"""Scoring one club game from its entries (rulings.md item 13 for eliminated players), checking
+what was entered for it, and a league's rules."""
 
 from __future__ import annotations
 
-from tourney.club import ClubError
-from tourney.club.entries import Entry
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from tourney.club import RULE_SETS, ClubError
+from tourney.club.entries import Entry, parse_value
+
+if TYPE_CHECKING:  # for typing only: the ledger imports this module for absence_charge
+    from tourney.club.ledger import Member
 
 #: how an eliminated player scores (rulings.md item 13); ``snapshot`` is the project's ruling
 ELIMINATED_SCORES = ("snapshot", "zero", "max_plus_one")
@@ -85,3 +92,58 @@ def absence_charge(rule: str, fixed: int | None, points: list[int]) -> int:
     if rule == "fixed":
         return fixed or 0
     return 0
+
+
+def check_rules(rule_set: str, eliminated_score: str, absence: str, withdrawal: str,
+                target: int | None) -> tuple[str, int | None]:
+    """Check a new league's rules; returns the absence rule as ``(rule, fixed points)``."""
+    if rule_set not in RULE_SETS:
+        raise ClubError(f"unknown rule set {rule_set!r}; choose one of {', '.join(RULE_SETS)}")
+    if eliminated_score not in ELIMINATED_SCORES:
+        raise ClubError(f"unknown eliminated score {eliminated_score!r}; "
+                        f"choose one of {', '.join(ELIMINATED_SCORES)}")
+    if rule_set != "crazier-eights" and eliminated_score != "snapshot":
+        raise ClubError(f"{rule_set} has no elimination; --eliminated-score does not apply")
+    absence_rule = parse_absence(absence)
+    check_withdrawal(withdrawal)
+    if target is not None and target <= 0:
+        raise ClubError("the target score must be positive")
+    return absence_rule
+
+
+def check_withdrawal(rule: str) -> None:
+    if rule not in WITHDRAWAL_RULES:
+        raise ClubError(f"unknown withdrawal rule {rule!r}; choose one of {', '.join(WITHDRAWAL_RULES)}")
+
+
+def check_values(rule_set: str, eliminated_score: str, values: list[tuple[str, str]], expected: list[Member],
+                 lookup: Callable[[str], Member], base: dict[int, Entry] | None = None) -> list[Entry]:
+    """One game's entries from ``(player, value)`` pairs, checked against the players ``expected``
+    in the game and scored; ``lookup`` finds a member by what was typed (a name or ``#2``) and
+    ``base`` (for a correction) supplies the values not given. Raises ClubError."""
+    exp_ids = {m.id for m in expected}
+    given: dict[int, Entry] = {}
+    for ref, text in values:
+        m = lookup(ref)
+        if m.id not in exp_ids:
+            if m.withdrawn_after is not None:
+                raise ClubError(f"{m.name} withdrew after game {m.withdrawn_after} and does not play this game")
+            raise ClubError(f"{m.name} did not play this game")
+        if m.id in given:
+            raise ClubError(f"{m.name} is given twice")
+        cards, points, elim = parse_value(rule_set, m.name, text)
+        given[m.id] = Entry(m.id, m.name, text.strip(), cards, elim, points if points is not None else 0)
+    entries = []
+    missing = []
+    for m in expected:
+        if m.id in given:
+            entries.append(given[m.id])
+        elif base is not None and m.id in base:
+            entries.append(base[m.id])
+        else:
+            missing.append(m.name)
+    if missing:
+        raise ClubError(f"missing player{'s' if len(missing) > 1 else ''}: {', '.join(missing)} "
+                        f"(every player of the game needs a value; --absent NAME for who is not playing)")
+    score_game(rule_set, eliminated_score, entries)
+    return entries

@@ -308,12 +308,19 @@ def history(
             what = "; ".join(f"{k} {v['was']} -> {v['now']}" for k, v in d.items())
         elif r["action"] == "withdraw":
             what = f"{d['player']} withdrew after game {d['after_game']}"
+        elif r["action"] == "code":
+            what = f"code {d['code']} ({d['label']}) made" + (f", expires {d['expires']}" if d.get("expires") else "")
+        elif r["action"] == "revoke":
+            what = f"code {d['code']} ({d['label']}) revoked"
+        elif r["action"] in ("pending", "reject"):
+            what = ("waiting for confirmation: " if r["action"] == "pending" else "rejected: ") + \
+                ", ".join(f"{k}={v}" for k, v in d.get("values", {}).items())
         else:
             what = f"{d['player']} joined after game {d['after_game']} with {d['start_points']} points ({d['start']})"
         if d.get("note"):
             what += f" ({d['note']})"
-        table.append([r["at"], r["by"], r["action"], r["game"] or "", what])
-    typer.echo(tabulate(table, headers=["at (UTC)", "by", "action", "game", "what"], disable_numparse=True))
+        table.append([r["at"], r["by"], r["source"], r["action"], r["game"] or "", what])
+    typer.echo(tabulate(table, headers=["at (UTC)", "by", "from", "action", "game", "what"], disable_numparse=True))
 
 
 @club_app.command("standings", epilog=_epilog("tourney club standings thursday --json"))
@@ -366,36 +373,33 @@ def join(
     _show(summary, as_json, joined=result)
 
 
-@club_app.command("void", epilog=_epilog('tourney club void thursday 7 --note "entered twice" --dry-run'))
-def void(
-    name: str = _name_argument(),
-    game: int = typer.Argument(..., help="Number of the game entered by mistake."),
-    note: str = typer.Option(None, "--note", help="Why (kept in the history)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
-    yes: bool = _yes_option(),
-    by: str = _by_option(),
-    db: str | None = _db_option(),
-    as_json: bool = _json_option(),
-) -> None:
-    """Void a game entered by mistake (a duplicate, the wrong league).
+def _void_or_restore_command(action: str, summary: str, game_help: str, example: str) -> None:
+    """Register ``club void`` or ``club restore``: one signature, two actions."""
 
-    The game stops counting but keeps its number and stays in the history; club restore undoes it."""
-    _void_or_restore("void", name, game, note, dry_run, yes, by, db, as_json)
+    def command(
+        name: str = _name_argument(),
+        game: int = typer.Argument(..., help=game_help),
+        note: str = typer.Option(None, "--note", help="Why (kept in the history)."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
+        yes: bool = _yes_option(),
+        by: str = _by_option(),
+        db: str | None = _db_option(),
+        as_json: bool = _json_option(),
+    ) -> None:
+        _void_or_restore(action, name, game, note, dry_run, yes, by, db, as_json)
+
+    command.__name__ = action
+    club_app.command(action, help=summary, epilog=_epilog(example))(command)
 
 
-@club_app.command("restore", epilog=_epilog("tourney club restore thursday 7 --yes"))
-def restore(
-    name: str = _name_argument(),
-    game: int = typer.Argument(..., help="Number of the void game to count again."),
-    note: str = typer.Option(None, "--note", help="Why (kept in the history)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change and change nothing."),
-    yes: bool = _yes_option(),
-    by: str = _by_option(),
-    db: str | None = _db_option(),
-    as_json: bool = _json_option(),
-) -> None:
-    """Undo the void of a game: its result (as last entered or corrected) counts again."""
-    _void_or_restore("restore", name, game, note, dry_run, yes, by, db, as_json)
+_void_or_restore_command(
+    "void",
+    "Void a game entered by mistake (a duplicate, the wrong league).\n\n"
+    "The game stops counting but keeps its number and stays in the history; club restore undoes it.",
+    "Number of the game entered by mistake.", 'tourney club void thursday 7 --note "entered twice" --dry-run')
+_void_or_restore_command(
+    "restore", "Undo the void of a game: its result (as last entered or corrected) counts again.",
+    "Number of the void game to count again.", "tourney club restore thursday 7 --yes")
 
 
 def _void_or_restore(action: str, name: str, game: int, note: str | None, dry_run: bool, yes: bool,
@@ -526,14 +530,104 @@ def set_rules(
     name: str = _name_argument(),
     absence: str = typer.Option(None, "--absence", help="New absence rule: average, highest, none, or a number."),
     withdrawal: str = typer.Option(None, "--withdrawal", help="New withdrawal rule: penalty, average, prorate, total."),
+    double_entry: str = typer.Option(None, "--double-entry",
+                                     help="on: a game entered on the web counts once a second person (another "
+                                          "phone) confirms it; off: it counts at once."),
     by: str = _by_option(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
 ) -> None:
-    """Change how absences or early withdrawals count (the standings are recomputed from every game)."""
+    """Change how absences or early withdrawals count (the standings are recomputed from every game),
+    or whether web entries need a second person's confirmation."""
+    if double_entry is not None and double_entry not in ("on", "off"):
+        raise UserError(f"--double-entry {double_entry!r}: give on or off")
     with _league(db, name) as league:
-        change = league.set_rules(absence=absence, withdrawal=withdrawal, by=by)
+        change = league.set_rules(absence=absence, withdrawal=withdrawal,
+                                  double_entry=None if double_entry is None else double_entry == "on", by=by)
         summary = league.summary()
     for rule, v in change.items():
-        err(f"{rule}: {v['was']} -> {v['now']} (every game counts under the new rule)")
+        err(f"{rule}: {v['was']} -> {v['now']}" + ("" if rule == "double_entry" else
+                                                  " (every game counts under the new rule)"))
     _show(summary, as_json, changed=change)
+
+
+# ---- league codes: who may write on the web (tourney serve --club-entry, docs/web.md)
+
+code_app = typer.Typer(name="code", help="League codes: what a phone types to enter results on the web.",
+                       epilog=_epilog("tourney club code new thursday --table 2 --expires 6h"), no_args_is_help=True)
+club_app.add_typer(code_app, name="code")
+
+
+@code_app.command("new", epilog=_epilog("tourney club code new thursday --table 2 --expires 6h"))
+def code_new(
+    name: str = _name_argument(),
+    table: int = typer.Option(None, "--table", help="The table this code is for (its entries say 'table N')."),
+    expires: str = typer.Option(None, "--expires", help="Stop working after this long: 90m, 6h, 2d (default: never)."),
+    url: str = typer.Option(None, "--url",
+                            help="The address phones open (e.g. http://192.168.1.20:8000/): print a link and a QR "
+                                 "code that hold the league page and the code."),
+    qr: bool = typer.Option(True, "--qr/--no-qr", help="Print a QR code in the terminal."),
+    by: str = _by_option(),
+    db: str | None = _db_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """Make a code that lets a phone enter this league's results (shown once; only its hash is kept)."""
+    from tourney.club.codes import new_code
+
+    with _league(db, name) as league:
+        code, row = new_code(league, table=table, expires=expires, by=by)
+        link = _code_link(url, league.id, code) if url else None
+    if as_json:
+        _out_json({"version": 1, "league": name, "code": code, "link": link, **row})
+        return
+    typer.echo(f"code {row['id']} of league {name} ({row['label']}): {code}")
+    if row["expires_at"]:
+        typer.echo(f"expires {row['expires_at']}")
+    if link:
+        typer.echo(f"link: {link}")
+    if qr:
+        import segno
+
+        segno.make(link or code, error="m").terminal(compact=True)
+    err("the code is shown once and stored only as a hash; tourney club code revoke stops it")
+
+
+def _code_link(url: str, league_id: int, code: str) -> str:
+    from urllib.parse import quote
+
+    return f"{url.rstrip('/')}/league/{league_id}#code={quote(code)}"
+
+
+@code_app.command("list", epilog=_epilog("tourney club code list thursday"))
+def code_list(name: str = _name_argument(), db: str | None = _db_option(), as_json: bool = _json_option()) -> None:
+    """List a league's codes (never the codes themselves): label, made, expires, last used, status."""
+    from tourney.club.codes import list_codes
+
+    with _league(db, name, readonly=True) as league:
+        rows = list_codes(league)
+    if as_json:
+        _out_json({"version": 1, "league": name, "codes": rows})
+        return
+    typer.echo(tabulate([[r["id"], r["label"], r["created_at"], r["created_by"], r["expires_at"] or "never",
+                          r["used_at"] or "", r["status"]] for r in rows],
+                        headers=["id", "label", "made (UTC)", "by", "expires", "last used", "status"],
+                        disable_numparse=True))
+
+
+@code_app.command("revoke", epilog=_epilog("tourney club code revoke thursday 3"))
+def code_revoke(
+    name: str = _name_argument(),
+    code_id: int = typer.Argument(None, help="The code's id (see club code list)."),
+    every: bool = typer.Option(False, "--all", help="Revoke every live code of the league."),
+    by: str = _by_option(),
+    db: str | None = _db_option(),
+) -> None:
+    """Stop a code working at once: phones signed in with it can no longer write."""
+    from tourney.club.codes import revoke
+
+    if (code_id is None) == (not every):
+        raise UserError("give a code's id or --all")
+    with _league(db, name) as league:
+        done = revoke(league, code_id, every=every, by=by)
+    err(f"revoked {len(done)} code{'s' if len(done) != 1 else ''}"
+        + (": " + ", ".join(f"{r['id']} ({r['label']})" for r in done) if done else ""))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import socket
 
 import typer
@@ -26,27 +28,70 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _log_refused_codes() -> None:
+    """Wrong league codes and rate-limited clients, one line each on stderr with the time."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s warning: %(message)s", "%Y-%m-%d %H:%M:%S"))
+    log = logging.getLogger("tourney.web.club")
+    log.addHandler(handler)
+    log.setLevel(logging.WARNING)
+    log.propagate = False
+
+
+def _local_only(host: str) -> bool:
+    """Whether ``host`` is a loopback address (this machine only)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 @app.command(epilog="Examples: tourney serve  |  tourney serve --db spring.db --port 8080  |  "
                     "tourney serve --host 0.0.0.0 (reachable from other machines)\n\n" + EXIT_CODES)
 def serve(
     db: str = typer.Option(None, "--db", help=DB_HELP),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
     port: int = typer.Option(8000, "--port", help="Port to listen on (0: any free port)."),
+    club_entry: bool = typer.Option(False, "--club-entry",
+                                    help="Add forms to club league pages: phones with a league code (tourney club "
+                                         "code new) enter games, void and restore them, plan the night's tables."),
 ) -> None:
     """Serve the results as web pages: events with live standings, cross-tables and series, club
     leagues, entrants, and a replay of every game. Read-only: safe next to a running tourney run.
-    Every page has a JSON twin (docs/web.md). Ctrl-C stops it."""
+    Every page has a JSON twin (docs/web.md). With --club-entry, holders of a league's code can
+    enter its results from their phones. Ctrl-C stops it."""
     import uvicorn
 
     from tourney.results.store import db_path
     from tourney.web.app import create_app
 
-    open_store(db, readonly=True).conn.close()  # a missing or old file: one error line now
+    if club_entry:
+        from tourney.web.club_entry import any_live_code
+
+        # the forms write: the file is created or brought up to date like any writing command
+        database = open_store(db)
+        has_code = any_live_code(database)
+        database.conn.close()
+    else:
+        open_store(db, readonly=True).conn.close()  # a missing or old file: one error line now
+    if not _local_only(host):
+        if club_entry and not has_code:
+            raise UserError(f"--host {host} with --club-entry needs a league code first, or anyone on the network "
+                            f"could reach forms nobody can use yet; make one with: tourney club code new LEAGUE")
+        err(f"warning: --host {host} lets every machine that can reach this one read every page (events, "
+            f"games, club leagues)"
+            + (", and anyone holding a league code write that league's results" if club_entry else "")
+            + "; traffic is not encrypted: beyond a trusted local network put a TLS reverse proxy in front "
+              "(docs/web.md)")
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     err(f"serving {db_path(db)} at http://{shown}:{bound}/ (Ctrl-C stops)")
-    server = uvicorn.Server(uvicorn.Config(create_app(db_path(db)), log_level="warning"))
+    if club_entry:
+        _log_refused_codes()
+    server = uvicorn.Server(uvicorn.Config(create_app(db_path(db), club_entry=club_entry), log_level="warning"))
     try:
         server.run(sockets=[sock])
     finally:

@@ -763,3 +763,35 @@ def m010_pair_tallies(db: Database) -> None:
         if_not_exists=True,
     )
     tallies.backfill(db)
+
+
+@MIGRATIONS()
+def m012_club_codes(db: Database) -> None:
+    """Club entry from phones (issue 26): league codes (only a salted scrypt hash is kept), the
+    idempotency keys of web forms, where each change came from (``club_log.source``: None for
+    the CLI, ``web code N`` for the web), and the per-league double-entry setting with the web
+    entries waiting for a second person's confirmation."""
+    db.table("club_codes").create(
+        {"id": int, "league_id": int, "label": str, "table_no": int, "salt": bytes, "hash": bytes,
+         "created_at": str, "created_by": str, "expires_at": str, "revoked_at": str, "revoked_by": str,
+         "used_at": str},
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id")],
+        not_null={"league_id", "label", "salt", "hash", "created_at", "created_by"},
+    )
+    db.table("club_codes").create_index(["league_id"])
+    db.table("club_requests").create(
+        {"key": str, "league_id": int, "code_id": int, "at": str, "action": str, "result": str},
+        pk="key",
+        foreign_keys=[("league_id", "club_leagues", "id"), ("code_id", "club_codes", "id")],
+        not_null={"league_id", "at", "action"},
+    )
+    db.table("club_log").add_column("source", str)
+    db.table("club_leagues").add_column("double_entry", int, not_null_default=0)
+    db.table("club_pending").create(
+        {"id": int, "league_id": int, "request": str, "code_id": int, "session": str, "by": str, "at": str,
+         "status": str, "settled_by": str, "settled_at": str, "game_number": int},
+        pk="id",
+        foreign_keys=[("league_id", "club_leagues", "id"), ("code_id", "club_codes", "id")],
+        not_null={"league_id", "request", "by", "at", "status"},
+    )

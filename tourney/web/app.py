@@ -4,7 +4,9 @@ Why Starlette with Jinja2 on uvicorn: a small, well-kept ASGI toolkit with plain
 routes (no framework models or ORM to fit the store into), Jinja2's autoescaping for every name,
 and uvicorn, its usual server; all three are widely used and typed.
 
-The app only reads: each worker thread opens the database read-only once
+The app only reads (except the club entry forms of ``--club-entry``, which write through
+:mod:`tourney.web.club_entry` with a connection of their own): each worker thread opens the
+database read-only once
 (:func:`tourney.results.store.open_db`), so it is safe next to a running ``tourney run``, and
 every request reads what is committed at that moment. URLs carry numeric ids only; a static
 file is looked up among a fixed list of names, so no part of a URL ever reaches the file system.
@@ -43,8 +45,9 @@ def _missing(request: Request, what: str = "This page does not exist.") -> Respo
     return HTMLResponse(not_found(links, what), status_code=404)
 
 
-def create_app(db_path: str | os.PathLike | None) -> Starlette:
-    """The app over the database at ``db_path`` (opened read-only)."""
+def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -> Starlette:
+    """The app over the database at ``db_path`` (opened read-only); with ``club_entry`` a club
+    league's page also has the forms that enter its results (:mod:`tourney.web.club_entry`)."""
     local = threading.local()
     cache = pages.Cache(opener=lambda: store.open_db(db_path, readonly=True))
 
@@ -105,4 +108,13 @@ def create_app(db_path: str | os.PathLike | None) -> Starlette:
         Route("/league/{key}", page(lambda d, i, p: pages.league_data(d, i))),
         Route("/static/{name}", static),
     ]
+    if club_entry:
+        from tourney.web.club_entry import ClubEntry  # only when asked: a read-only view never loads it
+
+        league_page = page(lambda d, i, p: pages.league_data(d, i))
+
+        async def json_twin(request: Request) -> Response:
+            return league_page(request)
+
+        routes = ClubEntry(db_path, json_twin).routes() + routes
     return Starlette(routes=routes, exception_handlers={404: http_error, 405: http_error})

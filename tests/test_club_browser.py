@@ -1,0 +1,253 @@
+"""Club entry in a real browser at a phone's width: ``tourney serve --club-entry`` runs as its own
+process and Debian's Chromium (driven by Playwright) signs in with league codes and enters games.
+
+Browser waits have generous time-outs only so that a broken page fails instead of hanging; no
+test measures time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tourney.commands  # noqa: F401  (registers the commands)
+from tourney.app import app
+
+ROOT = Path(__file__).resolve().parent.parent
+XSS = '<img src=x onerror="window.__pwned=1">'
+SCRIPT = "</script><script>window.__pwned=2</script>"
+WAIT_MS = 20_000  # a ceiling against hanging, not a measure
+PHONE = {"width": 390, "height": 844}
+
+
+def club(db: Path, *args: str) -> str:
+    r = CliRunner().invoke(app, ["club", *args, "--db", str(db)])
+    assert r.exit_code == 0, (r.stdout, r.stderr)
+    return r.stdout
+
+
+def new_league(db: Path, name: str, players: str) -> tuple[int, str]:
+    """A league and a code for it: (league id, code)."""
+    club(db, "new", name, "--players", players, "--seed", "3")
+    data = json.loads(club(db, "code", "new", name, "--json", "--table", "2"))
+    return league_id(db, name), data["code"]
+
+
+def league_id(db: Path, name: str) -> int:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT id FROM club_leagues WHERE name = ?", [name]).fetchone()[0]
+
+
+def games(db: Path, name: str) -> int:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT COUNT(*) FROM club_games g JOIN club_leagues l ON l.id = g.league_id "
+                           "WHERE l.name = ?", [name]).fetchone()[0]
+
+
+def serve(db: Path):
+    proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(db), "--port", "0",
+                             "--club-entry"], stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    line = proc.stderr.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    if not match:
+        proc.kill()
+        proc.wait()
+        raise AssertionError(f"tourney serve did not start: {line!r}")
+    return proc, match[0].rstrip("/")
+
+
+def stop(proc) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("clubweb") / "club.db"
+    club(path, "new", "warmup", "--players", "A,B")
+    club(path, "code", "new", "warmup", "--json")
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(db):
+    proc, url = serve(db)
+    yield url
+    stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A factory of phones: each its own browser context (cookies) at 390 px."""
+    made = []
+
+    def make():
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        made.append((context, page))
+        return page
+
+    yield make
+    for context, page in made:
+        assert page.evaluate("window.__pwned") is None
+        context.close()
+        assert page.errors == []
+
+
+def sign_in(page, server: str, lid: int, code: str) -> None:
+    page.goto(f"{server}/league/{lid}")
+    page.fill("#code", code)
+    page.click("#code-form button")
+    page.wait_for_selector("#signed-in")
+
+
+def test_two_phones_enter_two_tables_at_once_and_both_land(server, db, phone):
+    lid, code = new_league(db, "two tables", "Ann,Bob,Cy,Dee")
+    club(db, "night", "two tables", "--tables", "2")
+    one, two = phone(), phone()
+    for p in (one, two):
+        sign_in(p, server, lid, code)
+    for p, table in ((one, 1), (two, 2)):
+        form = p.locator(f'form[data-table="{table}"]')
+        inputs = form.locator(".seat input")
+        for k in range(inputs.count()):
+            inputs.nth(k).fill(str(k))
+    # both forms are filled before either is sent; then both are sent without waiting in between
+    one.locator('form[data-table="1"] button').click(no_wait_after=True)
+    two.locator('form[data-table="2"] button').click(no_wait_after=True)
+    for p in (one, two):
+        p.wait_for_selector("#entry-flash")
+        assert "entered; won by" in p.inner_text("#entry-flash")
+    assert games(db, "two tables") == 2
+
+
+def test_a_resubmitted_form_stores_one_game(server, db, phone):
+    lid, code = new_league(db, "again", "Ann,Bob")
+    p = phone()
+    sign_in(p, server, lid, code)
+    p.fill('input[name="v1"]', "0")
+    p.fill('input[name="v2"]', "7")
+    statuses = p.evaluate("""async () => {
+        const f = document.getElementById('game-form');
+        const body = new URLSearchParams(new FormData(f));
+        const out = [];
+        for (let i = 0; i < 3; i++) {
+            out.push((await fetch(f.action, {method: 'POST', body, redirect: 'manual'})).type);
+        }
+        return out;
+    }""")
+    assert statuses == ["opaqueredirect"] * 3
+    assert games(db, "again") == 1
+    p.goto(f"{server}/league/{lid}")
+    assert "already stored" in p.inner_text("#entry-flash")
+
+
+def test_a_form_posted_without_its_csrf_token_is_refused(server, db, phone):
+    lid, code = new_league(db, "forged", "Ann,Bob")
+    p = phone()
+    sign_in(p, server, lid, code)
+    p.fill('input[name="v1"]', "0")
+    p.fill('input[name="v2"]', "7")
+    p.evaluate("document.querySelector('#game-form input[name=csrf]').remove()")
+    with p.expect_navigation() as nav:
+        p.click("#game-form button")
+    assert nav.value.status == 403
+    assert "not sent from this page" in p.inner_text("#entry-error")
+    assert games(db, "forged") == 0
+
+
+def test_a_code_for_league_a_cannot_write_league_b(server, db, phone):
+    a, code_a = new_league(db, "league a", "Ann,Bob")
+    b, _ = new_league(db, "league b", "Cy,Dee")
+    p = phone()
+    sign_in(p, server, a, code_a)
+    status = p.evaluate("""async (b) => {
+        const f = document.getElementById('game-form');
+        const body = new URLSearchParams(new FormData(f));
+        body.set('v1', '0'); body.set('v2', '3');
+        return (await fetch('../league/' + b + '/add', {method: 'POST', body})).status;
+    }""", b)
+    assert status == 403
+    p.goto(f"{server}/league/{b}")
+    p.fill("#code", code_a)
+    p.click("#code-form button")
+    assert p.inner_text("#entry-error").startswith("wrong code for this league")
+    assert games(db, "league b") == 0
+
+
+def test_a_revoked_code_stops_working(server, db, phone):
+    lid, code = new_league(db, "revoked", "Ann,Bob")
+    p = phone()
+    sign_in(p, server, lid, code)
+    [row] = json.loads(club(db, "code", "list", "revoked", "--json"))["codes"]
+    club(db, "code", "revoke", "revoked", str(row["id"]))
+    p.fill('input[name="v1"]', "0")
+    p.fill('input[name="v2"]', "7")
+    p.click("#game-form button")
+    assert "enter the league's code first" in p.inner_text("#entry-error")
+    assert games(db, "revoked") == 0
+
+
+def test_a_hostile_name_in_every_field_is_shown_escaped(server, db, phone):
+    lid, code = new_league(db, SCRIPT, f"{XSS},{SCRIPT},Ann")
+    club(db, "add", SCRIPT, "--card", f"{XSS}=0", "--card", f"{SCRIPT}=3", "--card", "Ann=4", "--note", XSS)
+    p = phone()
+    sign_in(p, server, lid, code)
+    labels = p.inner_text("#game-form")
+    assert XSS in labels and SCRIPT in labels
+    for field in ("v1", "v2", "v3", "note"):
+        p.fill(f'#game-form input[name="{field}"]', XSS)
+    p.click("#game-form button")
+    assert XSS in p.inner_text("#entry-error")  # the message quotes the value, as text
+    assert p.input_value('#game-form input[name="note"]') == XSS
+    assert XSS in p.inner_text("#entry-games")
+    p.goto(f"{server}/league/{lid}")
+    assert p.evaluate("window.__pwned") is None
+
+
+def test_a_wrong_code_is_refused_and_then_rate_limited(db, phone):
+    proc, url = serve(db)  # its own server: the limit holds every client of 127.0.0.1 for a while
+    try:
+        lid, code = new_league(db, "guessing", "Ann,Bob")
+        p = phone()
+        p.goto(f"{url}/league/{lid}")
+        for k in range(5):
+            p.fill("#code", f"ZZZZ-ZZZ{k + 2}")
+            with p.expect_navigation() as nav:
+                p.click("#code-form button")
+            assert nav.value.status == 403
+            assert p.inner_text("#entry-error").startswith("wrong code for this league")
+        p.fill("#code", code)
+        with p.expect_navigation() as nav:
+            p.click("#code-form button")
+        assert nav.value.status == 429
+        assert "too many wrong codes" in p.inner_text("#entry-error")
+        assert p.locator("#signed-in").count() == 0
+    finally:
+        stop(proc)
