@@ -50,11 +50,7 @@ SQL_HOMES = ["tourney/results/", "tourney/club/tables.py"]
 #: ready in tourney/results/reads.py (the lead switches the call sites and deletes the entry)
 SQL_PENDING: dict[str, str] = {
     "tourney/events/sprt.py": "luck helper: reads.entrant_id, reads.entrant_game_results, reads.event_status",
-    "tourney/commands/running.py": "config helper: reads.database_files, reads.event_game_count",
-    "tourney/commands/match.py": "config helper: reads.event_best_of",
     "tourney/web/site.py": "web helper: reads.entrant_ids_with_events, reads.game_ids",
-    "tourney/events/rounds.py": "config helper: reads.every_game_ranks (rating_order)",
-    "tourney/commands/replay.py": "lead: reads.game_seats, reads.game_output",
     # pages.py reads events, entrants, series and games for every page: its queries move to a
     # read module of results/ with the web helper's one standings function
     "tourney/web/pages.py": "web helper",

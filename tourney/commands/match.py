@@ -11,7 +11,7 @@ from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, out_json
 from tourney.commands.running import CONFIG, NAME, OPTION, PUBLIC_SEEDS, RULE_SET, SEED, play_words
 from tourney.formats import FormatName
-from tourney.results import store
+from tourney.results import reads, store
 
 
 @app.command(
@@ -110,8 +110,7 @@ def match_json(db, summary: dict) -> dict:
     return {
         "event": summary["event"],
         "seed": summary["seed"],
-        "best_of": db.execute("select games from events where name = ?",
-                              [summary["event"]]).fetchone()[0],
+        "best_of": reads.event_best_of(db, summary["event"]),
         "legs": series["legs"],
         "sets": series["sets"],
         "outcome": series["outcome"],

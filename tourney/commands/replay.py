@@ -128,19 +128,17 @@ def replay(
     "faults": [{"seat", "entrant", "code", "detail"}], "stderr": {entrant: text},
     "result": {winners, reason, points, placements, eliminated, detail}, "matches_stored": bool}.
     """
-    from tourney.results import store
+    from tourney.results import reads, store
 
     database = open_store(db, readonly=True)
     row = store.load_replay(database, game_id)
     if row is None:
         raise UserError(f"no game with id {game_id}")
-    seats = list(database.query(
-        "select s.seat, s.fault, e.name from seats s join entrants e on e.id = s.entrant_id "
-        "where s.game_id = ? order by s.seat", [game_id]))
+    seats = reads.game_seats(database, game_id)
     names = [r["name"] for r in seats]
     if seat is not None and not 0 <= seat < len(names):
         raise UserError(f"--as {seat}: the game has seats 0 to {len(names) - 1}")
-    logs = next(iter(database["game_logs"].rows_where("game_id = ?", [game_id])), None) or {}
+    logs = reads.game_output(database, game_id)
     details = {int(k): str(v) for k, v in json.loads(logs.get("faults") or "{}").items()}
     bot_stderr = {int(k): str(v) for k, v in json.loads(logs.get("stderr") or "{}").items()}
     stored = database["games"].get(game_id)

@@ -16,8 +16,9 @@ def keep_from_bots(db, cfg) -> None:
     import os
 
     from tourney.bots import sandbox
+    from tourney.results import reads
 
-    files = [row[2] for row in db.execute("pragma database_list").fetchall() if row[2]]
+    files = reads.database_files(db)
     if os.path.isfile(cfg.path):
         files.append(cfg.path)
     folders = [e["cwd"] for e in cfg.resolved_entrants() if e.get("cwd")]
@@ -173,14 +174,14 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     from tourney import formats
     from tourney.events import runner
     from tourney.events import summary as summaries
-    from tourney.results import store
+    from tourney.results import reads, store
 
     event_id, resumed = runner.prepare_event(db, cfg, source, restart=restart)
     # a Swiss or knockout stopped between rounds goes on with its next round
     tasks = runner.pending_tasks(db, event_id, cfg) or runner.next_round_tasks(db, event_id, cfg)
     total = len(store.series_rows(db, event_id))
     keep_from_bots(db, cfg)
-    done_games = db.execute("select count(*) from games where event_id = ?", [event_id]).fetchone()[0]
+    done_games = reads.event_game_count(db, event_id)
     if resumed and not quiet:
         err(f"resuming event {cfg.event['name']!r}: {total - len(tasks)} of {total} series "
             f"and {done_games} games already stored")

@@ -297,14 +297,9 @@ def swiss_lines(table: list[dict]) -> list[str]:
 def rating_order(db, names: list[str]) -> list[str]:
     """``names`` by stored rating (openskill ordinal over every game in the database, best
     first); entrants without a rated game follow in their given order."""
-    from tourney.results import ratings
+    from tourney.results import ratings, reads
 
-    games: dict[int, list[tuple[str, float]]] = {}
-    for r in db.query("SELECT st.game_id, e.name, st.placement, st.points FROM seats st "
-                      "JOIN entrants e ON e.id = st.entrant_id ORDER BY st.game_id, st.seat"):
-        rank = r["placement"] if r["placement"] is not None else (r["points"] or 0)
-        games.setdefault(r["game_id"], []).append((r["name"], rank))
-    rated = ratings.rate_games(list(games.values()))
+    rated = ratings.rate_games(reads.every_game_ranks(db))
     known = [n for n in names if n in rated]
     known.sort(key=lambda n: (-rated[n].ordinal, names.index(n)))
     return known + [n for n in names if n not in rated]
