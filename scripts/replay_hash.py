@@ -60,7 +60,7 @@ def game_record(rule_set: str, players: int, seed: int) -> bytes:
         seat = decision.player
         if decisions % 10 == 0:
             h.update(_dump(game.view(seat)))
-        game.apply(bots[seat].choose(decision, lambda: game.view(seat)))
+        game.apply(bots[seat].choose(decision, lambda seat=seat: game.view(seat)))
         decisions += 1
     h.update(_dump(game.choices))
     h.update(_dump(game.result.to_dict() if game.result is not None else None))
