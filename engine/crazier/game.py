@@ -91,9 +91,12 @@ class Game(Table):
         return _WORDS.get(verb, option_id)
 
     def card_text(self, cid: int) -> str:
-        d = self.defs[cid]
-        suits = "/".join(sorted(d.suits, key=SUITS.index))
-        return f"{d.name} ({d.rank or '-'} {suits})"
+        text = self._texts.get(cid)
+        if text is None:
+            d = self.defs[cid]
+            suits = "/".join(sorted(d.suits, key=SUITS.index))
+            text = self._texts[cid] = f"{d.name} ({d.rank or '-'} {suits})"
+        return text
 
     def card_table(self) -> dict[int, dict]:
         return {cid: d.to_dict() for cid, d in enumerate(self.defs)}
@@ -213,6 +216,8 @@ class Game(Table):
         return True
 
     def _check_empty_hands(self) -> bool:
+        if all(self.hands):  # every hand holds a card (a player out of the game holds none)
+            return False
         empty = [p for p in range(self.players) if self.alive[p] and not self.hands[p]]
         if not empty:
             return False
@@ -263,6 +268,8 @@ class Game(Table):
     def _push_triggers(self, when: str) -> None:
         """Collect the conditional abilities of this moment (a snapshot, item 12) in groups per
         controller, active player first then clockwise (CR §10)."""
+        if not any(self.in_play):
+            return
         active = self.turn
         groups = []
         for q in self._order_from(active):

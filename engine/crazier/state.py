@@ -111,6 +111,9 @@ class State:
         self._rank = [d.rank for d in self.defs]
         self._suits = [d.suits for d in self.defs]
         self._eff = [EFFECTS.get(d.name) for d in self.defs]
+        #: card id -> its effect's "may be played now" test, None when it always may
+        self._playable = [None if e is None else e.playable for e in self._eff]
+        self._texts: dict[int, str] = {}  # card id -> card_text
         # checked at every decision (P14), so a set lookup rather than a scan of names
         self._fortune_tellers = frozenset(c for c, d in enumerate(self.defs) if d.name == "Fortune Teller")
         for f in fields(State):

@@ -19,27 +19,40 @@ if TYPE_CHECKING:
 
 
 def _step_turn(g: Game, f: dict):
-    stage = f["stage"]
-    if stage == "begin":
-        g.phase = "begin"
-        f["stage"] = "draw"
-        g._push_triggers("begin")
-    elif stage == "draw":
-        g.phase = "draw"
-        f["stage"] = "main"
-        g.draw(g.turn, 1)
-    elif stage == "main":
-        g.phase = "main"
-        f["stage"] = "end"
-        g.stack.append({"do": "main", "owner": g.turn})
-    elif stage == "end":
-        g.phase = "end"
-        f["stage"] = "next"
-        g._push_triggers("end")
-    else:
-        f["stage"] = "begin"
-        g._next_turn()
-    return None
+    """The stages of a turn: begin (triggers), the rules' draw, the main phase, end (triggers),
+    then the next turn. Stages that leave nothing to do in between (no trigger pushed, the game
+    not over) run on in this one call: the machine's checks between them could find nothing new,
+    since only the draw changes a hand and it only adds a card."""
+    stack = g.stack
+    depth = len(stack)
+    while True:
+        stage = f["stage"]
+        if stage == "begin":
+            g.phase = "begin"
+            f["stage"] = "draw"
+            g._push_triggers("begin")
+            if len(stack) != depth:
+                return None
+        elif stage == "draw":
+            g.phase = "draw"
+            f["stage"] = "main"
+            g.draw(g.turn, 1)
+            if g.result is not None:
+                return None
+        elif stage == "main":
+            g.phase = "main"
+            f["stage"] = "end"
+            stack.append({"do": "main", "owner": g.turn})
+            return None
+        elif stage == "end":
+            g.phase = "end"
+            f["stage"] = "next"
+            g._push_triggers("end")
+            if len(stack) != depth:
+                return None
+        else:
+            f["stage"] = "begin"
+            g._next_turn()
 
 
 def _step_main(g: Game, f: dict):

@@ -182,6 +182,8 @@ class Table(State):
     # ----------------------------------------------------------------- discards
     def _discard_allowance(self, p: int) -> int:
         allowed = 1 + (self.bonus_discards if p == self.turn else 0)
+        if not any(self.in_play):  # no card in play changes it (the usual case: checked first)
+            return allowed
         cap = None
         for q in range(self.players):
             if not self.alive[q]:
@@ -218,17 +220,32 @@ class Table(State):
         hand = self.hands[p]
         options = []
         if not self.played:
-            eff = self._eff
+            playable = self._playable
             for c in hand:
-                e = eff[c]
-                if e is None or e.playable is None or e.playable(self, p):
+                test = playable[c]
+                if test is None or test(self, p):
                     options.append(_PLAY[c])
             if self.draw_pile and self._may_play_top(p):
                 options.append("play_top")
         if self.discards_made < self._discard_allowance(p):
-            for c in hand:
-                if self.can_discard(c):
-                    options.append(_DISCARD[c])
+            # can_discard for every card of the hand, with the top card looked at once
+            discard = self.discard
+            if not discard:
+                options += [_DISCARD[c] for c in hand]
+            else:
+                rank, suits = self._rank, self._suits
+                top = discard[-1]
+                named = self.named
+                if named is not None and named[0] == top:
+                    suit = named[1]
+                    options += [_DISCARD[c] for c in hand if rank[c] == "8" or suit in suits[c]]
+                else:
+                    top_rank, top_suits = rank[top], suits[top]
+                    options += [
+                        _DISCARD[c] for c in hand
+                        if (r := rank[c]) == "8" or (r is not None and r == top_rank)
+                        or not top_suits.isdisjoint(suits[c])
+                    ]
         options.append("end")
         return options
 
@@ -236,7 +253,7 @@ class Table(State):
         return any(self.defs[c].name == name for c in self.in_play[p])
 
     def _may_play_top(self, p: int) -> bool:
-        return self._controls(p, "Fortune Teller") and self.can_play(p, self.draw_pile[-1])
+        return not self._fortune_tellers.isdisjoint(self.in_play[p]) and self.can_play(p, self.draw_pile[-1])
 
     def play_card(self, p: int, cid: int) -> None:
         """Play ``cid`` (already out of its zone) for its effect, as an asset or an event."""
