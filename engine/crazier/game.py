@@ -182,12 +182,13 @@ class Game(Table):
     # ----------------------------------------------------------------- machinery
     def _advance(self) -> None:
         stack = self.stack
+        hands = self.hands
         while self.result is None:
             frame = stack[-1]
             decision = STEPS[frame["do"]](self, frame)
             if self.result is not None:
                 break
-            if self._check_empty_hands():
+            if not all(hands) and self._check_empty_hands():
                 break
             if decision is not None:
                 if not self._fortune_tellers.isdisjoint(self.in_play[self.turn]) and self._fortune_teller_looks():

@@ -107,16 +107,20 @@ class State:
         self.deck = deck  # card id -> name (or a promo spec dict)
         self.team = team
         self.rng = rng
-        self.defs: list[CardDef] = [BY_NAME[d] if isinstance(d, str) else promo_card(d) for d in deck]
-        self._rank = [d.rank for d in self.defs]
-        self._suits = [d.suits for d in self.defs]
-        self._eff = [EFFECTS.get(d.name) for d in self.defs]
+        tables = _DECK_TABLES.get(tuple(deck)) if all(isinstance(d, str) for d in deck) else None
+        if tables is None:
+            tables = _deck_tables(deck)
+            if len(_DECK_TABLES) < 16 and all(isinstance(d, str) for d in deck):
+                _DECK_TABLES[tuple(deck)] = tables
+        defs, ranks, suits, effects, playable, self._fortune_tellers = tables
+        self.defs: list[CardDef] = list(defs)
+        self._rank = list(ranks)
+        self._suits = list(suits)
+        self._eff = list(effects)
         #: card id -> its effect's "may be played now" test, None when it always may
-        self._playable = [None if e is None else e.playable for e in self._eff]
+        self._playable = list(playable)
         self._texts: dict[int, str] = {}  # card id -> card_text
-        # checked at every decision (P14), so a set lookup rather than a scan of names
-        self._fortune_tellers = frozenset(c for c, d in enumerate(self.defs) if d.name == "Fortune Teller")
-        for f in fields(State):
+        for f in _FIELDS:
             setattr(self, f.name, f.metadata["default"](players))
 
     def _teams_list(self):
@@ -138,7 +142,7 @@ class State:
             "deck": list(self.deck),
             "teams": self._teams_list(),
         }
-        for f in fields(State):
+        for f in _FIELDS:
             out[_key(f)] = f.metadata["save"](getattr(self, f.name))
         out["rng"] = rng_to_json(self.rng)
         return out
@@ -155,7 +159,7 @@ class State:
             d = _name_position_to_ids(d)
         rng = rng_from_json(d["rng"]) if "rng" in d else random.Random(d.get("seed", 0))
         game = cls(players, d.get("seed", 0), options, list(d["deck"]), _team_ids(players, d.get("teams")), rng)
-        for f in fields(State):
+        for f in _FIELDS:
             key = _key(f)
             if key in d:
                 setattr(game, f.name, f.metadata["load"](d[key]))
@@ -180,6 +184,27 @@ class State:
             if game.phase == "main":
                 game.stack.append({"do": "main", "owner": game.turn})
         return game
+
+
+_FIELDS = fields(State)
+
+#: a deck (card names) -> the per-card tables a game looks cards up in, computed once per deck
+_DECK_TABLES: dict[tuple, tuple] = {}
+
+
+def _deck_tables(deck: list) -> tuple:
+    """Card id -> definition, rank, suits, effect, "may be played now" test; and the ids of the
+    Fortune Tellers (checked at every decision, P14, so a set rather than a scan of names)."""
+    defs = tuple(BY_NAME[d] if isinstance(d, str) else promo_card(d) for d in deck)
+    effects = tuple(EFFECTS.get(d.name) for d in defs)
+    return (
+        defs,
+        tuple(d.rank for d in defs),
+        tuple(d.suits for d in defs),
+        effects,
+        tuple(None if e is None else e.playable for e in effects),
+        frozenset(c for c, d in enumerate(defs) if d.name == "Fortune Teller"),
+    )
 
 
 def _name_position_to_ids(d: dict) -> dict:

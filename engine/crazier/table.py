@@ -23,8 +23,8 @@ class Table(State):
 
     def _order_from(self, start: int) -> list[int]:
         """Players still in the game, in turn order starting with ``start``."""
-        n = self.players
-        return [q for q in ((start + i) % n for i in range(n)) if self.alive[q]]
+        alive = self.alive
+        return [q for q in range(start, self.players) if alive[q]] + [q for q in range(start) if alive[q]]
 
     def _next_alive(self, p: int) -> int:
         n = self.players
