@@ -290,6 +290,15 @@ class EightsGame:
     def dummy_form(self) -> bool:
         return len(self.hands) != self.players
 
+    def hand_players(self) -> list[int]:
+        """The seat holding each hand (in the two-handed form a seat holds two: its own and a dummy)."""
+        return list(self.controller)
+
+    @property
+    def in_play(self) -> list[list[int]]:
+        """No card stays in play in these games: an empty list per seat (the engine contract)."""
+        return [[] for _ in range(self.players)]
+
     def forfeit(self, player: int, reason: str = "") -> None:
         """``player`` leaves the deal and loses; its hands stay out of play (see docs/rulesets.md).
         Recorded in ``choices`` (see :func:`engine.common.record_forfeit`)."""

@@ -47,8 +47,7 @@ class Table:
 
 def table_for(game: Any, names: list[str]) -> Table:
     """The :class:`Table` of an engine game with these entrant names (seat order)."""
-    return make_table(game.rule_set if hasattr(game, "rule_set") else "crazier-eights", names,
-                      game.card_table(), getattr(game, "options", {}))
+    return make_table(game.rule_set, names, game.card_table(), game.options)
 
 
 def make_table(rule_set: str, names: list[str], cards: dict, options: dict) -> Table:

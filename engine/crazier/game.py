@@ -98,6 +98,10 @@ class Game(Table):
             text = self._texts[cid] = f"{d.name} ({d.rank or '-'} {suits})"
         return text
 
+    def hand_players(self) -> list[int]:
+        """The seat holding each hand: here every seat holds one."""
+        return list(range(self.players))
+
     def card_table(self) -> dict[int, dict]:
         return {cid: d.to_dict() for cid, d in enumerate(self.defs)}
 
