@@ -169,6 +169,14 @@ def rng_from_json(data: list) -> random.Random:
     return rng
 
 
+#: A deal ends when its choices (decisions answered and forfeits) reach this number: nothing in the
+#: rules stops players who keep drawing and discarding without going out (docs/rulings.md, P18).
+#: Far above any deal played to win (random play, the longest, stays under a tenth of it).
+DECISION_CAP = 10_000
+
+#: the result reason of a deal ended by :data:`DECISION_CAP`
+CAPPED = "decision_cap"
+
 #: ``game.choices`` records ``game.forfeit(player, reason)`` as ``"forfeit:<player>:<reason>"``.
 #: No option id starts with this verb, so a replay can tell the two apart; the referee wrote the
 #: same marker before the engine recorded forfeits, so stored games replay unchanged.

@@ -26,6 +26,8 @@ import random
 from typing import Any
 
 from engine.common import (
+    CAPPED,
+    DECISION_CAP,
     Decision,
     IllegalOption,
     OptionsError,
@@ -185,6 +187,8 @@ class EightsGame:
     penalty_ends_turn = True
     #: values of ranks 1..13 for scoring (index 0 unused)
     values: tuple = ()
+    #: the result's detail when nobody can play or draw
+    blocked_detail = "nobody can play or draw"
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -230,6 +234,11 @@ class EightsGame:
             raise IllegalOption(f"{option_id!r} is not an option of the pending decision")
         self._seen[pending.player] = len(self.events)
         self.choices.append(option_id)
+        self._answer(option_id)
+        if self.pending is not None and len(self.choices) >= DECISION_CAP and self.phase != "count":
+            self._finish(CAPPED)  # P18: every hand counts, as when the deal is blocked
+
+    def _answer(self, option_id: str) -> None:
         phase = self.phase
         if phase == "turn":
             if option_id == "draw":
@@ -543,6 +552,33 @@ class EightsGame:
         raise NotImplementedError
 
     def _finish(self, reason: str) -> None:
+        """End the deal. Every hand's cards count against the seat holding it. ``"forfeit"``: the
+        last seat left wins as if it had gone out. ``"blocked"`` (nobody can play or draw) and
+        :data:`~engine.common.CAPPED` (P18): the lowest total wins. ``"out"``: the rule set's
+        :meth:`_finish_out`."""
+        players = self.players
+        alive = self.alive
+        points = [0] * players
+        for h in range(len(self.hands)):
+            points[self.controller[h]] += self._hand_points(h)
+        if reason == "out":
+            self._finish_out(points)
+            return
+        if reason == "forfeit":
+            winners = [p for p in range(players) if alive[p]]
+            for p in winners:
+                points[p] = 0
+            detail = "every other player forfeited"
+        else:
+            best = min(points[p] for p in range(players) if alive[p])
+            winners = [p for p in range(players) if alive[p] and points[p] == best]
+            detail = self.blocked_detail if reason == "blocked" else (
+                f"the deal reached {DECISION_CAP} choices without going out: every hand counts"
+            )
+        self._set_result(points, winners, reason, detail)
+
+    def _finish_out(self, points: list[int]) -> None:
+        """A hand went out: the winners and the result (``points``: every hand counted)."""
         raise NotImplementedError
 
     def _count_choice(self, option_id: str) -> None:

@@ -108,6 +108,7 @@ REASONS = {
     "all_lost": "every player left the game",
     "impossible_draw": "the draw pile ran out: fewest cards in hand",
     "blocked": "nobody could play or draw: fewest points in hand",
+    "decision_cap": "the deal reached the engine's cap of choices: fewest cards or points in hand",
     "forfeit": "the others forfeited",
     "leg_totals": "decided on the points of every deal",
 }

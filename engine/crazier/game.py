@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from engine.cards import SUITS
 from engine.common import (
+    CAPPED,
+    DECISION_CAP,
     Decision,
     IllegalOption,
     Result,
@@ -59,6 +61,8 @@ class Game(Table):
         self.seen[decision.player] = len(self.events)
         self.stack[-1]["answer"] = option_id
         self._advance()
+        if self._pending is not None and len(self.choices) >= DECISION_CAP:
+            self._fewest_cards_win(CAPPED)  # P18: the closest ending the rules give
 
     def forfeit(self, player: int, reason: str) -> None:
         """``player`` loses the game under the rules (a bot's fault); the game goes on.
@@ -344,12 +348,16 @@ class Game(Table):
         self._win(players, reason)
 
     def _impossible_draw(self) -> None:
+        self._fewest_cards_win("impossible_draw")
+
+    def _fewest_cards_win(self, reason: str) -> None:
+        """CR §3: "The player with the fewest cards in hand wins" (ties: ``impossible_draw_tie``)."""
         alive = self._order_from(self.turn)
         fewest = min(len(self.hands[p]) for p in alive)
         winners = [p for p in alive if len(self.hands[p]) == fewest]
         if self.options["impossible_draw_tie"] == "turn_order":
             winners = winners[:1]
-        self._win(winners, "impossible_draw")
+        self._win(winners, reason)
 
     def lose(self, players: list[int], reason: str) -> None:
         """Players (and their allies) lose the game now (CR §2): their hands and the cards they
