@@ -1,7 +1,7 @@
 """Our engine beside two outside anchors, measured interleaved in one run.
 
     pip install -e '.[anchors]'      # rlcard and open_spiel (optional: a missing anchor is skipped)
-    python bench/anchors.py [--rounds 10] [--seconds 0.5] [--players 2]
+    python bench/anchors.py [--rounds 10] [--seconds 0.5] [--players 2] [--baseline DIR]
 
 Four arms, all random play driven by the same kind of loop (pick a legal option uniformly with a
 seeded ``random.Random``, apply it, repeat until the game ends):
@@ -12,7 +12,9 @@ seeded ``random.Random``, apply it, repeat until the game ends):
   stepped from Python (its chance nodes, the deal and each card drawn, are sampled uniformly as
   they are uniform, and are not counted as decisions).
 
-The arms take turns in short rounds (``--seconds`` each) so that a loaded machine slows them alike.
+``--baseline DIR`` adds our two games as they are in ``DIR/engine`` (another commit's engine, run in
+a child process each round) and prints the speed-up. The arms take turns in short rounds
+(``--seconds`` each) so that a loaded machine slows them alike.
 Each line gives an arm's decisions per second over all its rounds; the last line is
 ``crazier_per_s=<float> uno_per_s=<float> crazier_vs_uno=<float> crazy_per_s=<float>
 openspiel_per_s=<float> crazy_vs_openspiel=<float>`` (``nan`` where an anchor is not installed).
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -96,7 +99,42 @@ def openspiel(players: int) -> Arm | None:
     return play
 
 
-def measure(arms: dict[str, Arm], rounds: int, seconds: float) -> dict[str, float]:
+#: run in a child process by :func:`baseline`: one arm of another copy of the engine for a while
+_CHILD = """
+import random, sys, time
+sys.path.insert(0, sys.argv[1])
+import engine
+rule_set, players, seed, seconds = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+engine.new_game(rule_set, players=players)  # imports the rule set before the clock starts
+decisions = games = 0
+start = time.perf_counter()
+while (elapsed := time.perf_counter() - start) < seconds:
+    game = engine.new_game(rule_set, players=players, seed=seed + games)
+    choice = random.Random(seed + games).choice
+    while (decision := game.pending) is not None:
+        game.apply(choice(decision.options))
+        decisions += 1
+    games += 1
+print(decisions, games, elapsed)
+"""
+
+
+def baseline(tree: str, rule_set: str, players: int, seconds: float) -> Callable[[int], tuple[int, int, float]]:
+    """An arm that runs another copy of the engine (the folder holding its ``engine/``, e.g. an
+    older commit's, made with ``git archive REV engine | tar -x -C DIR``) in a child process for
+    ``seconds``: (decisions, games, seconds) of its own measurement, start-up excluded."""
+
+    def run(seed: int) -> tuple[int, int, float]:
+        out = subprocess.run(
+            [sys.executable, "-c", _CHILD, tree, rule_set, str(players), str(seed), str(seconds)],
+            capture_output=True, text=True, check=True,
+        ).stdout.split()
+        return int(out[0]), int(out[1]), float(out[2])
+
+    return run
+
+
+def measure(arms: dict[str, Arm], rounds: int, seconds: float, others=None) -> dict[str, float]:
     """Decisions per second of each arm, the arms taking turns for ``rounds`` rounds."""
     totals = {name: [0, 0.0] for name in arms}
     seeds = dict.fromkeys(arms, 0)
@@ -109,6 +147,12 @@ def measure(arms: dict[str, Arm], rounds: int, seconds: float) -> dict[str, floa
                 seeds[name] += 1
             totals[name][0] += decisions
             totals[name][1] += elapsed
+        for name, run in (others or {}).items():
+            decisions, games, elapsed = run(seeds.get(name, 0))
+            seeds[name] = seeds.get(name, 0) + games
+            done = totals.setdefault(name, [0, 0.0])
+            done[0] += decisions
+            done[1] += elapsed
     return {name: d / t for name, (d, t) in totals.items()}
 
 
@@ -117,7 +161,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--baseline", metavar="DIR", help="also measure DIR/engine (e.g. as before a change)")
     args = parser.parse_args()
+    others = {}
+    if args.baseline:
+        others = {
+            "crazier_base": baseline(args.baseline, "crazier-eights", args.players, args.seconds),
+            "crazy_base": baseline(args.baseline, "crazy-eights", args.players, args.seconds),
+        }
     arms: dict[str, Arm] = {
         "crazier": ours("crazier-eights", args.players),
         "crazy": ours("crazy-eights", args.players),
@@ -128,11 +179,16 @@ def main() -> None:
             print(f"{name}: not installed, skipped (pip install -e '.[anchors]')")
         else:
             arms[name] = arm
-    rates = measure(arms, args.rounds, args.seconds)
+    for play in arms.values():
+        play(0)  # imports and first-time set-up stay out of the measurement
+    rates = measure(arms, args.rounds, args.seconds, others)
     for name, rate in rates.items():
         print(f"{name:10} {rate:12.0f} decisions/s")
     nan = math.nan
     crazier, crazy = rates["crazier"], rates["crazy"]
+    if args.baseline:
+        print(f"speed-up against {args.baseline}: crazier {crazier / rates['crazier_base']:.2f}x, "
+              f"crazy {crazy / rates['crazy_base']:.2f}x")
     uno_rate, os_rate = rates.get("uno", nan), rates.get("openspiel", nan)
     print(
         f"crazier_per_s={crazier:.0f} uno_per_s={uno_rate:.0f} crazier_vs_uno={crazier / uno_rate:.2f} "
