@@ -199,6 +199,8 @@ class EightsGame:
         self.options = options
         self.n_cards = n_cards
         self.controller = controller
+        #: the two-handed form: more hands than players (a plain attribute: read at every play)
+        self.dummy_form = len(controller) != players
         self.dummy = dummy
         self.hands: list[list[int]] = [[] for _ in controller]
         self.alive = [True] * players
@@ -295,10 +297,6 @@ class EightsGame:
     def card_table(self) -> dict:
         return card_table(self.n_cards)
 
-    @property
-    def dummy_form(self) -> bool:
-        return len(self.hands) != self.players
-
     def hand_players(self) -> list[int]:
         """The seat holding each hand (in the two-handed form a seat holds two: its own and a dummy)."""
         return list(self.controller)
@@ -377,11 +375,12 @@ class EightsGame:
             ok = self._playable()
             options = [PLAY_IDS[c] for c in hand if c in ok]
             can_draw = self._can_draw()
-            if self.dummy[h] and options and len(hand) > 1:
+            dummy = self.dummy[h]
+            if dummy and options and len(hand) > 1:
                 pass  # Super 12: a dummy may not draw instead of playing a legal card
             elif can_draw:
                 options.append("draw")
-            elif not (self.dummy[h] and options):
+            elif not (dummy and options):
                 options.append("pass")
             if len(options) == 1 and (options[0] == "draw" or options[0] == "pass"):
                 if can_draw:
