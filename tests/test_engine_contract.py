@@ -166,3 +166,21 @@ def test_replay_from_the_choices_equals_the_game(rule_set, players):
         assert again.to_dict() == game.to_dict()
         assert again.result == game.result
         assert [again.view(p) for p in range(players)] == [game.view(p) for p in range(players)]
+
+
+def test_engine_crazier_keeps_its_names_and_its_modules_stay_short():
+    from pathlib import Path
+
+    import engine.crazier as crazier
+
+    for name in ("Game", "State", "STEPS", "OPTIONS", "RULE_SET", "FORMAT_VERSION", "new_game", "load",
+                 "validate_options"):
+        assert hasattr(crazier, name), name
+    assert engine.RULE_SETS["crazier-eights"] == "engine.crazier"
+    game = crazier.new_game(players=2, seed=1)
+    assert isinstance(game, crazier.Game) and isinstance(game, crazier.State)
+    # the luck estimates read these zones from outside (docs/engine.md)
+    for zone in ("hands", "draw_pile", "discard", "in_play", "limbo", "known", "seen"):
+        assert isinstance(getattr(game, zone), list), zone
+    for module in Path(crazier.__file__).parent.glob("*.py"):
+        assert len(module.read_text().splitlines()) <= 500, module.name
