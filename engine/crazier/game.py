@@ -277,8 +277,9 @@ class Game(Table):
     def _push_triggers(self, when: str) -> None:
         """Collect the conditional abilities of this moment (a snapshot, item 12) in groups per
         controller, active player first then clockwise (CR §10)."""
-        if not any(self.in_play):
-            return
+        hooked = self._hooked[when]
+        if not any(hooked[c] for cards in self.in_play for c in cards):
+            return  # no card in play has an ability at this moment
         active = self.turn
         groups = []
         for q in self._order_from(active):

@@ -38,12 +38,16 @@ _COLOUR = [f"colour:{s}" for s in SUITS]
 
 def validate_options(options: dict, players: int | None = None) -> dict:
     """The options completed with defaults; unknown names and bad values are OptionsError."""
+    if not options:  # the defaults are valid: only the player count is left to check
+        out = _defaults()
+        _check_players(out, players)
+        return out
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise OptionsError(
             f"unknown option {unknown[0]!r} for crazier-eights (known: {', '.join(sorted(OPTIONS))})"
         )
-    out = {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in OPTIONS.items()}
+    out = _defaults()
     out.update(options)
     for name, allowed in _CHOICES.items():
         if out[name] not in allowed:
@@ -65,9 +69,19 @@ def validate_options(options: dict, players: int | None = None) -> dict:
             promo_card(spec)
         except (ValueError, KeyError, TypeError) as exc:
             raise OptionsError(f"option promo_cards: {exc}") from None
-    if players is not None and not 2 <= players <= out["max_players_two_decks"]:
-        raise OptionsError(f"crazier-eights is for 2 to {out['max_players_two_decks']} players, not {players}")
+    _check_players(out, players)
     return out
+
+
+def _defaults() -> dict:
+    """The default options, a fresh copy (lists and dicts too)."""
+    return {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in OPTIONS.items()}
+
+
+def _check_players(options: dict, players: int | None) -> None:
+    most = options["max_players_two_decks"]
+    if players is not None and not 2 <= players <= most:
+        raise OptionsError(f"crazier-eights is for 2 to {most} players, not {players}")
 
 
 def _names_every_suit(names: object) -> bool:

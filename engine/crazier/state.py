@@ -112,7 +112,7 @@ class State:
             tables = _deck_tables(deck)
             if len(_DECK_TABLES) < 16 and all(isinstance(d, str) for d in deck):
                 _DECK_TABLES[tuple(deck)] = tables
-        defs, ranks, suits, effects, playable, self._fortune_tellers = tables
+        defs, ranks, suits, effects, playable, self._fortune_tellers, self._hooked, self._changes_discards = tables
         self.defs: list[CardDef] = list(defs)
         self._rank = list(ranks)
         self._suits = list(suits)
@@ -193,8 +193,10 @@ _DECK_TABLES: dict[tuple, tuple] = {}
 
 
 def _deck_tables(deck: list) -> tuple:
-    """Card id -> definition, rank, suits, effect, "may be played now" test; and the ids of the
-    Fortune Tellers (checked at every decision, P14, so a set rather than a scan of names)."""
+    """Card id -> definition, rank, suits, effect, "may be played now" test; the ids of the
+    Fortune Tellers (checked at every decision, P14, so a set rather than a scan of names); per
+    moment ("begin", "end"), card id -> whether it has an ability then; card id -> whether it
+    changes how many cards may be discarded."""
     defs = tuple(BY_NAME[d] if isinstance(d, str) else promo_card(d) for d in deck)
     effects = tuple(EFFECTS.get(d.name) for d in defs)
     return (
@@ -204,6 +206,14 @@ def _deck_tables(deck: list) -> tuple:
         effects,
         tuple(None if e is None else e.playable for e in effects),
         frozenset(c for c, d in enumerate(defs) if d.name == "Fortune Teller"),
+        {
+            "begin": tuple(e is not None and e.at_begin is not None for e in effects),
+            "end": tuple(e is not None and e.at_end is not None for e in effects),
+        },
+        tuple(
+            e is not None and bool(e.extra_discards_all or e.extra_discards_own or e.opponents_discard_cap is not None)
+            for e in effects
+        ),
     )
 
 
