@@ -12,8 +12,8 @@ seeded ``random.Random``, apply it, repeat until the game ends):
   stepped from Python (its chance nodes, the deal and each card drawn, are sampled uniformly as
   they are uniform, and are not counted as decisions).
 
-``--baseline DIR`` adds our two games as they are in ``DIR/engine`` (another commit's engine, run in
-a child process each round) and prints the speed-up. The arms take turns in short rounds
+``--baseline DIR`` adds our two games as they are in ``DIR/engine`` (another commit's engine,
+imported beside ours) and prints the speed-up. The arms take turns in short rounds
 (``--seconds`` each) so that a loaded machine slows them alike.
 Each line gives an arm's decisions per second over all its rounds; the last line is
 ``crazier_per_s=<float> uno_per_s=<float> crazier_vs_uno=<float> crazy_per_s=<float>
@@ -23,10 +23,12 @@ openspiel_per_s=<float> crazy_vs_openspiel=<float>`` (``nan`` where an anchor is
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
-import subprocess
+import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -39,9 +41,9 @@ import engine
 Arm = Callable[[int], int]
 
 
-def ours(rule_set: str, players: int) -> Arm:
+def ours(rule_set: str, players: int, package=engine) -> Arm:
     def play(seed: int) -> int:
-        game = engine.new_game(rule_set, players=players, seed=seed)
+        game = package.new_game(rule_set, players=players, seed=seed)
         choice = random.Random(seed).choice
         decisions = 0
         while (decision := game.pending) is not None:
@@ -99,42 +101,21 @@ def openspiel(players: int) -> Arm | None:
     return play
 
 
-#: run in a child process by :func:`baseline`: one arm of another copy of the engine for a while
-_CHILD = """
-import random, sys, time
-sys.path.insert(0, sys.argv[1])
-import engine
-rule_set, players, seed, seconds = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
-engine.new_game(rule_set, players=players)  # imports the rule set before the clock starts
-decisions = games = 0
-start = time.perf_counter()
-while (elapsed := time.perf_counter() - start) < seconds:
-    game = engine.new_game(rule_set, players=players, seed=seed + games)
-    choice = random.Random(seed + games).choice
-    while (decision := game.pending) is not None:
-        game.apply(choice(decision.options))
-        decisions += 1
-    games += 1
-print(decisions, games, elapsed)
-"""
+def load_baseline(tree: str):
+    """Another copy of the engine, ``DIR/engine`` (e.g. an older commit's, made with
+    ``git archive REV engine | tar -x -C DIR``), imported beside ours as ``engine_baseline``: its
+    sources are copied to a temporary folder with the package's name changed, so both run in this
+    process, interleaved like the other arms."""
+    target = Path(tempfile.mkdtemp(prefix="anchors-")) / "engine_baseline"
+    for source in Path(tree, "engine").rglob("*.py"):
+        copy = target / source.relative_to(Path(tree, "engine"))
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(re.sub(r"\bengine\b", "engine_baseline", source.read_text()))
+    sys.path.insert(0, str(target.parent))
+    return importlib.import_module("engine_baseline")
 
 
-def baseline(tree: str, rule_set: str, players: int, seconds: float) -> Callable[[int], tuple[int, int, float]]:
-    """An arm that runs another copy of the engine (the folder holding its ``engine/``, e.g. an
-    older commit's, made with ``git archive REV engine | tar -x -C DIR``) in a child process for
-    ``seconds``: (decisions, games, seconds) of its own measurement, start-up excluded."""
-
-    def run(seed: int) -> tuple[int, int, float]:
-        out = subprocess.run(
-            [sys.executable, "-c", _CHILD, tree, rule_set, str(players), str(seed), str(seconds)],
-            capture_output=True, text=True, check=True,
-        ).stdout.split()
-        return int(out[0]), int(out[1]), float(out[2])
-
-    return run
-
-
-def measure(arms: dict[str, Arm], rounds: int, seconds: float, others=None) -> dict[str, float]:
+def measure(arms: dict[str, Arm], rounds: int, seconds: float) -> dict[str, float]:
     """Decisions per second of each arm, the arms taking turns for ``rounds`` rounds."""
     totals = {name: [0, 0.0] for name in arms}
     seeds = dict.fromkeys(arms, 0)
@@ -147,12 +128,6 @@ def measure(arms: dict[str, Arm], rounds: int, seconds: float, others=None) -> d
                 seeds[name] += 1
             totals[name][0] += decisions
             totals[name][1] += elapsed
-        for name, run in (others or {}).items():
-            decisions, games, elapsed = run(seeds.get(name, 0))
-            seeds[name] = seeds.get(name, 0) + games
-            done = totals.setdefault(name, [0, 0.0])
-            done[0] += decisions
-            done[1] += elapsed
     return {name: d / t for name, (d, t) in totals.items()}
 
 
@@ -163,16 +138,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--baseline", metavar="DIR", help="also measure DIR/engine (e.g. as before a change)")
     args = parser.parse_args()
-    others = {}
-    if args.baseline:
-        others = {
-            "crazier_base": baseline(args.baseline, "crazier-eights", args.players, args.seconds),
-            "crazy_base": baseline(args.baseline, "crazy-eights", args.players, args.seconds),
-        }
     arms: dict[str, Arm] = {
         "crazier": ours("crazier-eights", args.players),
         "crazy": ours("crazy-eights", args.players),
     }
+    if args.baseline:
+        before = load_baseline(args.baseline)
+        arms["crazier_base"] = ours("crazier-eights", args.players, before)
+        arms["crazy_base"] = ours("crazy-eights", args.players, before)
     for name, make in (("uno", uno), ("openspiel", openspiel)):
         arm = make(args.players)
         if arm is None:
@@ -181,7 +154,7 @@ def main() -> None:
             arms[name] = arm
     for play in arms.values():
         play(0)  # imports and first-time set-up stay out of the measurement
-    rates = measure(arms, args.rounds, args.seconds, others)
+    rates = measure(arms, args.rounds, args.seconds)
     for name, rate in rates.items():
         print(f"{name:10} {rate:12.0f} decisions/s")
     nan = math.nan
