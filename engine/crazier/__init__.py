@@ -8,7 +8,9 @@ option stores the answer in the top frame and runs again.
 
 Step functions follow one rule that makes every state serialisable and replays exact: a step
 either changes the state and returns ``None``, or returns a :class:`Decision` *without* changing
-anything. So a loaded game re-derives its pending decision by simply running the top frame.
+anything. So a loaded game re-derives its pending decision by simply running the top frame. (The
+main phase, after an answer that leaves nothing else to do, asks its next decision in the same step:
+the decision that running its frame again would give, so the rule's point holds.)
 
 Card effects live in :mod:`engine.effects`, one small entry per card; timing rules (trigger
 order, snapshots, destruction windows, draw substitutions) live here, once, in these modules:

@@ -1,8 +1,8 @@
 """Crazier Eights: the step functions of the turn machine, one per kind of frame.
 
 A step either changes the state and returns ``None``, or returns a :class:`Decision` without
-changing anything (see :mod:`engine.crazier`); card effects are steps too (``"card"`` frames,
-:mod:`engine.effects`).
+changing anything (see :mod:`engine.crazier`, and :func:`_step_main` for the one shortcut); card
+effects are steps too (``"card"`` frames, :mod:`engine.effects`).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _step_main(g: Game, f: dict):
     answer = f.pop("answer", None)
     p = g.turn
     if answer is None:
-        return Decision(p, "main", g._main_options(), "play a card, discard, or end the turn")
+        return _main_decision(g, p)
     if answer == "end":
         g.stack.pop()
         return None
@@ -83,7 +83,16 @@ def _step_main(g: Game, f: dict):
             if cid in k:
                 k.remove(cid)
         g.play_card(p, cid)
+    if g.stack[-1] is f and g.result is None and all(g.hands):
+        # Nothing else to do and no hand emptied: the machine would run this frame again and get
+        # the next main decision, a function of the state alone, so ask it now (the one step that
+        # both changes the state and asks: a loaded game, running this frame, asks the same).
+        return _main_decision(g, p)
     return None
+
+
+def _main_decision(g: Game, p: int) -> Decision:
+    return Decision(p, "main", g._main_options(), "play a card, discard, or end the turn")
 
 
 def _step_colour(g: Game, f: dict):

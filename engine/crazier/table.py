@@ -219,13 +219,11 @@ class Table(State):
     def _main_options(self) -> list[str]:
         p = self.turn
         hand = self.hands[p]
-        options = []
-        if not self.played:
+        if self.played:
+            options = []
+        else:
             playable = self._playable
-            for c in hand:
-                test = playable[c]
-                if test is None or test(self, p):
-                    options.append(_PLAY[c])
+            options = [_PLAY[c] for c in hand if (test := playable[c]) is None or test(self, p)]
             if self.draw_pile and self._may_play_top(p):
                 options.append("play_top")
         if self.discards_made < self._discard_allowance(p):
