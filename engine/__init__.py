@@ -6,17 +6,20 @@
 'main'
 >>> game.apply(game.pending.options[-1])   # "end": end the turn without discarding
 
-Every rule set's game follows the contract described in :mod:`engine.common`.
+Every rule set's game keeps the contract :class:`engine.Game` (a ``typing.Protocol``, in
+:mod:`engine.common`).
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from engine.common import (
     FORFEIT,
     Decision,
     EngineError,
+    Game,
     IllegalOption,
     OptionsError,
     PositionError,
@@ -36,6 +39,7 @@ __all__ = [
     "RULE_SETS",
     "Decision",
     "EngineError",
+    "Game",
     "IllegalOption",
     "OptionsError",
     "PositionError",
@@ -71,7 +75,7 @@ def new_game(
     options: dict | None = None,
     first_player: int | None = None,
     teams: list[list[int]] | None = None,
-):
+) -> Game:
     """Shuffle, deal and start a game; ``first_player`` None means drawn from the seed."""
     module = rule_set_module(rule_set)
     return module.new_game(
@@ -79,12 +83,12 @@ def new_game(
     )
 
 
-def load_game(data: dict):
+def load_game(data: dict) -> Game:
     """Load a game saved with ``game.to_dict()`` (or a hand-written position)."""
     return rule_set_module(data.get("rule_set", "crazier-eights")).load(data)
 
 
-def replay(start, choices: list[str]):
+def replay(start, choices: list[str]) -> Game:
     """Re-create a game from its start and its ``game.choices``.
 
     ``start`` is either a dict of ``new_game`` keyword arguments (``rule_set``, ``players``,
@@ -99,3 +103,11 @@ def replay(start, choices: list[str]):
     for choice in choices:
         apply_choice(game, choice)
     return game
+
+
+if TYPE_CHECKING:  # mypy checks that every rule set's game keeps the contract
+    from engine.crazier import Game as _CrazierGame
+    from engine.crazy_eights import CrazyEightsGame
+    from engine.super_crazy_eights import SuperCrazyEightsGame
+
+    _GAMES: tuple[type[Game], ...] = (_CrazierGame, CrazyEightsGame, SuperCrazyEightsGame)

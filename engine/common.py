@@ -1,6 +1,6 @@
-"""Types shared by every rule set: decisions, results, errors and RNG state.
+"""Types shared by every rule set: decisions, results, errors, RNG state and the game contract.
 
-Every rule set's game object follows the same small contract (see ``docs/engine.md``):
+Every rule set's game object follows the same small contract, :class:`Game` (see ``docs/engine.md``):
 
 - ``game.pending`` is the :class:`Decision` the game waits for, or ``None`` once it is over;
 - ``game.apply(option_id)`` answers it (an id not offered raises :class:`IllegalOption`
@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Protocol, runtime_checkable
 
 
 class EngineError(ValueError):
@@ -91,6 +92,71 @@ class Result:
         return None if d is None else cls(**d)
 
 
+@runtime_checkable
+class Game(Protocol):
+    """The contract every rule set's game object keeps (``engine.new_game`` returns one).
+
+    Callers use these members and nothing else of a game; tests/test_engine_contract.py checks
+    every rule set against them. The zones (``hands``, ``draw_pile``, ``discard``, ``in_play``) are
+    the true state, hidden cards included: for referees, replays and estimates, never for a player
+    (a player gets :meth:`view`).
+    """
+
+    #: the rule set's name, the seats, the seed and the completed options
+    rule_set: str
+    players: int
+    seed: int
+    options: dict
+    #: per seat: still in the game
+    alive: list[bool]
+    #: option ids applied so far, and forfeits as ``"forfeit:<player>:<reason>"``
+    choices: list[str]
+    #: public events so far (dicts with a ``"type"``)
+    events: list[dict]
+    #: per hand: card ids (see :meth:`hand_players` for who holds each hand)
+    hands: list[list[int]]
+    #: the draw pile (stock), top card last
+    draw_pile: list[int]
+    #: the discard (play) pile, top card last
+    discard: list[int]
+
+    @property
+    def pending(self) -> Decision | None:
+        """The decision waited for, or None once the game is over."""
+
+    @property
+    def result(self) -> Result | None:
+        """How the game ended, or None while it goes on."""
+
+    @property
+    def in_play(self) -> list[list[int]]:
+        """Per seat: the cards it has in play (assets); empty lists in rule sets without them."""
+
+    def hand_players(self) -> list[int]:
+        """The seat holding each hand (a seat may hold two hands: a dummy)."""
+
+    def apply(self, option_id: str) -> None:
+        """Answer the pending decision; an id not offered is an IllegalOption and changes nothing."""
+
+    def forfeit(self, player: int, reason: str) -> None:
+        """``player`` loses under the rules (a bot's fault); recorded in ``choices``."""
+
+    def view(self, player: int) -> dict:
+        """What ``player`` may know now, as JSON-ready data."""
+
+    def label(self, option_id: str) -> str:
+        """A readable text for an option id of the pending decision."""
+
+    def describe(self, event: dict) -> str:
+        """One readable line for an event."""
+
+    def card_table(self) -> dict:
+        """Card id -> ``{"name", "rank", "suits", "type"}`` for every card of this game."""
+
+    def to_dict(self) -> dict:
+        """The whole state as JSON-ready data (``engine.load_game`` restores it)."""
+
+
 def rng_to_json(rng: random.Random) -> list:
     """The state of a ``random.Random`` as JSON-ready data."""
     version, internal, gauss = rng.getstate()
@@ -103,13 +169,21 @@ def rng_from_json(data: list) -> random.Random:
     return rng
 
 
+#: A deal ends when its choices (decisions answered and forfeits) reach this number: nothing in the
+#: rules stops players who keep drawing and discarding without going out (docs/rulings.md, P18).
+#: Far above deals played to win: random play, the longest we measured, stays under 7,000.
+DECISION_CAP = 20_000
+
+#: the result reason of a deal ended by :data:`DECISION_CAP`
+CAPPED = "decision_cap"
+
 #: ``game.choices`` records ``game.forfeit(player, reason)`` as ``"forfeit:<player>:<reason>"``.
 #: No option id starts with this verb, so a replay can tell the two apart; the referee wrote the
 #: same marker before the engine recorded forfeits, so stored games replay unchanged.
 FORFEIT = "forfeit"
 
 
-def record_forfeit(game, player: int, reason: str) -> bool:
+def record_forfeit(game: Game, player: int, reason: str) -> bool:
     """The start of every ``game.forfeit``: True when the forfeit takes effect.
 
     A seat that does not exist is an :class:`IllegalOption`. While the game is on, the forfeit
@@ -125,7 +199,7 @@ def record_forfeit(game, player: int, reason: str) -> bool:
     return game.alive[player]
 
 
-def apply_choice(game, choice: str) -> None:
+def apply_choice(game: Game, choice: str) -> None:
     """Apply one entry of ``game.choices`` again: a forfeit's record repeats the forfeit, any
     other entry is an option id for ``game.apply``."""
     if choice.startswith(FORFEIT + ":"):

@@ -131,24 +131,12 @@ class CrazyEightsGame(EightsGame):
         self._finish("out")
         return True
 
-    def _finish(self, reason: str) -> None:
-        points = [0] * self.players
-        for h in range(len(self.hands)):
-            points[self.controller[h]] += self._hand_points(h)
+    blocked_detail = "nobody can play or draw: the lowest hand wins"
+
+    def _finish_out(self, points: list[int]) -> None:
         alive = self.alive
-        if reason == "out":
-            winners = [p for p in range(self.players) if alive[p] and not self.hands[p]]
-            detail = f"player {winners[0]} went out" if winners else ""
-        elif reason == "blocked":
-            best = min(points[p] for p in range(self.players) if alive[p])
-            winners = [p for p in range(self.players) if alive[p] and points[p] == best]
-            detail = "nobody can play or draw: the lowest hand wins"
-        else:  # forfeit: the last player left wins as if it had gone out
-            winners = [p for p in range(self.players) if alive[p]]
-            for p in winners:
-                points[p] = 0
-            detail = "every other player forfeited"
-        self._set_result(points, winners, reason, detail)
+        winners = [p for p in range(self.players) if alive[p] and not self.hands[p]]
+        self._set_result(points, winners, "out", f"player {winners[0]} went out" if winners else "")
 
 
 def new_game(players: int = 2, seed: int = 0, options: dict | None = None, first_player=None, teams=None):

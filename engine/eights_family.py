@@ -26,6 +26,8 @@ import random
 from typing import Any
 
 from engine.common import (
+    CAPPED,
+    DECISION_CAP,
     Decision,
     IllegalOption,
     OptionsError,
@@ -185,6 +187,8 @@ class EightsGame:
     penalty_ends_turn = True
     #: values of ranks 1..13 for scoring (index 0 unused)
     values: tuple = ()
+    #: the result's detail when nobody can play or draw
+    blocked_detail = "nobody can play or draw"
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -195,6 +199,8 @@ class EightsGame:
         self.options = options
         self.n_cards = n_cards
         self.controller = controller
+        #: the two-handed form: more hands than players (a plain attribute: read at every play)
+        self.dummy_form = len(controller) != players
         self.dummy = dummy
         self.hands: list[list[int]] = [[] for _ in controller]
         self.alive = [True] * players
@@ -230,6 +236,11 @@ class EightsGame:
             raise IllegalOption(f"{option_id!r} is not an option of the pending decision")
         self._seen[pending.player] = len(self.events)
         self.choices.append(option_id)
+        self._answer(option_id)
+        if self.pending is not None and len(self.choices) >= DECISION_CAP and self.phase != "count":
+            self._finish(CAPPED)  # P18: every hand counts, as when the deal is blocked
+
+    def _answer(self, option_id: str) -> None:
         phase = self.phase
         if phase == "turn":
             if option_id == "draw":
@@ -286,9 +297,14 @@ class EightsGame:
     def card_table(self) -> dict:
         return card_table(self.n_cards)
 
+    def hand_players(self) -> list[int]:
+        """The seat holding each hand (in the two-handed form a seat holds two: its own and a dummy)."""
+        return list(self.controller)
+
     @property
-    def dummy_form(self) -> bool:
-        return len(self.hands) != self.players
+    def in_play(self) -> list[list[int]]:
+        """No card stays in play in these games: an empty list per seat (the engine contract)."""
+        return [[] for _ in range(self.players)]
 
     def forfeit(self, player: int, reason: str = "") -> None:
         """``player`` leaves the deal and loses; its hands stay out of play (see docs/rulesets.md).
@@ -359,11 +375,12 @@ class EightsGame:
             ok = self._playable()
             options = [PLAY_IDS[c] for c in hand if c in ok]
             can_draw = self._can_draw()
-            if self.dummy[h] and options and len(hand) > 1:
+            dummy = self.dummy[h]
+            if dummy and options and len(hand) > 1:
                 pass  # Super 12: a dummy may not draw instead of playing a legal card
             elif can_draw:
                 options.append("draw")
-            elif not (self.dummy[h] and options):
+            elif not (dummy and options):
                 options.append("pass")
             if len(options) == 1 and (options[0] == "draw" or options[0] == "pass"):
                 if can_draw:
@@ -534,6 +551,33 @@ class EightsGame:
         raise NotImplementedError
 
     def _finish(self, reason: str) -> None:
+        """End the deal. Every hand's cards count against the seat holding it. ``"forfeit"``: the
+        last seat left wins as if it had gone out. ``"blocked"`` (nobody can play or draw) and
+        :data:`~engine.common.CAPPED` (P18): the lowest total wins. ``"out"``: the rule set's
+        :meth:`_finish_out`."""
+        players = self.players
+        alive = self.alive
+        points = [0] * players
+        for h in range(len(self.hands)):
+            points[self.controller[h]] += self._hand_points(h)
+        if reason == "out":
+            self._finish_out(points)
+            return
+        if reason == "forfeit":
+            winners = [p for p in range(players) if alive[p]]
+            for p in winners:
+                points[p] = 0
+            detail = "every other player forfeited"
+        else:
+            best = min(points[p] for p in range(players) if alive[p])
+            winners = [p for p in range(players) if alive[p] and points[p] == best]
+            detail = self.blocked_detail if reason == "blocked" else (
+                f"the deal reached {DECISION_CAP} choices without going out: every hand counts"
+            )
+        self._set_result(points, winners, reason, detail)
+
+    def _finish_out(self, points: list[int]) -> None:
+        """A hand went out: the winners and the result (``points``: every hand counted)."""
         raise NotImplementedError
 
     def _count_choice(self, option_id: str) -> None:

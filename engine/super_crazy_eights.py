@@ -140,36 +140,24 @@ class SuperCrazyEightsGame(EightsGame):
         if self._someone_out():
             self._finish("out")
 
-    def _finish(self, reason: str) -> None:
-        players = self.players
+    blocked_detail = "nobody can play or draw: every hand counts"
+
+    def _finish_out(self, points: list[int]) -> None:
         alive = self.alive
-        points = [0] * players
-        for h in range(len(self.hands)):
-            points[self.controller[h]] += self._hand_points(h)
         empty = [h for h in range(len(self.hands)) if not self.hands[h] and alive[self.controller[h]]]
-        if reason == "forfeit":
-            winners = [p for p in range(players) if alive[p]]
-            for p in winners:
-                points[p] = 0
-            self._set_result(points, winners, reason, "every other player forfeited")
-            return
-        if self.dummy_form and reason == "out" and len(empty) == 1 and not self.dummy[empty[0]]:
+        if self.dummy_form and len(empty) == 1 and not self.dummy[empty[0]]:
             # 002 (13): a concealed hand went out: the opponent chooses what counts.
             self.out_hand = empty[0]
             self.phase = "count"
             self._count_decision()
             return
-        live = [p for p in range(players) if alive[p]]
-        if self.dummy_form or reason == "blocked":
+        if self.dummy_form:
+            live = [p for p in range(self.players) if alive[p]]
             best = min(points[p] for p in live)
             winners = [p for p in live if points[p] == best]
         else:
             winners = sorted({self.controller[h] for h in empty})
-        if reason == "blocked":
-            detail = "nobody can play or draw: every hand counts"
-        else:
-            detail = "out: " + ", ".join(self._hand_name(h) for h in empty)
-        self._set_result(points, winners, reason, detail)
+        self._set_result(points, winners, "out", "out: " + ", ".join(self._hand_name(h) for h in empty))
 
     def _hand_name(self, h: int) -> str:
         return POSITIONS[h] if self.dummy_form else f"player {h}"

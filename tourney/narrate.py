@@ -47,8 +47,7 @@ class Table:
 
 def table_for(game: Any, names: list[str]) -> Table:
     """The :class:`Table` of an engine game with these entrant names (seat order)."""
-    return make_table(game.rule_set if hasattr(game, "rule_set") else "crazier-eights", names,
-                      game.card_table(), getattr(game, "options", {}))
+    return make_table(game.rule_set, names, game.card_table(), game.options)
 
 
 def make_table(rule_set: str, names: list[str], cards: dict, options: dict) -> Table:
@@ -109,6 +108,7 @@ REASONS = {
     "all_lost": "every player left the game",
     "impossible_draw": "the draw pile ran out: fewest cards in hand",
     "blocked": "nobody could play or draw: fewest points in hand",
+    "decision_cap": "the deal reached the engine's cap of choices: fewest cards or points in hand",
     "forfeit": "the others forfeited",
     "leg_totals": "decided on the points of every deal",
 }

@@ -90,9 +90,6 @@ class GameRecord:
 def _first_player(game, asked: int | None) -> int:
     if asked is not None:
         return asked
-    value = getattr(game, "first_player", None)
-    if isinstance(value, int):
-        return value
     return game.view(0)["active"]  # before any decision: the player whose turn it is
 
 
@@ -192,6 +189,7 @@ def play_game(
         flush_events()
 
     result = game.result
+    assert result is not None, "no decision pending: the game is over"
     for seat, entrant in enumerate(entrants):
         if seat not in faults:
             entrant.end_game(protocol.game_end_message(seat, result, faults, game.view(seat)))

@@ -32,4 +32,5 @@ def demo(
             typer.echo(narrate.event(table, event))
         shown = len(game.events)
     result = game.result
+    assert result is not None, "no decision pending: the game is over"
     typer.echo(narrate.result_line(table, result.winners, result.reason, result.points))

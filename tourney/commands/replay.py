@@ -78,6 +78,7 @@ def replay_steps(row: dict, names: list[str], seat: int | None = None, options: 
             out.steps[-1] += lines + news()
             continue
         decision = game.pending
+        assert decision is not None, "a choice is left, so the game waits for it"
         if seat is not None and decision.player != seat:
             engine.apply_choice(game, choice)
             out.steps[-1] += news()

@@ -20,10 +20,7 @@ DISCARDS_SHOWN = 4
 def hand_owners(game) -> list[int]:
     """The player who holds each hand: the eights family may give one player two hands (a
     dummy hand), so hands are counted apart from players there."""
-    controller = getattr(game, "controller", None)
-    if isinstance(controller, list):
-        return list(controller)
-    return list(range(len(game.hands)))
+    return game.hand_players()
 
 
 def table_state(game) -> dict:
@@ -32,7 +29,7 @@ def table_state(game) -> dict:
     view = game.view(0)
     return {
         "hands": [list(hand) for hand in game.hands],
-        "in_play": [list(cards) for cards in getattr(game, "in_play", [])],
+        "in_play": [list(cards) for cards in game.in_play],
         "discard": list(game.discard[-DISCARDS_SHOWN:]),
         "discard_count": len(game.discard),
         "draw_pile": len(game.draw_pile),
