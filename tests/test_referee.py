@@ -21,6 +21,7 @@ from tourney.bots.entrants import (
     SubprocessEntrant,
     open_entrant,
 )
+from tourney.bots import protocol
 from tourney.bots.protocol import FAULT_CODES
 from tourney.bots.referee import GameRecord, play_game, replay
 from tourney.bots.sandbox import Policy
@@ -159,7 +160,7 @@ def test_version_refusal_says_why():
     with open_entrant(fault_spec("bad_version")) as bot, pytest.raises(EntrantError) as info:
         bot.start()
     assert info.value.code == "version"
-    assert "2.0" in info.value.message and "1.0" in info.value.message
+    assert "2.0" in info.value.message and protocol.VERSION in info.value.message
     assert leftovers(all_pids(bot)) == []
 
 
