@@ -220,6 +220,8 @@ class _Table:
         """A bot that left while others decided forfeits now (docs/protocol.md, section 5); the
         seat ``asked`` next is left out, since waiting for its answer notices its leaving."""
         for seat in self.watched:
+            if self.game.pending is None:
+                return  # over: a bot found gone now is dealt with at the game's end
             if seat != asked and seat not in self.faults:
                 gone = self.entrants[seat].gone()
                 if gone is not None:
