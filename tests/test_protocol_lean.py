@@ -124,7 +124,7 @@ def test_a_perl_bot_of_protocol_1_0_plays_unchanged():
 
 def test_the_fault_code_is_a_string_enum():
     assert FaultCode.CRASH == "crash" and json.dumps({"f": FaultCode.WRONG_ID}) == '{"f": "wrong_id"}'
-    assert protocol.FAULT_CODES == tuple(c.value for c in FaultCode)
+    assert tuple(c.value for c in FaultCode) == protocol.FAULT_CODES
     assert EntrantError("startup", "x").code is FaultCode.STARTUP
 
 

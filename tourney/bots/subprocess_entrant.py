@@ -10,7 +10,7 @@ import sys
 import time
 from typing import IO
 
-from tourney.bots import protocol, sandbox
+from tourney.bots import keeper, protocol, sandbox
 from tourney.bots.base import Entrant, EntrantError
 from tourney.bots.process import (
     EXIT_CHECK_MS,
@@ -126,6 +126,7 @@ class SubprocessEntrant(Entrant):
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             launch.cleanup()
             raise EntrantError(FaultCode.STARTUP, f"cannot start {self.argv[0]!r}: {exc}") from None
+        keeper.watch(proc.pid)  # its own group: killed if we die before we end it
         launch.started()
         self._launch = launch
         self.isolated = launch.isolated
@@ -264,6 +265,7 @@ class SubprocessEntrant(Entrant):
             # bwrap reaps it and exits; killed sooner, it would leave the reaping to us
             self._exited(5.0)
         self._killpg(signal.SIGKILL)
+        keeper.forget(proc.pid)  # before the leader is reaped: its group id cannot be reused yet
         try:
             status = proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process stuck in the kernel
