@@ -11,12 +11,28 @@ and for the view's changes only, and keeps the whole view itself. It parses JSON
 when installed, else with the standard library.
 
 Run it: tourney check -- python3 examples/bots/smart_bot.py
+
+Options, for experiments (bench/verdict.py): ``--noise P`` plays a random legal option with
+probability P (a weaker bot of known, close strength); ``--features none`` asks for 1.0 requests;
+``--json json`` parses with the standard library even where orjson is installed.
 """
 
 import random
 import sys
 
+
+def flag(name, default):
+    """The value after ``name`` on the command line, else ``default``."""
+    args = sys.argv[1:]
+    return args[args.index(name) + 1] if name in args[:-1] else default
+
+
+NOISE = float(flag("--noise", "0"))
+FEATURES = ["view_delta", "option_ids"] if flag("--features", "lean") != "none" else []
+
 try:  # several times faster; the standard library does the same job
+    if flag("--json", "orjson") != "orjson":
+        raise ImportError
     from orjson import dumps, loads
 except ImportError:
     import json
@@ -55,6 +71,8 @@ class Bot:
         options = [o if isinstance(o, str) else o["id"] for o in req["options"]]
         if len(options) == 1:
             return options[0]
+        if NOISE and self.rng.random() < NOISE:
+            return self.rng.choice(options)
         handler = getattr(self, "on_" + req["kind"], None)
         choice = handler(options, view, req) if handler else None
         return choice if choice in options else options[0]
@@ -133,7 +151,7 @@ def main():
             continue
         elif kind == "hello":
             bot.rng.seed(msg.get("seed", 0))
-            wanted = [f for f in ("view_delta", "option_ids") if f in msg.get("features", ())]
+            wanted = [f for f in FEATURES if f in msg.get("features", ())]
             answer = {"type": "hello", "protocol": "tourney-bot", "version": "1.1", "name": NAME,
                       "features": wanted}
         elif kind == "goodbye":
