@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from tourney.bots import protocol
 from tourney.bots.entrants import (
     STDERR_CAP_BYTES,
     EntrantError,
@@ -21,7 +22,6 @@ from tourney.bots.entrants import (
     SubprocessEntrant,
     open_entrant,
 )
-from tourney.bots import protocol
 from tourney.bots.protocol import FAULT_CODES
 from tourney.bots.referee import GameRecord, play_game, replay
 from tourney.bots.sandbox import Policy

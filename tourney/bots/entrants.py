@@ -23,6 +23,12 @@ whole process group and reaps the process: nothing is left behind.
 
 A built-in entrant (``builtin="random"`` or ``"greedy"``) calls ``engine.bots`` in process,
 without JSON and without time limits.
+
+This module gathers the public names; each job has its own module: :mod:`~tourney.bots.spec`
+(``EntrantSpec``, ``Limits``), :mod:`~tourney.bots.base` (``Entrant``, ``EntrantError``),
+:mod:`~tourney.bots.builtin`, :mod:`~tourney.bots.subprocess_entrant`, :mod:`~tourney.bots.process`
+(the operating-system side of a bot process), :mod:`~tourney.bots.human` and
+:mod:`~tourney.bots.factory` (``open_entrant``, which knows every kind).
 """
 
 
