@@ -64,7 +64,7 @@ class FaultCode(StrEnum):
 FAULT_CODES = tuple(code.value for code in FaultCode)
 
 #: what each fault code means, for logs and for ``tourney check``
-FAULT_MEANINGS = {
+FAULT_MEANINGS: dict[str, str] = {
     FaultCode.CRASH: "the bot process exited or closed its stdout (or stdin) during the game",
     FaultCode.TIMEOUT: "the bot did not answer within the time it was given",
     FaultCode.MALFORMED: "the bot printed a line that is not a JSON object of the expected shape",
