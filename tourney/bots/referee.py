@@ -172,7 +172,7 @@ class _Table:
         self.faults: dict[int, str] = {}
         self.details: dict[int, str] = {}
         self.shown = 0  # events of the game already narrated
-        # bots that may leave while others decide: they are looked at before every decision
+        # bots that may leave while others decide: looked at whenever another seat is to decide
         self.watched = [s for s, e in enumerate(entrants) if isinstance(e, SubprocessEntrant)]
 
     def emit(self, line: str) -> None:
@@ -233,12 +233,14 @@ class _Table:
         watch = bool(self.watched)
         decisions = 0
         request_id = 0
+        last = None
         while game.pending is not None:
             seat = game.pending.player
-            if watch:
+            if watch and seat != last:  # the others had their say: is everyone still there?
                 self.check_presence(seat)
                 if game.pending is None or seat in self.faults:
                     continue
+            last = seat
             if seat in self.faults:  # pragma: no cover - the engine never asks a forfeited player
                 raise RuntimeError(f"the engine asked player {seat}, who has forfeited")
             request_id += 1
