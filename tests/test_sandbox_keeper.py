@@ -60,6 +60,23 @@ def stat_of(pid: int) -> str:
         return "gone"
 
 
+def reap_adopted(wait: float = 0.0) -> None:
+    """Reap the killed referees' orphans that fell to us (their keepers and what those killed:
+    the test process is a subreaper once it has started a bot), so that no zombie of ours is
+    left for later tests. ``wait``: keep reaping that long, while keepers finish."""
+    end = time.monotonic() + wait
+    while True:
+        for pid, (ppid, _, _) in processes().items():
+            if ppid == os.getpid() and stat_of(pid).startswith("Z"):
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+        if time.monotonic() >= end:
+            return
+        time.sleep(0.05)
+
+
 def marked(marker: bytes) -> list[int]:
     return [pid for pid, (_, _, cmdline) in processes().items() if marker in cmdline]
 
@@ -97,12 +114,14 @@ def test_killing_the_referee_as_a_sandbox_starts_leaves_nothing(tmp_path):
                 time.sleep(0.05)
             left = {pid: (processes().get(pid), stat_of(pid)) for pid in marked(marker)}
             assert left == {}, f"round {round_}: left behind {left}"
+            reap_adopted()
     finally:
         for pid in marked(marker):  # only processes of this test's bot
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+        reap_adopted(wait=1.0)
     assert kills == ROUNDS
 
 
@@ -128,4 +147,5 @@ def test_the_keeper_kills_the_groups_it_watches_when_its_referee_dies(tmp_path):
     else:
         os.kill(pid, signal.SIGKILL)
         pytest.fail("the watched group outlived the process that started it")
+    reap_adopted(wait=1.0)
     assert keeper.SCRIPT.count("kill -KILL") == 1
