@@ -52,17 +52,19 @@ def config(path: Path, bot_args: list[str]) -> None:
     )
 
 
-def decisions(db: Path) -> int:
-    """Decisions played in every game of the database."""
+def tally(db: Path) -> tuple[int, int]:
+    """Decisions played in every game of the database, and the faults recorded."""
     con = sqlite3.connect(db)
     try:
-        return int(con.execute("SELECT COALESCE(SUM(decisions), 0) FROM games").fetchone()[0])
+        moves = con.execute("SELECT COALESCE(SUM(decisions), 0) FROM games").fetchone()[0]
+        faults = con.execute("SELECT COUNT(*) FROM seats WHERE fault IS NOT NULL").fetchone()[0]
+        return int(moves), int(faults)
     finally:
         con.close()
 
 
-def run_arm(name: str, args, passed: list[str], work: Path) -> tuple[float, int, int, str]:
-    """One ``tourney sprt`` run of arm ``name``: seconds, games, decisions, verdict."""
+def run_arm(name: str, args, passed: list[str], work: Path) -> tuple[float, int, int, str, int]:
+    """One ``tourney sprt`` run of arm ``name``: seconds, games, decisions, verdict, faults."""
     conf = work / f"{name}.toml"
     config(conf, ARMS[name])
     db = work / f"{name}-{time.monotonic_ns()}.db"
@@ -77,7 +79,8 @@ def run_arm(name: str, args, passed: list[str], work: Path) -> tuple[float, int,
     if done.returncode != 0:
         sys.exit(f"{name}: tourney sprt failed ({done.returncode}):\n{done.stderr[-2000:]}")
     result = json.loads(done.stdout)["sprt"]
-    return seconds, result["games"], decisions(db), result["verdict"]
+    moves, faults = tally(db)
+    return seconds, result["games"], moves, result["verdict"], faults
 
 
 def main() -> None:
@@ -93,7 +96,7 @@ def main() -> None:
     parser.add_argument("--max-games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(own)
-    runs: dict[str, list[tuple[float, int, int, str]]] = {name: [] for name in ARMS}
+    runs: dict[str, list[tuple[float, int, int, str, int]]] = {name: [] for name in ARMS}
     with tempfile.TemporaryDirectory(prefix="verdict-") as tmp:
         for _ in range(args.repeat):
             for name in ARMS:
@@ -102,8 +105,8 @@ def main() -> None:
           f"--max-games {args.max_games} {' '.join(passed)}".rstrip())
     for name, rows in runs.items():
         seconds = statistics.median(r[0] for r in rows)
-        games, moves, verdict = rows[0][1], rows[0][2], rows[0][3]
-        print(f"{name:12s} {seconds:7.2f} s  games {games:5d}  verdict {verdict:8s}  "
+        games, moves, verdict, faults = rows[0][1], rows[0][2], rows[0][3], rows[0][4]
+        print(f"{name:12s} {seconds:7.2f} s  games {games:5d}  verdict {verdict:8s}  faults {faults:3d}  "
               f"{moves / seconds:8.0f} decisions/s (runs: {', '.join(f'{r[0]:.2f}' for r in rows)})")
     rows = runs[args.arm]
     seconds = statistics.median(r[0] for r in rows)

@@ -16,12 +16,15 @@ not yet left bwrap's group), and exits.
 
 from __future__ import annotations
 
+import atexit
+import multiprocessing
+import multiprocessing.util
 import os
 import shutil
 import subprocess
 import threading
 
-__all__ = ["forget", "watch"]
+__all__ = ["forget", "release", "watch"]
 
 #: the keeper's loop: only shell built-ins, so it costs one small process per referee
 SCRIPT = r"""
@@ -41,27 +44,47 @@ for g in $groups; do kill -KILL "-$g" 2>/dev/null; done
 _lock = threading.Lock()
 _pipe: int | None = None  # our end of the keeper's stdin
 _owner: int | None = None  # the process that started it (a forked child needs its own)
+_process: subprocess.Popen | None = None
 
 
 def _keeper() -> int | None:
-    global _pipe, _owner
+    global _pipe, _owner, _process
     if _owner == os.getpid():
         return _pipe
-    _pipe, _owner = None, os.getpid()  # after a fork the parent's keeper is not ours
+    _pipe, _owner, _process = None, os.getpid(), None  # after a fork the parent's keeper is not ours
     shell = shutil.which("sh")
     if shell is None:  # pragma: no cover - every POSIX system has one
         return None
     read_end, write_end = os.pipe()
     try:
-        subprocess.Popen([shell, "-c", SCRIPT], stdin=read_end, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+        _process = subprocess.Popen([shell, "-c", SCRIPT], stdin=read_end, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
     except OSError:  # pragma: no cover
         os.close(write_end)
         return None
     finally:
         os.close(read_end)
     _pipe = write_end
+    if multiprocessing.parent_process() is not None:  # a pool worker: its exit skips atexit
+        multiprocessing.util.Finalize(None, release, exitpriority=0)
     return _pipe
+
+
+def release() -> None:
+    """End this process's keeper on a normal exit (its bots are all closed by then) and reap
+    it, so that it is nobody else's zombie. Runs at exit; a worker that dies otherwise leaves
+    its keeper to do its job."""
+    global _pipe, _owner, _process
+    with _lock:
+        if _owner != os.getpid() or _pipe is None:
+            return
+        os.close(_pipe)
+        try:
+            if _process is not None:
+                _process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+        _pipe, _owner, _process = None, None, None
 
 
 def _tell(line: str) -> None:
@@ -87,13 +110,14 @@ def forget(pgid: int) -> None:
 
 
 def _after_fork_in_child() -> None:
-    global _pipe, _owner
+    global _pipe, _owner, _process
     if _pipe is not None:
         try:
             os.close(_pipe)  # the parent's keeper must see end of file when the parent dies
         except OSError:  # pragma: no cover
             pass
-    _pipe, _owner = None, None
+    _pipe, _owner, _process = None, None, None
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
+atexit.register(release)
