@@ -10,10 +10,11 @@ database, interleaved over ``--repeat`` rounds so that drifts in the machine's l
 - ``lean+json``: 1.1 lean requests, the standard library's json in the bots;
 - ``1.0+json``: whole views and labelled options (protocol 1.0), stdlib json: no speed-up.
 
-Each arm plays the same seeded event, so the verdict and the number of games are the same in
-every arm; only the time differs. Arguments after ``--`` are passed on to ``tourney sprt`` (for
-example ``-- --luck-adjusted`` once that option exists). The last line is the chosen ``--arm``'s
-median: ``seconds=<float> games=<int> decisions_per_s=<float>``.
+Each arm plays the same seeded event with ``--public-seeds`` (else each new event draws its own
+secret, so its own deals), and the bots play the same moves on either protocol path, so the verdict
+and the number of games are the same in every arm; only the time differs. Arguments after
+``--`` are passed on to ``tourney sprt`` (for example ``-- --luck-adjusted`` once that option
+exists). The last line is the chosen ``--arm``'s median: ``seconds=<float> games=<int> decisions_per_s=<float>``.
 
 Usage: python bench/verdict.py [--repeat 1] [--arm lean+orjson] [--elo1 50] [--max-games 2000] [-- ARGS]
 """
@@ -71,7 +72,7 @@ def run_arm(name: str, args, passed: list[str], work: Path) -> tuple[float, int,
     argv = [sys.executable, "-m", "tourney", "sprt", "smart", "noisy", "--config", str(conf),
             "-j", str(args.jobs), "--elo0", str(args.elo0), "--elo1", str(args.elo1),
             "--max-games", str(args.max_games), "--seed", str(args.seed), "--db", str(db),
-            "--json", *passed]
+            "--public-seeds", "--json", *passed]  # public seeds: every arm plays the same deals
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT)
