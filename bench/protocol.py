@@ -1,31 +1,38 @@
-"""What the process boundary costs per decision.
+"""What the process boundary costs per decision, and what each speed-up of protocol 1.1 buys.
 
-Measures, in one run:
+Measures, in one run (every arm interleaved in each repeat, so drifts in the machine's load hit
+all alike; the best of the repeats is kept, since noise only ever adds time):
   (a) a game between two in-process random bots (engine.bots), per decision;
   (b) the same games through the referee with two subprocess examples/bots/random_bot.py bots
-      (one process per bot for the whole series, as in an event), per decision;
-  (c) a bare JSON-lines echo round trip over a pipe: the parent encodes a message of the size
-      of a typical request, the child (stdlib json, like random_bot.py) parses it and writes
-      it back, the parent parses the echo.
-
+      (one process per bot for the whole series, as in an event), per decision. random_bot.py
+      speaks 1.1: lean requests (option ids, view changes only) and orjson where installed;
+  (b0)... the ways in, one at a time: a random bot that speaks 1.0 (whole view and labels, stdlib
+      json), then with ``option_ids`` alone, ``view_delta`` alone, both, both with orjson in the
+      bot; and (b) with the referee on stdlib json instead of orjson;
+  (c) a bare JSON-lines echo round trip over a pipe of a typical request of the path measured:
+      the parent encodes it, the child (with the bot's JSON library) parses it and writes it
+      back, the parent parses the echo;
   (d) (b) again with both bots in their sandboxes (tourney/bots/sandbox.py), and the start-up time
       (process start and handshake) of random_bot.py with and without its sandbox.
 
 The line before last gives ``decisions_per_s=<float>`` for (b). The last line is
-``overhead_ratio=<float>`` = (b - a) / c (bots unsandboxed), ``sandbox_startup_ms=<float>`` (the
-median start-up with the sandbox minus the median without) and
-``sandboxed_overhead_ratio=<float>`` (the overhead ratio of (d)).
+``overhead_ratio=<float>`` = (b - a) / c (bots unsandboxed, c of (b)'s own requests and JSON
+library), ``sandbox_startup_ms=<float>`` (the median start-up with the sandbox minus the median
+without) and ``sandboxed_overhead_ratio=<float>`` (the overhead ratio of (d)).
 
-Usage: python bench/protocol.py [--games N]
+Usage: python bench/protocol.py [--games N] [--repeat R]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,13 +46,53 @@ from tourney.bots.entrants import EntrantSpec, Limits, open_entrant  # noqa: E40
 from tourney.bots.referee import play_game  # noqa: E402
 from tourney.bots.sandbox import Policy  # noqa: E402
 
+REFEREE_JSON = (protocol.dumps, protocol.loads)
+
 RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
-ECHO = (
-    "import json, sys\n"
-    "for line in sys.stdin:\n"
-    "    sys.stdout.write(json.dumps(json.loads(line)) + '\\n')\n"
-    "    sys.stdout.flush()\n"
-)
+ECHO = {
+    "json": (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    sys.stdout.write(json.dumps(json.loads(line)) + '\\n')\n"
+        "    sys.stdout.flush()\n"
+    ),
+    "orjson": (
+        "import orjson, sys\n"
+        "out = sys.stdout.buffer\n"
+        "for line in sys.stdin.buffer:\n"
+        "    out.write(orjson.dumps(orjson.loads(line)) + b'\\n')\n"
+        "    out.flush()\n"
+    ),
+}
+#: a random bot with each speed-up as a switch: ``BOT FEATURES(comma-separated or -) JSON``
+ARM_BOT = """
+import json, random, sys
+features = [] if sys.argv[1] == "-" else sys.argv[1].split(",")
+if sys.argv[2] == "orjson":
+    import orjson
+    loads, dumps = orjson.loads, orjson.dumps
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    nl = b"\\n"
+else:
+    loads, dumps = json.loads, json.dumps
+    inp, out = sys.stdin, sys.stdout
+    nl = "\\n"
+rng = random.Random(0)
+for line in inp:
+    m = loads(line)
+    t = m["type"]
+    if t == "request":
+        o = rng.choice(m["options"])
+        out.write(dumps({"type": "answer", "id": m["id"], "option": o if isinstance(o, str) else o["id"]}) + nl)
+        out.flush()
+    elif t == "hello":
+        v = "1.1" if features else "1.0"
+        h = {"type": "hello", "protocol": "tourney-bot", "version": v, "name": "arm", "features": features}
+        out.write(dumps(h) + nl)
+        out.flush()
+    elif t == "goodbye":
+        break
+"""
 
 
 def in_process(seeds) -> tuple[float, int]:
@@ -66,12 +113,12 @@ def in_process(seeds) -> tuple[float, int]:
     return total / decisions, decisions
 
 
-def subprocess_games(seeds, mode: str = "off") -> tuple[float, int, list[int]]:
-    """(b): seconds per decision through the referee with two subprocess random bots, sandbox
-    ``mode``; and the size of every request sent."""
-    specs = [EntrantSpec(f"r{p}", command=("{python}", RANDOM_BOT), limits=Limits(),
-                         sandbox=Policy(mode)) for p in range(2)]
-    sizes: list[int] = []
+def subprocess_games(seeds, command=("{python}", RANDOM_BOT), mode: str = "off"):
+    """(b): seconds per decision through the referee with two subprocess bots running
+    ``command``, sandbox ``mode``; and every request sent to the first bot (bytes)."""
+    specs = [EntrantSpec(f"r{p}", command=tuple(command), limits=Limits(), sandbox=Policy(mode))
+             for p in range(2)]
+    requests: list[bytes] = []
     with open_entrant(specs[0], 1) as a, open_entrant(specs[1], 2) as b:
         a.start()
         b.start()  # start-up is paid once per series; measure the games
@@ -84,10 +131,15 @@ def subprocess_games(seeds, mode: str = "off") -> tuple[float, int, list[int]]:
             total += time.perf_counter() - start
             decisions += record.decisions
             assert not record.faults, record.faults
-            sizes += [len(line) for d, line in a.wire_log
-                      if d == "out" and line.startswith(b'{"type":"request"')]
+            requests += [line for d, line in a.wire_log if d == "out" and line.startswith(b'{"type":"request"')]
             a.wire_log.clear()
-    return total / decisions, decisions, sizes
+    return total / decisions, decisions, requests
+
+
+def median_request(requests: list[bytes]) -> dict:
+    """The request of median size."""
+    ordered = sorted(requests, key=len)
+    return protocol.loads(ordered[len(ordered) // 2])
 
 
 def startup_seconds(mode: str) -> float:
@@ -99,25 +151,10 @@ def startup_seconds(mode: str) -> float:
         return time.perf_counter() - start
 
 
-def typical_request(size: int) -> dict:
-    """A real request of about ``size`` bytes, from a seeded game."""
-    game = engine.new_game("crazier-eights", players=2, seed=3, first_player=0)
-    bot = make_bot("random", 1)
-    best = None
-    while game.pending is not None:
-        d = game.pending
-        msg = protocol.request_message(1, d.kind, d.prompt, [(o, game.label(o)) for o in d.options],
-                                       game.view(d.player), 5.0)
-        n = len(protocol.dumps(msg))
-        if best is None or abs(n - size) < abs(best[0] - size):
-            best = (n, msg)
-        game.apply(bot.choose(d, lambda p=d.player: game.view(p)))
-    return best[1]
-
-
-def echo_round_trip(message: dict, rounds: int) -> float:
-    """(c): seconds per JSON-lines echo round trip of ``message`` over a pipe."""
-    proc = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE,
+def echo_round_trip(message: dict, rounds: int, library: str = "json") -> float:
+    """(c): seconds per JSON-lines echo round trip of ``message`` over a pipe, the child using
+    JSON ``library``."""
+    proc = subprocess.Popen([sys.executable, "-c", ECHO[library]], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, bufsize=0)
     out_fd, in_fd = proc.stdin.fileno(), proc.stdout.fileno()
     reader = os.fdopen(in_fd, "rb", buffering=1 << 16, closefd=False)
@@ -137,6 +174,15 @@ def echo_round_trip(message: dict, rounds: int) -> float:
     return elapsed / rounds
 
 
+def referee_json(library: str) -> None:
+    """Switch the referee's JSON library (stdlib ``json`` or ``orjson``), for one arm."""
+    if library == "json":
+        protocol.dumps = lambda obj: (json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+        protocol.loads = json.loads
+    else:
+        protocol.dumps, protocol.loads = REFEREE_JSON
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per measurement")
@@ -146,32 +192,59 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=20, help="bot start-ups timed per mode")
     args = parser.parse_args()
     seeds = range(1, args.games + 1)
-
-    a_runs, b_runs, c_runs, d_runs = [], [], [], []
+    bot_json = "orjson" if importlib.util.find_spec("orjson") else "json"
+    arm_file = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False)  # noqa: SIM115 - removed below
+    arm_file.write(ARM_BOT)
+    arm_file.close()
+    arms = {  # name: (bot command, referee JSON library)
+        "1.0, json in the bot": ("-", "json"),
+        "1.1 option_ids, json": ("option_ids", "json"),
+        "1.1 view_delta, json": ("view_delta", "json"),
+        "1.1 both, json": ("option_ids,view_delta", "json"),
+        f"1.1 both, {bot_json}": ("option_ids,view_delta", bot_json),
+    }
+    runs: dict[str, list[float]] = {name: [] for name in
+                                    ["a", "b", "b_stdlib_referee", "d", *arms, "c", "c10"]}
     for _ in range(args.repeat):
-        a, decisions_a = in_process(seeds)
-        b, decisions_b, sizes = subprocess_games(seeds)
-        d, _, _ = subprocess_games(seeds, "on")
-        typical = int(statistics.median(sizes))
-        message = typical_request(typical)
-        c = echo_round_trip(message, rounds=max(2000, decisions_b // 2))
-        a_runs.append(a)
-        b_runs.append(b)
-        c_runs.append(c)
-        d_runs.append(d)
-    a, b, c, d = (min(r) for r in (a_runs, b_runs, c_runs, d_runs))
+        a, _ = in_process(seeds)
+        runs["a"].append(a)
+        b, decisions_b, requests = subprocess_games(seeds)
+        runs["b"].append(b)
+        referee_json("json")
+        runs["b_stdlib_referee"].append(subprocess_games(seeds)[0])
+        referee_json(protocol.JSON_LIBRARY)
+        runs["d"].append(subprocess_games(seeds, mode="on")[0])
+        for name, (features, library) in arms.items():
+            t, _, arm_requests = subprocess_games(seeds, ("{python}", arm_file.name, features, library))
+            runs[name].append(t)
+            if features == "-":
+                old_requests = arm_requests
+        message = median_request(requests)
+        runs["c"].append(echo_round_trip(message, max(2000, decisions_b // 2), bot_json))
+        runs["c10"].append(echo_round_trip(median_request(old_requests), max(2000, decisions_b // 2)))
+    os.unlink(arm_file.name)
+    best = {name: min(r) for name, r in runs.items()}
+    a, b, c, d = best["a"], best["b"], best["c"], best["d"]
     plain, boxed = [], []
     for _ in range(args.starts):  # interleaved, so drifts in the machine's load hit both alike
         plain.append(startup_seconds("off"))
         boxed.append(startup_seconds("on"))
     start_plain, start_boxed = statistics.median(plain), statistics.median(boxed)
-    size = len(protocol.dumps(message))
-    print(f"json library: {protocol.JSON_LIBRARY} (referee); json (bots)")
-    print(f"games: {args.games} per run, best of {args.repeat} runs; decisions per run: {decisions_b}")
-    print(f"request size: median {typical} B, max {max(sizes)} B; echo message {size} B")
+    sizes = [len(r) for r in requests]
+    old_sizes = [len(r) for r in old_requests]
+    print(f"json library: {protocol.JSON_LIBRARY} (referee); {bot_json} (random_bot.py)")
+    print(f"games: {args.games} per run, best of {args.repeat} interleaved runs; decisions per run: {decisions_b}")
+    print(f"request size: 1.0 median {int(statistics.median(old_sizes))} B (max {max(old_sizes)} B); "
+          f"1.1 lean median {int(statistics.median(sizes))} B (max {max(sizes)} B)")
     print(f"(a) in-process random bots:     {a * 1e6:8.1f} us/decision")
-    print(f"(b) subprocess random_bot.py:   {b * 1e6:8.1f} us/decision")
-    print(f"(c) JSON-lines echo round trip: {c * 1e6:8.1f} us")
+    for name in arms:
+        print(f"(b) arm {name:24s} {best[name] * 1e6:8.1f} us/decision  {1 / best[name]:8.0f} decisions/s")
+    print(f"(b) random_bot.py (1.1, lean):  {b * 1e6:8.1f} us/decision")
+    print(f"(b) ... with the referee on stdlib json: {best['b_stdlib_referee'] * 1e6:6.1f} us/decision")
+    print(f"(c) echo round trip, 1.1 lean request ({bot_json} child): {c * 1e6:6.1f} us; "
+          f"1.0 request (json child): {best['c10'] * 1e6:6.1f} us")
+    print(f"overhead ratio of the 1.0 path (1.0 bot, its own echo): "
+          f"{(best['1.0, json in the bot'] - a) / best['c10']:.3f}")
     print(f"(d) (b) with both bots sandboxed: {d * 1e6:6.1f} us/decision")
     print(f"start-up of random_bot.py, median of {args.starts}: {start_plain * 1e3:.1f} ms plain, "
           f"{start_boxed * 1e3:.1f} ms sandboxed")

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
+from tourney.bots import protocol
 from tourney.bots.entrants import EntrantSpec, Limits, open_entrant
 from tourney.bots.referee import play_game
 
@@ -97,7 +98,7 @@ def test_check_refuses_a_version_not_major_dot_minor(version):
                                  f"version={version}"])
     assert result.exit_code == 3, result.output
     assert "FAIL handshake: version" in result.output
-    assert f'"MAJOR.MINOR" such as "1.0", got {version!r}' in result.output
+    assert f'"MAJOR.MINOR" such as "{protocol.VERSION}", got {version!r}' in result.output
     assert "Traceback" not in result.output
 
 

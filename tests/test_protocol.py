@@ -179,8 +179,12 @@ def shuffled_hidden(game, seat, view, rng):
     return engine.load_game(state), len(movable)
 
 
-def expected_request(game, seat, request_id, message):
+def expected_request(game, seat, request_id, message, features=frozenset(), previous=None):
     d = game.pending
+    if features:  # protocol 1.1: what the bot chose in its hello
+        return protocol.lean_request_message(
+            request_id, d.kind, d.prompt, d.options, game.label, message["time_left"],
+            message.get("time_bank"), getattr(d, "source", None), features, game.view(seat), previous)
     return protocol.request_message(
         request_id, d.kind, d.prompt, [(o, game.label(o)) for o in d.options], game.view(seat),
         message["time_left"], message.get("time_bank"), getattr(d, "source", None))
@@ -203,6 +207,8 @@ def check_series(entrants, records, rng):
         assert record.faults == {}
         game = engine.new_game(**record.start())
         cards = game.card_table()
+        held: list[dict] = [{} for _ in range(game.players)]  # each seat's view, rebuilt
+        previous: list[dict] = [{} for _ in range(game.players)]
         for seat in range(game.players):
             start = next_msg(seat)
             assert start == json.loads(protocol.dumps(protocol.game_start_message(
@@ -214,13 +220,23 @@ def check_series(entrants, records, rng):
             seat = game.pending.player
             msg = next_msg(seat)
             assert msg["type"] == "request" and msg["id"] == request_id
-            assert msg["view"] == json.loads(protocol.dumps(game.view(seat)))
-            assert msg == json.loads(protocol.dumps(expected_request(game, seat, request_id, msg)))
+            features = entrants[seat].features
+            if "view_delta" in features:
+                held[seat].update(msg["delta"])
+                for key in msg.get("gone", []):
+                    del held[seat][key]
+            else:
+                held[seat] = msg["view"]
+            assert held[seat] == json.loads(protocol.dumps(game.view(seat)))
+            expected = expected_request(game, seat, request_id, msg, features, previous[seat])
+            assert msg == json.loads(protocol.dumps(expected))
             # the information-set test: what the player cannot see does not change the message
-            other, moved = shuffled_hidden(game, seat, msg["view"], rng)
+            other, moved = shuffled_hidden(game, seat, held[seat], rng)
             permuted += moved > 1
             assert other.pending.options == game.pending.options
-            assert msg == json.loads(protocol.dumps(expected_request(other, seat, request_id, msg)))
+            assert msg == json.loads(protocol.dumps(
+                expected_request(other, seat, request_id, msg, features, previous[seat])))
+            previous[seat] = game.view(seat)
             game.apply(choice)
         assert game.result == record.result
         for seat in range(game.players):

@@ -14,6 +14,7 @@ import pytest
 from helpers import all_pids, leftovers, random_spec
 
 import engine
+from tourney.bots import protocol
 from tourney.bots.entrants import (
     STDERR_CAP_BYTES,
     EntrantError,
@@ -134,7 +135,7 @@ def test_version_refusal_says_why():
     with open_entrant(fault_spec("bad_version")) as bot, pytest.raises(EntrantError) as info:
         bot.start()
     assert info.value.code == "version"
-    assert "2.0" in info.value.message and "1.0" in info.value.message
+    assert "2.0" in info.value.message and protocol.VERSION in info.value.message
     assert leftovers(all_pids(bot)) == []
 
 

@@ -302,9 +302,9 @@ def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventCo
 
 
 def entrant_spec(spec: dict):
-    """A :class:`tourney.bots.entrants.EntrantSpec` from a resolved spec dict."""
-    from tourney.bots.entrants import EntrantSpec, Limits
+    """A :class:`tourney.bots.spec.EntrantSpec` from a resolved spec dict."""
     from tourney.bots.sandbox import Policy
+    from tourney.bots.spec import EntrantSpec, Limits
 
     limit_fields = {f.name for f in dataclasses.fields(Limits)}
     given = spec.get("limits") or {}

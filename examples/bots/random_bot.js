@@ -33,12 +33,14 @@ input.on("line", (line) => {
   switch (message.type) {
     case "hello":
       state = message.seed | 0;
-      send({ type: "hello", protocol: "tourney-bot", version: "1.0", name: NAME });
+      // protocol 1.1: ask for option ids without labels and no view (a random bot reads neither)
+      send({ type: "hello", protocol: "tourney-bot", version: "1.1", name: NAME,
+             features: ["option_ids", "view_delta"].filter((f) => (message.features || []).includes(f)) });
       break;
     case "request": {
       const options = message.options;
       const pick = options[Math.floor(random() * options.length)];
-      send({ type: "answer", id: message.id, option: pick.id });
+      send({ type: "answer", id: message.id, option: typeof pick === "string" ? pick : pick.id });
       break;
     }
     case "goodbye":

@@ -6,12 +6,41 @@ every turn, keep eights (wild) for when nothing else fits, name the colour we ho
 and aim hostile effects at the opponent closest to winning.
 
 It keeps the game's card table (from game_start) to know each card's name, rank and suits.
+It speaks protocol 1.1 (docs/protocol.md, section 7.1): it asks for option ids without labels
+and for the view's changes only, and keeps the whole view itself. It parses JSON with orjson
+when installed, else with the standard library.
+
 Run it: tourney check -- python3 examples/bots/smart_bot.py
+
+Options, for experiments (bench/verdict.py): ``--noise P`` plays a random legal option with
+probability P (a weaker bot of known, close strength); ``--features none`` asks for 1.0 requests;
+``--json json`` parses with the standard library even where orjson is installed.
 """
 
-import json
 import random
 import sys
+
+
+def flag(name, default):
+    """The value after ``name`` on the command line, else ``default``."""
+    args = sys.argv[1:]
+    return args[args.index(name) + 1] if name in args[:-1] else default
+
+
+NOISE = float(flag("--noise", "0"))
+FEATURES = ["view_delta", "option_ids"] if flag("--features", "lean") != "none" else []
+
+try:  # several times faster; the standard library does the same job
+    if flag("--json", "orjson") != "orjson":
+        raise ImportError
+    from orjson import dumps, loads
+except ImportError:
+    import json
+
+    loads = json.loads
+
+    def dumps(obj):
+        return json.dumps(obj).encode()
 
 NAME = "smart_bot"
 
@@ -38,11 +67,12 @@ class Bot:
                 counts[s] = counts.get(s, 0) + 1
         return counts
 
-    def choose(self, req):
-        options = [o["id"] for o in req["options"]]
+    def choose(self, req, view):
+        options = [o if isinstance(o, str) else o["id"] for o in req["options"]]
         if len(options) == 1:
             return options[0]
-        view = req["view"]
+        if NOISE and self.rng.random() < NOISE:
+            return self.rng.choice(options)
         handler = getattr(self, "on_" + req["kind"], None)
         choice = handler(options, view, req) if handler else None
         return choice if choice in options else options[0]
@@ -102,23 +132,33 @@ class Bot:
 
 def main():
     bot = Bot()
-    out = sys.stdout
-    for line in sys.stdin:
-        msg = json.loads(line)
+    view = {}  # the view, kept up to date from each request's changes
+    out = sys.stdout.buffer
+    for line in sys.stdin.buffer:
+        msg = loads(line)
         kind = msg["type"]
         if kind == "request":
-            answer = {"type": "answer", "id": msg["id"], "option": bot.choose(msg)}
+            if "delta" in msg:  # view_delta: only what changed since our previous request
+                view.update(msg["delta"])
+                for key in msg.get("gone", ()):
+                    del view[key]
+            else:  # a referee that offers no features sends the whole view
+                view = msg["view"]
+            answer = {"type": "answer", "id": msg["id"], "option": bot.choose(msg, view)}
         elif kind == "game_start":
             bot.cards = {int(k): v for k, v in msg["cards"].items()}
+            view = {}
             continue
         elif kind == "hello":
             bot.rng.seed(msg.get("seed", 0))
-            answer = {"type": "hello", "protocol": "tourney-bot", "version": "1.0", "name": NAME}
+            wanted = [f for f in FEATURES if f in msg.get("features", ())]
+            answer = {"type": "hello", "protocol": "tourney-bot", "version": "1.1", "name": NAME,
+                      "features": wanted}
         elif kind == "goodbye":
             return
         else:
             continue  # game_end and anything new: nothing to answer
-        out.write(json.dumps(answer) + "\n")
+        out.write(dumps(answer) + b"\n")
         out.flush()
 
 

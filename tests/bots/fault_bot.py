@@ -23,6 +23,10 @@ then misbehaves according to MODE:
   slow             sleeps SECONDS (default 1) before every answer, and answers legally
   orphan_stdout    starts a sleeping child that keeps its stdout open, then exits at request N
   version=V        says it speaks protocol version V (e.g. version=1.0.3), then plays legally
+  leave_after      answers request N ("end" when offered, ending its turn), then exits (status 0)
+                   without waiting for more; SECONDS given: that long after its answer
+  close_stdin_after answers request N, then closes its stdin and sleeps
+  leave_after_game plays legally, and exits (status 0) as soon as it reads a game_end
   legal            plays legally (the control)
 """
 
@@ -35,7 +39,7 @@ import time
 
 MODE = sys.argv[1]
 AT = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-SECONDS = float(sys.argv[3]) if MODE == "slow" and len(sys.argv) > 3 else 1.0  # else: a marker
+SECONDS = float(sys.argv[3]) if MODE in ("slow", "leave_after") and len(sys.argv) > 3 else 1.0  # else: a marker
 
 
 def send(obj):
@@ -106,7 +110,18 @@ def main():
                     continue
                 if MODE == "slow":
                     time.sleep(SECONDS)
+            if requests == AT and MODE == "leave_after":
+                ids = [o["id"] for o in msg["options"]]
+                send({"type": "answer", "id": msg["id"], "option": "end" if "end" in ids else ids[0]})
+                if len(sys.argv) > 3:
+                    time.sleep(SECONDS)
+                os._exit(0)
             send({"type": "answer", "id": msg["id"], "option": msg["options"][0]["id"]})
+            if requests == AT and MODE == "close_stdin_after":
+                os.close(0)
+                sleep_forever()
+        elif kind == "game_end" and MODE == "leave_after_game":
+            os._exit(0)
         elif kind == "goodbye":
             if MODE == "ignore_goodbye":
                 sleep_forever()

@@ -20,8 +20,9 @@ import sys
 from typing import Any, TextIO
 
 from tourney import narrate
-from tourney.bots.entrants import Entrant, EntrantSpec
-from tourney.bots.protocol import ProtocolError
+from tourney.bots.base import Entrant
+from tourney.bots.protocol import FaultCode, ProtocolError
+from tourney.bots.spec import EntrantSpec
 
 #: the built-in entrant name of a person at the terminal
 HUMAN = "human"
@@ -120,7 +121,7 @@ class HumanEntrant(Entrant):
             try:
                 answer = self.ask(f"your choice (1-{len(labels)}, ? for help): ")
             except EOFError:
-                raise ProtocolError("crash", "the player left (end of input)") from None
+                raise ProtocolError(FaultCode.CRASH, "the player left (end of input)") from None
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return decision.options[int(answer) - 1]
             if answer.startswith("?"):

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json as _json
 import re
+from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 _orjson: Any
@@ -29,34 +31,57 @@ except ImportError:  # pragma: no cover - exercised only where orjson is missing
 #: the protocol's name, sent in both hellos
 PROTOCOL = "tourney-bot"
 #: the protocol version spoken by this referee; a bot must answer with the same major version
-VERSION = "1.0"
+VERSION = "1.1"
 MAJOR = int(VERSION.split(".")[0])
 #: the only form of version a bot may send: "MAJOR.MINOR", both plain decimal numbers
 VERSION_FORM = re.compile(r"([0-9]+)\.[0-9]+")
 
-#: the fixed set of fault codes recorded when a bot fails (see docs/protocol.md, "Faults")
-FAULT_CODES = ("crash", "timeout", "malformed", "illegal", "wrong_id", "oversize", "startup", "version")
+#: what a bot may choose in its hello since 1.1 (docs/protocol.md, section 7.1):
+#: ``view_delta``: a request carries ``delta``, the view's keys that changed since the bot's
+#: previous request of the game, instead of the whole ``view``;
+#: ``option_ids``: a request's ``options`` are the option ids alone, without labels or ``prompt``
+FEATURES = ("view_delta", "option_ids")
+
+
+class FaultCode(StrEnum):
+    """The fixed set of fault codes recorded when a bot fails (docs/protocol.md, "Faults").
+
+    A string enum: each member equals its code as a string (``FaultCode.CRASH == "crash"``), so
+    stored games, JSON and comparisons with plain strings stay as they were.
+    """
+
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    MALFORMED = "malformed"
+    ILLEGAL = "illegal"
+    WRONG_ID = "wrong_id"
+    OVERSIZE = "oversize"
+    STARTUP = "startup"
+    VERSION = "version"
+
+
+#: the fault codes as plain strings, in the order of the docs
+FAULT_CODES = tuple(code.value for code in FaultCode)
 
 #: what each fault code means, for logs and for ``tourney check``
-FAULT_MEANINGS = {
-    "crash": "the bot process exited or closed its stdout (or stdin) during the game",
-    "timeout": "the bot did not answer within the time it was given",
-    "malformed": "the bot printed a line that is not a JSON object of the expected shape",
-    "illegal": "the bot answered with an option id that the request did not offer",
-    "wrong_id": "the bot answered with a request id other than the one asked",
-    "oversize": "the bot printed a line longer than the maximum line length",
-    "startup": "the bot could not be started or did not complete the handshake in time",
-    "version": "the bot speaks another protocol or another major version of it",
+FAULT_MEANINGS: dict[str, str] = {
+    FaultCode.CRASH: "the bot process exited or closed its stdout (or stdin) during the game",
+    FaultCode.TIMEOUT: "the bot did not answer within the time it was given",
+    FaultCode.MALFORMED: "the bot printed a line that is not a JSON object of the expected shape",
+    FaultCode.ILLEGAL: "the bot answered with an option id that the request did not offer",
+    FaultCode.WRONG_ID: "the bot answered with a request id other than the one asked",
+    FaultCode.OVERSIZE: "the bot printed a line longer than the maximum line length",
+    FaultCode.STARTUP: "the bot could not be started or did not complete the handshake in time",
+    FaultCode.VERSION: "the bot speaks another protocol or another major version of it",
 }
 
 
 class ProtocolError(Exception):
-    """A line from a bot that breaks the protocol; ``code`` is one of :data:`FAULT_CODES`."""
+    """A line from a bot that breaks the protocol; ``code`` is a :class:`FaultCode`."""
 
-    def __init__(self, code: str, message: str):
-        assert code in FAULT_CODES, code
+    def __init__(self, code: FaultCode | str, message: str):
         super().__init__(message)
-        self.code = code
+        self.code = FaultCode(code)
         self.message = message
 
     def __str__(self) -> str:
@@ -77,6 +102,10 @@ if _orjson is not None:
         """Parse one JSON document; raises ``ValueError`` on bad JSON or bad UTF-8."""
         return _orjson.loads(data)
 
+    def dumps_value(obj: Any) -> bytes:
+        """``obj`` as compact JSON, without a newline (a part of a larger message)."""
+        return _orjson.dumps(obj, option=_OPTS)
+
 else:  # pragma: no cover
     JSON_LIBRARY = "json"
 
@@ -90,6 +119,10 @@ else:  # pragma: no cover
             data = data.decode("utf-8")
         return _json.loads(data)
 
+    def dumps_value(obj: Any) -> bytes:
+        """``obj`` as compact JSON, without a newline (a part of a larger message)."""
+        return _json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
+
 
 def parse_line(line: bytes) -> dict:
     """Parse one line from a bot into a dict with a string ``type``; else ``ProtocolError``."""
@@ -97,10 +130,10 @@ def parse_line(line: bytes) -> dict:
         obj = loads(line)
     except ValueError as exc:
         shown = line[:80].decode("utf-8", "replace")
-        raise ProtocolError("malformed", f"not a JSON line ({exc}): {shown!r}") from None
+        raise ProtocolError(FaultCode.MALFORMED, f"not a JSON line ({exc}): {shown!r}") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
         shown = line[:80].decode("utf-8", "replace")
-        raise ProtocolError("malformed", f'not a JSON object with a "type": {shown!r}')
+        raise ProtocolError(FaultCode.MALFORMED, f'not a JSON object with a "type": {shown!r}')
     if isinstance(obj.get("id"), float) and _orjson is not None:
         # orjson reads an integer beyond 64 bits as a float; the standard library keeps it an
         # exact int, so an id such as 2**70 is judged as the integer it is
@@ -120,6 +153,7 @@ def hello_message(limits: dict, seed: int, referee: str) -> dict:
         "referee": referee,
         "limits": limits,
         "seed": seed,
+        "features": list(FEATURES),
     }
 
 
@@ -199,32 +233,103 @@ def game_end_message(seat: int, result, faults: dict[int, str], view: dict | Non
 GOODBYE = {"type": "goodbye"}
 
 
+def view_delta(view: dict, previous: dict) -> tuple[dict, list[str]]:
+    """What a ``view_delta`` request carries: the keys of ``view`` whose values differ from
+    ``previous`` (the view of the bot's previous request in this game; ``{}`` for the first),
+    and the keys of ``previous`` that ``view`` no longer has.
+
+    >>> view_delta({"hand": [1, 2], "turn": 4}, {"hand": [1, 2], "turn": 3, "looking_at": {}})
+    ({'turn': 4}, ['looking_at'])
+    """
+    missing = _MISSING
+    get = previous.get
+    delta = {k: v for k, v in view.items() if get(k, missing) != v}
+    return delta, [k for k in previous if k not in view]
+
+
+_MISSING = object()
+
+
+def lean_request_message(
+    request_id: int,
+    kind: str,
+    prompt: str,
+    options: list[str],
+    label: Callable[[str], str],
+    time_left: float,
+    time_bank: float | None,
+    source: str | None,
+    features: frozenset[str],
+    view: dict,
+    previous: dict,
+) -> dict:
+    """A request as a bot that chose ``features`` gets it (protocol 1.1): option ids without
+    labels or prompt (``option_ids``), and only the view's changes since ``previous``, the view
+    of its previous request in this game (``view_delta``). ``label`` names an option."""
+    msg: dict[str, Any] = {"type": "request", "id": request_id, "kind": kind}
+    if "option_ids" in features:
+        msg["options"] = list(options)
+    else:
+        msg["prompt"] = prompt
+        msg["options"] = [{"id": o, "label": label(o)} for o in options]
+    msg["time_left"] = round(time_left, 3)
+    if "view_delta" in features:
+        delta, gone = view_delta(view, previous)
+        msg["delta"] = delta
+        if gone:
+            msg["gone"] = gone
+    else:
+        msg["view"] = view
+    if source is not None:
+        msg["source"] = source
+    if time_bank is not None:
+        msg["time_bank"] = round(time_bank, 3)
+    return msg
+
+
 # --- bot -> referee ---------------------------------------------------------------------------
 
 
 def check_hello(msg: dict) -> str:
     """Validate a bot's hello; return the bot's name. Raises ``ProtocolError`` (startup/version)."""
     if msg.get("type") != "hello":
-        raise ProtocolError("startup", f'expected a "hello" message first, got type {msg.get("type")!r}')
+        raise ProtocolError(FaultCode.STARTUP, f'expected a "hello" message first, got type {msg.get("type")!r}')
     protocol = msg.get("protocol")
     if protocol != PROTOCOL:
-        raise ProtocolError("version", f"the bot speaks protocol {protocol!r}, the referee speaks {PROTOCOL!r}")
+        raise ProtocolError(FaultCode.VERSION, f"the bot speaks protocol {protocol!r}, the referee speaks {PROTOCOL!r}")
     version = msg.get("version")
     form = VERSION_FORM.fullmatch(version) if isinstance(version, str) else None
     if form is None:
         raise ProtocolError(
-            "version", f'"version" must be a string "MAJOR.MINOR" such as "{VERSION}", got {version!r}'
+            FaultCode.VERSION, f'"version" must be a string "MAJOR.MINOR" such as "{VERSION}", got {version!r}'
         )
     if int(form.group(1)) != MAJOR:
         raise ProtocolError(
-            "version",
+            FaultCode.VERSION,
             f"the bot speaks {PROTOCOL} version {version}, the referee speaks {VERSION} "
             f"(major versions must match)",
         )
     name = msg.get("name")
+    chosen_features(msg)
     if not isinstance(name, str) or not name.strip():
-        raise ProtocolError("startup", 'the hello must carry a non-empty string "name"')
+        raise ProtocolError(FaultCode.STARTUP, 'the hello must carry a non-empty string "name"')
     return name.strip()[:100]
+
+
+def chosen_features(msg: dict) -> frozenset[str]:
+    """The features a bot's hello chooses (none for a 1.0 bot); ``ProtocolError`` (``version``)
+    when it asks for one the referee did not offer."""
+    features = msg.get("features", [])
+    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+        raise ProtocolError(FaultCode.VERSION, f'"features" must be a list of strings, got {features!r}')
+    unknown = sorted(set(features) - set(FEATURES))
+    if unknown:
+        raise ProtocolError(
+            FaultCode.VERSION,
+            f"the bot asks for features {unknown} that the referee does not offer "
+            f"(it offers {list(FEATURES)})",
+        )
+    return frozenset(features)
 
 
 def check_answer(msg: dict, request_id: int, offered) -> str:
@@ -234,15 +339,15 @@ def check_answer(msg: dict, request_id: int, offered) -> str:
     with code ``malformed``, ``wrong_id`` or ``illegal``.
     """
     if msg.get("type") != "answer":
-        raise ProtocolError("malformed", f'expected an "answer", got type {msg.get("type")!r}')
+        raise ProtocolError(FaultCode.MALFORMED, f'expected an "answer", got type {msg.get("type")!r}')
     rid = msg.get("id")
     if isinstance(rid, bool) or not isinstance(rid, int):
-        raise ProtocolError("malformed", f'the answer\'s "id" must be an integer, got {rid!r}')
+        raise ProtocolError(FaultCode.MALFORMED, f'the answer\'s "id" must be an integer, got {rid!r}')
     option = msg.get("option")
     if not isinstance(option, str):
-        raise ProtocolError("malformed", f'the answer\'s "option" must be a string, got {option!r}')
+        raise ProtocolError(FaultCode.MALFORMED, f'the answer\'s "option" must be a string, got {option!r}')
     if rid != request_id:
-        raise ProtocolError("wrong_id", f"answered request {rid}, but request {request_id} was asked")
+        raise ProtocolError(FaultCode.WRONG_ID, f"answered request {rid}, but request {request_id} was asked")
     if option not in offered:
-        raise ProtocolError("illegal", f"option {option!r} was not offered in request {request_id}")
+        raise ProtocolError(FaultCode.ILLEGAL, f"option {option!r} was not offered in request {request_id}")
     return option

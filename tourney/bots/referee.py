@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 import engine
 from tourney import narrate
 from tourney.bots import protocol
-from tourney.bots.entrants import Entrant, SubprocessEntrant
-from tourney.bots.protocol import FAULT_CODES, ProtocolError
+from tourney.bots.base import Entrant
+from tourney.bots.protocol import FAULT_CODES, FaultCode, ProtocolError
+from tourney.bots.subprocess_entrant import SubprocessEntrant
 
 __all__ = ["FAULT_CODES", "FORFEIT", "GameRecord", "play_game", "replay"]
 
@@ -115,104 +116,156 @@ def play_game(
     does raises out of here: faults become forfeits, recorded in ``faults``.
     """
     started = time.monotonic()
-    players = len(entrants)
-    seen = set()
-    for e in entrants:
-        if isinstance(e, SubprocessEntrant):
-            if id(e) in seen:
-                raise ValueError(f"entrant {e.name!r} is seated twice: open one entrant per seat")
-            seen.add(id(e))
-    full_options = engine.validate_options(rule_set, options, players)
+    _check_seats(entrants)
+    full_options = engine.validate_options(rule_set, options, len(entrants))
     game = engine.new_game(
-        rule_set, players=players, seed=seed, options=full_options, first_player=first_player,
+        rule_set, players=len(entrants), seed=seed, options=full_options, first_player=first_player,
         teams=teams,
     )
     first = _first_player(game, first_player)
-    table = narrate.table_for(game, [e.name for e in entrants])
-    log: list[str] = []
-    faults: dict[int, str] = {}
-    details: dict[int, str] = {}
-    shown = 0
-
-    def emit(line: str) -> None:
-        log.append(line)
-        if on_line is not None:
-            on_line(line)
-
-    def flush_events() -> None:
-        nonlocal shown
-        events = game.events
-        while shown < len(events):
-            emit(narrate.event(table, events[shown]))
-            shown += 1
-
-    def fault(seat: int, code: str, message: str) -> None:
-        entrant = entrants[seat]
-        faults[seat] = code
-        entrant.fault(code)
-        status = getattr(entrant, "exit_status", None)
-        if code == "crash" and status is not None:
-            message += f" (exit status {status})"
-        details[seat] = message
-        emit(f"fault: {entrant.name} (seat {seat}) {code}: {message}")
-        game.forfeit(seat, code)  # recorded in game.choices; nothing happens once the game is over
-        flush_events()
-
+    table = _Table(game, entrants, on_line)
     names = ", ".join(f"seat {s} {e.name}" for s, e in enumerate(entrants))
-    emit(f"game: {rule_set}, seed {seed}; {names}; {entrants[first].name} begins")
-    cards = game.card_table()
-    for seat, entrant in enumerate(entrants):
-        entrant.meet([e.name for e in entrants])
-        msg = protocol.game_start_message(
-            seat=seat, players=players, teams=teams, rule_set=rule_set, options=full_options,
-            first_player=first, series=series, cards=cards,
-        )
-        err = entrant.begin_game(msg)
-        if err is not None:
-            fault(seat, err.code, err.message)
-    flush_events()
-
-    decisions = 0
-    request_id = 0
-    while game.pending is not None:
-        seat = game.pending.player
-        if seat in faults:  # pragma: no cover - the engine never asks a forfeited player
-            raise RuntimeError(f"the engine asked player {seat}, who has forfeited")
-        request_id += 1
-        try:
-            option = entrants[seat].decide(game, seat, request_id)
-        except ProtocolError as exc:
-            fault(seat, exc.code, exc.message)
-            continue
-        game.apply(option)
-        decisions += 1
-        flush_events()
-
-    result = game.result
-    assert result is not None, "no decision pending: the game is over"
-    for seat, entrant in enumerate(entrants):
-        if seat not in faults:
-            entrant.end_game(protocol.game_end_message(seat, result, faults, game.view(seat)))
-    stderr = {}
-    for seat, entrant in enumerate(entrants):
-        text = entrant.take_stderr()
-        if text:
-            stderr[seat] = text
-    emit(narrate.result_line(table, result.winners, result.reason, result.points)
-         + "".join(f"; fault: {entrants[s].name} {c}" for s, c in sorted(faults.items())))
+    table.emit(f"game: {rule_set}, seed {seed}; {names}; {entrants[first].name} begins")
+    table.begin(rule_set, full_options, first, teams, series)
+    decisions = table.play()
+    table.end()
+    assert game.result is not None, "no decision pending: the game is over"
     return GameRecord(
         rule_set=rule_set,
         options=full_options,
         seed=seed,
         first_player=first,
         teams=teams,
-        result=result,
-        faults=faults,
+        result=game.result,
+        faults=table.faults,
         choices=list(game.choices),
-        log=log,
-        stderr=stderr,
+        log=table.log,
+        stderr=table.take_stderr(),
         decisions=decisions,
         seconds=time.monotonic() - started,
-        fault_details=details,
+        fault_details=table.details,
         first_player_drawn=first_player is None,
     )
+
+
+def _check_seats(entrants: list[Entrant]) -> None:
+    """One process per seat: a subprocess entrant seated twice would answer for two players."""
+    seen = set()
+    for e in entrants:
+        if isinstance(e, SubprocessEntrant):
+            if id(e) in seen:
+                raise ValueError(f"entrant {e.name!r} is seated twice: open one entrant per seat")
+            seen.add(id(e))
+
+
+class _Table:
+    """One game in progress: the game, who sits where, and what has been logged and faulted."""
+
+    def __init__(self, game, entrants: list[Entrant], on_line: Callable[[str], None] | None):
+        self.game = game
+        self.entrants = entrants
+        self.on_line = on_line
+        self.narration = narrate.table_for(game, [e.name for e in entrants])
+        self.log: list[str] = []
+        self.faults: dict[int, str] = {}
+        self.details: dict[int, str] = {}
+        self.shown = 0  # events of the game already narrated
+        # bots that may leave while others decide: looked at whenever another seat is to decide
+        self.watched = [s for s, e in enumerate(entrants) if isinstance(e, SubprocessEntrant)]
+
+    def emit(self, line: str) -> None:
+        self.log.append(line)
+        if self.on_line is not None:
+            self.on_line(line)
+
+    def flush_events(self) -> None:
+        events = self.game.events
+        while self.shown < len(events):
+            self.emit(narrate.event(self.narration, events[self.shown]))
+            self.shown += 1
+
+    def fault(self, seat: int, code: FaultCode, message: str) -> None:
+        """Seat ``seat`` faulted: its entrant stops, and it forfeits the game under the rules."""
+        entrant = self.entrants[seat]
+        self.faults[seat] = code
+        entrant.fault(code)
+        status = getattr(entrant, "exit_status", None)
+        if code == FaultCode.CRASH and status is not None:
+            message += f" (exit status {status})"
+        self.details[seat] = message
+        self.emit(f"fault: {entrant.name} (seat {seat}) {code}: {message}")
+        self.game.forfeit(seat, code)  # recorded in game.choices; nothing happens once the game is over
+        self.flush_events()
+
+    def begin(self, rule_set: str, options: dict, first: int, teams: list | None,
+              series: dict | None) -> None:
+        """Send every seat its ``game_start``; a seat that cannot begin forfeits now."""
+        game, entrants = self.game, self.entrants
+        cards = game.card_table()
+        names = [e.name for e in entrants]
+        for seat, entrant in enumerate(entrants):
+            entrant.meet(names)
+            msg = protocol.game_start_message(
+                seat=seat, players=len(entrants), teams=teams, rule_set=rule_set, options=options,
+                first_player=first, series=series, cards=cards,
+            )
+            err = entrant.begin_game(msg)
+            if err is not None:
+                self.fault(seat, err.code, err.message)
+        self.flush_events()
+
+    def check_presence(self, asked: int) -> None:
+        """A bot that left while others decided forfeits now (docs/protocol.md, section 5); the
+        seat ``asked`` next is left out, since waiting for its answer notices its leaving."""
+        for seat in self.watched:
+            if self.game.pending is None:
+                return  # over: a bot found gone now is dealt with at the game's end
+            if seat != asked and seat not in self.faults:
+                gone = self.entrants[seat].gone()
+                if gone is not None:
+                    self.fault(seat, gone.code, gone.message)
+
+    def play(self) -> int:
+        """Ask and apply decisions until the game is over; the number of decisions applied."""
+        game, entrants = self.game, self.entrants
+        watch = bool(self.watched)
+        decisions = 0
+        request_id = 0
+        last = None
+        while game.pending is not None:
+            seat = game.pending.player
+            if watch and seat != last:  # the others had their say: is everyone still there?
+                self.check_presence(seat)
+                if game.pending is None or seat in self.faults:
+                    continue
+            last = seat
+            if seat in self.faults:  # pragma: no cover - the engine never asks a forfeited player
+                raise RuntimeError(f"the engine asked player {seat}, who has forfeited")
+            request_id += 1
+            try:
+                option = entrants[seat].decide(game, seat, request_id)
+            except ProtocolError as exc:
+                self.fault(seat, exc.code, exc.message)
+                continue
+            game.apply(option)
+            decisions += 1
+            self.flush_events()
+        return decisions
+
+    def end(self) -> None:
+        """Tell every seat still playing how the game ended, and log the result."""
+        game, result = self.game, self.game.result
+        assert result is not None, "no decision pending: the game is over"
+        for seat, entrant in enumerate(self.entrants):
+            if seat not in self.faults:
+                entrant.end_game(protocol.game_end_message(seat, result, self.faults, game.view(seat)))
+        self.emit(narrate.result_line(self.narration, result.winners, result.reason, result.points)
+                  + "".join(f"; fault: {self.entrants[s].name} {c}" for s, c in sorted(self.faults.items())))
+
+    def take_stderr(self) -> dict[int, str]:
+        stderr = {}
+        for seat, entrant in enumerate(self.entrants):
+            text = entrant.take_stderr()
+            if text:
+                stderr[seat] = text
+        return stderr

@@ -98,9 +98,21 @@ class Launch:
     scratch: str | None = None
     info_fd: int | None = None
     pass_fds: tuple[int, ...] = ()
+    args_fd: int | None = None  # our end of bwrap's --args pipe, written by started()
+    args: bytes = b""
 
     def started(self) -> None:
-        """Call once the process is started: closes the ends of pipes that are the child's."""
+        """Call once the process is started, and once it is known to whoever must end it if we
+        die (:mod:`tourney.bots.keeper`): sends bwrap its options, which it waits for before it
+        builds anything (so a sandbox is never half-built before its process group is known),
+        and closes the ends of pipes that are the child's."""
+        if self.args_fd is not None:
+            try:
+                os.write(self.args_fd, self.args)  # far below a pipe's capacity: one write
+            except OSError:  # bwrap is gone already
+                pass
+            os.close(self.args_fd)
+            self.args_fd = None
         for fd in self.pass_fds:
             os.close(fd)
         self.pass_fds = ()
@@ -415,9 +427,7 @@ def prepare(command: Sequence[str], cwd: str | None, env: dict[str, str], policy
     split = argv.index("--")
     options = "".join(a + "\0" for a in argv[1:split]).encode()
     args_read, args_write = os.pipe()
-    os.write(args_write, options)  # far below a pipe's capacity
-    os.close(args_write)
     argv = [argv[0], "--args", str(args_read), *argv[split:]]
     inside = dict(env, HOME=SCRATCH, TMPDIR=SCRATCH)
     return Launch(argv, where, inside, isolated=True, scratch=scratch, info_fd=info_read,
-                  pass_fds=(info_write, args_read))
+                  pass_fds=(info_write, args_read), args_fd=args_write, args=options)

@@ -27,8 +27,8 @@ ADVICE = {
     "startup": "Your bot did not complete the handshake: read the referee's hello line, then "
                "print {\"type\":\"hello\",\"protocol\":\"tourney-bot\",\"version\":\"1.0\","
                "\"name\":\"...\"} on one line and flush.",
-    "version": "Your bot speaks another protocol or major version; this referee speaks "
-               "tourney-bot 1.0.",
+    "version": "Your bot speaks another protocol or major version, or asks for features the referee "
+               "does not offer; this referee speaks tourney-bot 1.x (any minor version is accepted).",
 }
 
 

@@ -1,0 +1,156 @@
+"""The operating-system side of a bot process: its environment, limits, stderr, exit and reaping.
+
+Nothing here speaks the protocol; :mod:`tourney.bots.subprocess_entrant` does.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+import time
+
+from tourney.bots import sandbox
+from tourney.bots.spec import STDERR_CAP_BYTES
+
+#: without a pidfd (not Linux), how often a silent bot is checked for having exited (ms)
+EXIT_CHECK_MS = 50
+#: environment variables passed on from the referee's environment (all others are dropped)
+PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT")
+
+
+class StderrPump(threading.Thread):
+    """Drains a bot's stderr continuously into a capped buffer (head + tail)."""
+
+    def __init__(self, fd: int, sink: CappedText):
+        super().__init__(daemon=True, name="bot-stderr")
+        self.fd = fd
+        self.sink = sink
+
+    def run(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.sink.add(chunk)
+
+
+class CappedText:
+    """Bytes kept up to a cap: the first quarter and the last three quarters."""
+
+    def __init__(self, cap: int = STDERR_CAP_BYTES):
+        self.head_cap = cap // 4
+        self.tail_cap = cap - self.head_cap
+        self.lock = threading.Lock()
+        self._reset()
+
+    def _reset(self) -> None:
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        with self.lock:
+            room = self.head_cap - len(self.head)
+            if room > 0:
+                self.head += chunk[:room]
+                chunk = chunk[room:]
+            if chunk:
+                self.tail += chunk
+                extra = len(self.tail) - self.tail_cap
+                if extra > self.tail_cap:  # trim in big steps, not on every chunk
+                    del self.tail[:extra]
+                    self.dropped += extra
+
+    def take(self) -> str:
+        with self.lock:
+            tail = self.tail
+            extra = len(tail) - self.tail_cap
+            dropped = self.dropped
+            if extra > 0:
+                tail = tail[extra:]
+                dropped += extra
+            text = self.head.decode("utf-8", "replace")
+            if dropped:
+                text += f"\n[... {dropped} bytes of stderr dropped ...]\n"
+            text += bytes(tail).decode("utf-8", "replace")
+            self._reset()
+            return text
+
+
+def minimal_env(extra: dict[str, str]) -> dict[str, str]:
+    env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONIOENCODING"] = "utf-8"
+    env.update({str(k): str(v) for k, v in extra.items()})
+    return env
+
+
+def find_program(program: str, cwd: str | None, path: str) -> str | None:
+    """Where ``program`` is, as ``Popen`` would look for it: a path (relative to ``cwd``) if it
+    holds a slash, else a search of ``path``."""
+    if os.sep in program:
+        full = os.path.join(cwd or ".", program)
+        return full if os.path.exists(full) else None
+    return shutil.which(program, path=path)
+
+
+def with_limits(argv: list[str], memory_mb: int | None, cpu_seconds: int | None) -> list[str]:
+    """``argv`` run under util-linux ``prlimit`` with the bot's resource limits. The limits are set
+    by an exec'd program rather than a ``preexec_fn``, which is unsafe while the referee's threads
+    run (the stderr readers, the exit watchers), and they hold for every process the bot starts."""
+    if memory_mb is None and cpu_seconds is None:
+        return argv
+    limits = []
+    if memory_mb is not None:
+        limits.append(f"--as={int(memory_mb) * 1024 * 1024}")
+    if cpu_seconds is not None:
+        # soft limit: SIGXCPU (kills); hard limit one second later: SIGKILL
+        limits.append(f"--cpu={int(cpu_seconds)}:{int(cpu_seconds) + 1}")
+    return [PRLIMIT, *limits, "--", *argv]
+
+
+#: util-linux prlimit (part of the base system on Linux; docs/protocol.md, "Limits")
+PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
+
+
+def open_pidfd(pid: int) -> int | None:
+    """A file descriptor that becomes readable when process ``pid`` exits (Linux 5.3 and
+    later), or None where the platform has none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def reap_group(pgid: int) -> None:
+    """Reap what is left of process group ``pgid`` after SIGKILL (children adopted by us)."""
+    end = time.monotonic() + 2.0
+    while True:
+        try:
+            while os.waitpid(-pgid, os.WNOHANG)[0] != 0:
+                pass
+        except ChildProcessError:
+            pass
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return
+        if not sandbox.become_subreaper() or time.monotonic() > end:
+            return
+        time.sleep(0.002)
+
+
+@functools.lru_cache(maxsize=1)
+def referee_name() -> str:
+    try:
+        from importlib.metadata import version  # read once, only for a bot's hello
+
+        return f"tourney {version('tourney')}"
+    except Exception:  # pragma: no cover
+        return "tourney"

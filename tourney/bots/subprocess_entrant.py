@@ -1,0 +1,460 @@
+"""A bot run as a subprocess speaking the JSON-lines protocol (``docs/protocol.md``)."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from typing import IO
+
+from tourney.bots import keeper, protocol, sandbox
+from tourney.bots.base import Entrant, EntrantError
+from tourney.bots.process import (
+    EXIT_CHECK_MS,
+    CappedText,
+    StderrPump,
+    find_program,
+    minimal_env,
+    open_pidfd,
+    reap_group,
+    referee_name,
+    with_limits,
+)
+from tourney.bots.protocol import FaultCode, ProtocolError
+from tourney.bots.spec import EntrantSpec
+
+__all__ = ["TIME_MARGIN", "SubprocessEntrant"]
+
+#: slack added by the referee to every deadline, for the pipe and the scheduler (seconds)
+TIME_MARGIN = 0.05
+
+
+class SubprocessEntrant(Entrant):
+    """A bot run as a subprocess speaking the JSON-lines protocol.
+
+    ``exit_how`` tells how the last process ended on ``close()`` or after a fault:
+    ``"exited"`` (on its own), ``"terminated"`` (SIGTERM), ``"killed"`` (SIGKILL), with
+    ``exit_status`` its exit status (negative: killed by that signal). ``wire_log``, if set to
+    a list, receives ``(direction, bytes)`` for every line sent (``"out"``) and read (``"in"``).
+    """
+
+    def __init__(self, spec: EntrantSpec, seed: int):
+        super().__init__(spec, seed)
+        self.limits = spec.limits
+        self.argv = [sys.executable if a == "{python}" else a.replace("{python}", sys.executable)
+                     for a in spec.command or ()]
+        self._proc: subprocess.Popen | None = None
+        self._streams: tuple[IO[bytes], IO[bytes], IO[bytes]] | None = None  # stdin, out, err
+        self._pump: StderrPump | None = None
+        self._stderr = CappedText(spec.limits.max_stderr_bytes)
+        self._buf = bytearray()
+        self._scan = 0
+        self._bank: float | None = None
+        self.exit_how: str | None = None
+        self.exit_status: int | None = None
+        self.bot_version: str | None = None
+        #: the protocol features (1.1) the running bot chose in its hello
+        self.features: frozenset[str] = frozenset()
+        self._previous_view: dict = {}  # the view of the bot's previous request (view_delta)
+        self._left: str | None = None  # why the bot forfeits its next game (left between games)
+        self.pids: list[int] = []  # every process started, for tests and diagnostics
+        self._pidfd: int | None = None
+        self._launch: sandbox.Launch | None = None
+        #: whether the running (or last) process is isolated in a sandbox
+        self.isolated = False
+        self.wire_log: list | None = None
+
+    # life cycle ------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._proc is not None
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    def start(self) -> None:
+        """Start the process and do the handshake; raises :class:`EntrantError` on failure.
+
+        A failed first start costs only the game it was for: the next game tries again. A
+        failed restart sets ``failed``, and the entrant is not started again."""
+        if self._proc is not None:
+            return
+        if self.failed is not None:
+            raise self.failed
+        if self.closed:
+            raise EntrantError(FaultCode.STARTUP, "the entrant is closed")
+        first = not self.pids
+        try:
+            self._spawn()
+            self._handshake()
+        except EntrantError as exc:
+            self._stop(graceful=False)
+            if not first:  # docs/protocol.md, section 5: only a failed *restart* is final
+                self.failed = exc
+            raise
+        self.started = True
+
+    def _spawn(self) -> None:
+        sandbox.become_subreaper()
+        lim = self.limits
+        env = minimal_env(self.spec.env)
+        if find_program(self.argv[0], self.spec.cwd, env["PATH"]) is None:
+            # said here: inside a sandbox it would only be a bwrap error on the bot's stderr
+            raise EntrantError(FaultCode.STARTUP, f"cannot start {self.argv[0]!r}: no such program")
+        argv = with_limits(list(self.argv), lim.memory_mb, lim.cpu_seconds)
+        try:
+            launch = sandbox.prepare(argv, self.spec.cwd, env, self.spec.sandbox)
+        except sandbox.SandboxError as exc:
+            raise EntrantError(FaultCode.STARTUP, str(exc)) from None
+        try:
+            proc = subprocess.Popen(
+                launch.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=launch.cwd,
+                env=launch.env,
+                start_new_session=True,  # its own session and process group
+                close_fds=True,
+                pass_fds=launch.pass_fds,
+                bufsize=0,
+            )
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            launch.cleanup()
+            raise EntrantError(FaultCode.STARTUP, f"cannot start {self.argv[0]!r}: {exc}") from None
+        keeper.watch(proc.pid)  # its own group: killed if we die before we end it
+        launch.started()
+        self._launch = launch
+        self.isolated = launch.isolated
+        stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # three pipes
+        self._proc, self._streams = proc, (stdin, stdout, stderr)
+        self.pids.append(proc.pid)
+        self._buf = bytearray()
+        self._scan = 0
+        self._in_fd = stdin.fileno()
+        self._out_fd = stdout.fileno()
+        os.set_blocking(self._in_fd, False)
+        os.set_blocking(self._out_fd, False)
+        self._poll_in = select.poll()
+        self._poll_in.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        # the process's exit is watched too: a child of the bot may hold its stdout open
+        self._pidfd = open_pidfd(proc.pid)
+        if self._pidfd is not None:
+            self._poll_in.register(self._pidfd, select.POLLIN)
+        self._poll_out = select.poll()
+        self._poll_out.register(self._in_fd, select.POLLOUT | select.POLLERR)
+        # asked with no wait: has the bot exited, or closed its stdin (POLLERR on our end)?
+        self._poll_gone = select.poll()
+        self._poll_gone.register(self._in_fd, 0)
+        if self._pidfd is not None:
+            self._poll_gone.register(self._pidfd, select.POLLIN)
+        self._pump = StderrPump(stderr.fileno(), self._stderr)
+        self._pump.start()
+        self.exit_how = self.exit_status = None
+
+    def _handshake(self) -> None:
+        lim = self.limits
+        deadline = time.monotonic() + lim.startup_timeout
+        hello = protocol.hello_message(lim.to_dict(), self.seed, referee_name())
+        try:
+            self._send(protocol.dumps(hello), deadline)
+            line = self._read_line(deadline)
+        except ProtocolError as exc:
+            if exc.code == FaultCode.TIMEOUT:
+                raise EntrantError(
+                    FaultCode.STARTUP, f"no hello within the start-up timeout of {lim.startup_timeout:g} s"
+                ) from None
+            if exc.code == FaultCode.CRASH:
+                status = self._exit_status_soon()
+                raise EntrantError(FaultCode.STARTUP, f"the bot exited before its hello (exit status {status})"
+                ) from None
+            raise EntrantError(FaultCode.STARTUP, f"during the handshake: {exc.message}") from None
+        try:
+            msg = protocol.parse_line(line)
+            self.bot_name = protocol.check_hello(msg)
+        except ProtocolError as exc:
+            code = FaultCode.VERSION if exc.code == FaultCode.VERSION else FaultCode.STARTUP
+            raise EntrantError(code, exc.message) from None
+        self.bot_version = msg.get("version")
+        self.features = protocol.chosen_features(msg)
+
+    def close(self) -> None:
+        """Goodbye, a grace period, then SIGTERM and SIGKILL to the process group; reaped."""
+        if self._proc is not None:
+            self._stop(graceful=True)
+        self.closed = True
+
+    def _exit_status_soon(self, wait: float = 0.2) -> int | None:
+        """The exit status if the process ends within ``wait`` seconds (it is not reaped)."""
+        if self._proc is None:
+            return None
+        if self._exited(wait):
+            try:
+                return self._proc.wait(timeout=0)
+            except subprocess.TimeoutExpired:  # pragma: no cover
+                return None
+        return None
+
+    def _exited(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` for the process to exit, without reaping it (the process
+        group id stays reserved while the leader is an unreaped zombie)."""
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return True
+        end = time.monotonic() + timeout
+        delay = 0.0005
+        while True:
+            try:
+                info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return True
+            if info is not None:
+                return True
+            now = time.monotonic()
+            if now >= end:
+                return False
+            time.sleep(min(delay, end - now))
+            delay = min(delay * 2, 0.02)
+
+    def _killpg(self, sig: int) -> None:
+        if self._proc is None:
+            return
+        try:
+            os.killpg(self._proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def _stop(self, graceful: bool) -> None:
+        """End the process and its whole group (or sandbox), reap it, collect the rest of its
+        stderr."""
+        proc = self._proc
+        if proc is None:
+            return
+        launch = self._launch
+        # the sandbox's first process, found while bwrap is surely alive and its parent
+        inner = launch.sandbox_pid(proc.pid) if launch is not None else None
+        how = "exited"
+        if graceful:
+            try:
+                self._send(protocol.dumps(protocol.GOODBYE), time.monotonic() + self.limits.grace)
+            except ProtocolError:
+                pass
+            self._close_stdin()
+            if not self._exited(self.limits.grace):
+                if inner is None:
+                    self._killpg(signal.SIGTERM)
+                    how = "terminated"
+                if inner is not None or not self._exited(min(self.limits.grace, 0.5)):
+                    how = "killed"
+        else:
+            self._close_stdin()
+            if not self._exited(0):
+                how = "killed"
+        # whatever else is left goes too: in a sandbox, killing its first process ends every
+        # process in it (setsid or not) before bwrap exits; else the bot's process group
+        if inner is not None:
+            try:
+                os.kill(inner, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            # bwrap reaps it and exits; killed sooner, it would leave the reaping to us
+            self._exited(5.0)
+        self._killpg(signal.SIGKILL)
+        keeper.forget(proc.pid)  # before the leader is reaped: its group id cannot be reused yet
+        try:
+            status = proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a process stuck in the kernel
+            status = None
+        reap_group(proc.pid)
+        if inner is not None:
+            sandbox.reap(inner)
+        self.exit_how, self.exit_status = how, status
+        assert self._streams is not None
+        _, stdout, stderr = self._streams
+        if self._pump is not None:
+            self._pump.join(timeout=1.0)
+            if not self._pump.is_alive():
+                stderr.close()
+            self._pump = None
+        try:
+            stdout.close()
+        except OSError:  # pragma: no cover
+            pass
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        if launch is not None:
+            launch.cleanup()
+            self._launch = None
+        self._proc = self._streams = None
+
+    def _close_stdin(self) -> None:
+        if self._streams is None:
+            return
+        try:
+            self._streams[0].close()
+        except OSError:
+            pass
+
+    # wire ----------------------------------------------------------------------------------
+    def _send(self, data: bytes, deadline: float) -> None:
+        if self.wire_log is not None:
+            self.wire_log.append(("out", data))
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self._in_fd, view)
+                view = view[n:]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+                raise ProtocolError(FaultCode.CRASH, "the bot closed its stdin (it has probably exited)") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ProtocolError(FaultCode.TIMEOUT, "the bot does not read its stdin")
+            self._poll_out.poll(max(1, int(left * 1000) + 1))
+
+    def _read_line(self, deadline: float) -> bytes:
+        max_bytes = self.limits.max_line_bytes
+        buf = self._buf
+        gone = False
+        while True:
+            i = buf.find(b"\n", self._scan)
+            if i >= 0:
+                line = bytes(buf[:i])
+                del buf[: i + 1]
+                self._scan = 0
+                if len(line) > max_bytes:
+                    raise ProtocolError(FaultCode.OVERSIZE, f"a line of {len(line)} bytes (limit {max_bytes})")
+                if not line.strip():
+                    continue  # blank lines are ignored
+                if self.wire_log is not None:
+                    self.wire_log.append(("in", line))
+                return line
+            self._scan = len(buf)
+            if len(buf) > max_bytes:
+                raise ProtocolError(FaultCode.OVERSIZE, f"a line longer than {max_bytes} bytes")
+            if gone:  # it exited, and all it wrote before exiting has been read
+                raise ProtocolError(FaultCode.CRASH, "the bot exited")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ProtocolError(FaultCode.TIMEOUT, "no answer in time")
+            wait_ms = max(1, int(left * 1000) + 1)
+            if self._pidfd is None:  # no exit notice from the kernel: look now and then
+                wait_ms = min(wait_ms, EXIT_CHECK_MS)
+            ready = self._poll_in.poll(wait_ms)
+            if self._pidfd is None:
+                gone = self._exited(0)
+            else:
+                gone = any(fd == self._pidfd for fd, _ in ready)
+            try:
+                chunk = os.read(self._out_fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise ProtocolError(FaultCode.CRASH, "the bot closed its stdout (it has probably exited)")
+            buf += chunk
+            gone = False  # read on until the pipe is empty before calling it a crash
+
+    # games -----------------------------------------------------------------------------------
+    def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
+        if self.failed is not None:
+            return EntrantError(self.failed.code, f"could not be restarted: {self.failed.message}")
+        if self._left is not None:
+            left, self._left = self._left, None
+            return ProtocolError(FaultCode.CRASH, left)
+        if self._proc is None:
+            try:
+                self.start()
+            except EntrantError as exc:
+                return exc
+        self._bank = self.limits.time_bank
+        self._previous_view = {}
+        try:
+            self._send(protocol.dumps(message), time.monotonic() + self.limits.decision_timeout)
+        except ProtocolError as exc:
+            return exc
+        return None
+
+    def decide(self, game, seat: int, request_id: int) -> str:
+        decision = game.pending
+        lim = self.limits
+        bank = self._bank
+        time_left = lim.decision_timeout + (bank or 0.0)
+        features = self.features
+        if features:  # protocol 1.1: what the bot chose in its hello
+            view = game.view(seat)
+            msg = protocol.lean_request_message(
+                request_id, decision.kind, decision.prompt, decision.options, game.label, time_left, bank,
+                decision.source, features, view, self._previous_view,
+            )
+            self._previous_view = view
+        else:
+            label = game.label
+            msg = protocol.request_message(
+                request_id,
+                decision.kind,
+                decision.prompt,
+                [(o, label(o)) for o in decision.options],
+                game.view(seat),
+                time_left,
+                bank,
+                decision.source,
+            )
+        data = protocol.dumps(msg)
+        start = time.monotonic()
+        deadline = start + time_left + TIME_MARGIN
+        try:
+            self._send(data, deadline)
+            line = self._read_line(deadline)
+        except ProtocolError as exc:
+            if exc.code == FaultCode.TIMEOUT:
+                raise ProtocolError(FaultCode.TIMEOUT, f"no answer to request {request_id} within {time_left:g} s"
+                ) from None
+            raise
+        used = time.monotonic() - start
+        if bank is not None and used > lim.decision_timeout:
+            self._bank = max(0.0, bank - (used - lim.decision_timeout))
+        answer = protocol.parse_line(line)
+        return protocol.check_answer(answer, request_id, decision.options)
+
+    def fault(self, code: FaultCode) -> None:
+        self._stop(graceful=False)
+
+    def gone(self) -> ProtocolError | None:
+        if self._proc is None:
+            return None
+        ready = self._poll_gone.poll(0)
+        if any(fd == self._pidfd for fd, _ in ready) or (self._pidfd is None and self._exited(0)):
+            return ProtocolError(FaultCode.CRASH, "the bot exited without being asked to")
+        if ready:
+            return ProtocolError(FaultCode.CRASH, "the bot closed its stdin")
+        return None
+
+    def end_game(self, message: dict) -> None:
+        """Send ``game_end``. A bot found gone now left after the rules had settled the game, so
+        the result stands; it forfeits its next game instead (docs/protocol.md, section 5)."""
+        if self._proc is None:
+            return
+        left = self.gone()
+        if left is None:
+            try:
+                self._send(protocol.dumps(message), time.monotonic() + self.limits.decision_timeout)
+            except ProtocolError as exc:
+                left = exc
+        if left is not None:
+            self._left = (f"the bot left before goodbye, after its last decision of the previous game "
+                          f"({left.message})")
+            self._stop(graceful=False)
+
+    def take_stderr(self) -> str:
+        return self._stderr.take()
+
