@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 
+from tourney.bots import keeper
 from tourney.events.play import SeriesTask, run_series
 
 _QUEUE = None
@@ -23,6 +24,7 @@ def _abandon(code: int) -> None:
             entrant.close()
         except Exception:
             pass
+    keeper.release()  # os._exit skips atexit: reap the keeper here, or it is left a zombie
     os._exit(code)
 
 
