@@ -161,9 +161,15 @@ def draw(chart: Chart) -> str:
                f'fill="#1f2430">{e(chart.x_label)}</text>')
     out.append(f'<text transform="translate(14 {(top + plot_bottom) / 2:.1f}) rotate(-90)" text-anchor="middle" '
                f'fill="#1f2430">{e(chart.y_label)}</text>')
-    for r in chart.rules:
+    labels: list[float] = []
+    for r in sorted(chart.rules, key=lambda r: -r.y):
+        # a label sits above its line, or below it when the label of a line close above is in the way
+        at = py(r.y) - 4
+        if any(abs(at - y) < 13 for y in labels):
+            at = py(r.y) + 13
+        labels.append(at)
         out.append(f'<g class="rule"><line x1="{left}" x2="{w - right}" y1="{_f(py(r.y))}" y2="{_f(py(r.y))}" '
-                   f'stroke="#6b7280" stroke-dasharray="5 4"/><text x="{w - right - 4}" y="{_f(py(r.y) - 4)}" '
+                   f'stroke="#6b7280" stroke-dasharray="5 4"/><text x="{w - right - 4}" y="{_f(at)}" '
                    f'text-anchor="end" fill="#374151">{e(r.label)}</text></g>')
     for i, s in enumerate(chart.series):
         colour, dash = PALETTE[i % len(PALETTE)], DASHES[(i // len(PALETTE)) % len(DASHES)]

@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from tourney.errors import UserError
+from tourney.events import rounds, sprt
 from tourney.results import standings as _standings
 from tourney.results import store
+from tourney.stats.sprt import Sprt
 from tourney.web.replay import replay_data
 
 #: rows per page of the paged lists (an event's series, an entrant's games)
@@ -35,17 +37,18 @@ class PageNotFound(UserError):
 
 @dataclass
 class Computed:
-    """An event's standings and cross-table as of ``stamp``, and how long they took to compute."""
+    """An event's standings and what is drawn from them (head-to-head matrix, ratings over
+    time, the SPRT's course, rounds) as of ``stamp``, and how long they took to compute."""
 
     stamp: str
     standings: dict
-    cross_table: dict
+    views: dict
     seconds: float
 
 
 @dataclass
 class Cache:
-    """Standings and cross-tables by event, kept while the event's games stay the same.
+    """Standings and what is drawn from them, by event, kept while the event's games stay the same.
 
     The ratings of a large event take seconds to compute (openskill, game by game), and the live
     page asks every two seconds. When an event's last computation took ``slow_seconds`` or more
@@ -92,8 +95,8 @@ class Cache:
 
 
 def compute(db: Database, event: dict) -> Computed:
-    """The standings and cross-table of ``event`` now, read in one transaction so that they and
-    their stamp agree."""
+    """The standings of ``event`` now and what is drawn from them, read in one transaction so
+    that they and their stamp agree."""
     start = time.perf_counter()
     own = not db.conn.in_transaction
     if own:
@@ -101,11 +104,12 @@ def compute(db: Database, event: dict) -> Computed:
     try:
         stamp = event_stamp(db, event["id"])
         standings = _standings.event_standings(db, event)
-        crosstable = cross_table(db, event["id"], [r["entrant"] for r in standings["standings"]])
+        views = {"head_to_head": _standings.head_to_head(standings),
+                 "course": _standings.elo_course(db, event), **format_views(db, event)}
     finally:
         if own:
             db.execute("COMMIT")
-    return Computed(stamp, standings, crosstable, time.perf_counter() - start)
+    return Computed(stamp, standings, views, time.perf_counter() - start)
 
 
 def _computed(db: Database, event: dict, cache: Cache | None) -> tuple[Computed, bool]:
@@ -166,21 +170,6 @@ def event_stamp(db: Database, event_id: int) -> str:
     return f"{row['n']}.{row['last'] or 0}.{row['status']}"
 
 
-def cross_table(db: Database, event_id: int, order: list[str]) -> dict:
-    """Each pair of entrants over the games they sat at together: how often the row's entrant
-    placed ahead of (``won``), level with (``drawn``) or behind (``lost``) the column's."""
-    cells: dict[str, dict[str, dict]] = {name: {} for name in order}
-    for r in db.query(
-            "SELECT ea.name AS a, eb.name AS b, SUM(sa.placement < sb.placement) AS won, "
-            "SUM(sa.placement = sb.placement) AS drawn, SUM(sa.placement > sb.placement) AS lost "
-            "FROM games g JOIN seats sa ON sa.game_id = g.id JOIN seats sb ON sb.game_id = g.id "
-            "AND sb.entrant_id != sa.entrant_id JOIN entrants ea ON ea.id = sa.entrant_id "
-            "JOIN entrants eb ON eb.id = sb.entrant_id WHERE g.event_id = ? GROUP BY ea.name, eb.name",
-            [event_id]):
-        cells.setdefault(r["a"], {})[r["b"]] = {"won": r["won"], "drawn": r["drawn"], "lost": r["lost"]}
-    return {"entrants": order, "cells": cells}
-
-
 def _series_page(db: Database, event_id: int, page: int, size: int | None) -> tuple[list[dict], dict]:
     total = db["series"].count_where("event_id = ?", [event_id])
     paging = _pages(total, page, size)
@@ -212,10 +201,64 @@ def _series_page(db: Database, event_id: int, page: int, size: int | None) -> tu
     return series, paging
 
 
+def format_views(db: Database, event: dict) -> dict:
+    """What an event's format adds to its page: ``sprt`` (the test's settings, verdict and its
+    course batch by batch), ``swiss_rounds`` (each round's tables and results) or ``bracket``
+    (the knockout's ties by round)."""
+    config = (json.loads(event["config"]) if event.get("config") else {}).get("event") or {}
+    fmt = config.get("format")
+    if fmt == "sprt":
+        candidate, baseline = config["entrants"][:2]
+        return {"sprt": {**sprt.report(db, event["id"], config), "candidate": candidate, "baseline": baseline,
+                         "course": sprt_course(db, event["id"], config)}}
+    if fmt not in ("swiss", "knockout"):
+        return {}
+    rows = store.series_rows(db, event["id"])
+    if fmt == "knockout":
+        return {"bracket": rounds.bracket(rows, config) if rows else []}
+    by_round: list[list[dict]] = []
+    for s in rows:
+        while len(by_round) <= s["round"]:
+            by_round.append([])
+        winner = next((e["name"] for e in s["entrants"] if e["entrant_id"] == s["winner_id"]), None)
+        by_round[s["round"]].append({
+            "series": s["idx"], "status": s["status"], "outcome": s["outcome"], "winner": winner,
+            "bye": len(s["entrants"]) == 1,
+            "entrants": [{k: e[k] for k in ("name", "wins", "points")} for e in s["entrants"]]})
+    return {"swiss_rounds": by_round, **rounds.format_extra(config, rows)}
+
+
+def sprt_course(db: Database, event_id: int, config: dict) -> dict:
+    """The SPRT after each batch, as the event runs it (:mod:`tourney.events.sprt`): ``{"games":
+    [...], "llr": [...], "elo": [[elo, low, high] or None]}`` (the Elo from the candidate's side)."""
+    settings = sprt.settings(config)
+    test = Sprt(settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"],
+                unit="pair" if config.get("duplicate") else "game")
+    out: dict[str, list] = {"games": [0], "llr": [0.0], "elo": [None]}
+    games = 0
+    scores = sprt.candidate_scores(db, event_id, config)
+    for n, series_scores in enumerate(scores, 1):
+        if config.get("duplicate"):
+            test.add_pair(series_scores[0], series_scores[1])
+        else:
+            for score in series_scores:
+                test.add_game(score)
+        games += len(series_scores)
+        if n % sprt.BATCH == 0 or n == len(scores):
+            e = test.estimate()
+            out["games"].append(games)
+            out["llr"].append(round(test.llr, 4))
+            out["elo"].append(None if e.elo is None else [
+                round(e.elo, 2), None if e.elo_low is None else round(e.elo_low, 2),
+                None if e.elo_high is None else round(e.elo_high, 2)])
+    return out
+
+
 def event_data(db: Database, event_id: int, page: int = 1, size: int | None = PAGE_SIZE,
                cache: Cache | None = None) -> dict:
-    """An event: standings with ratings, the cross-table, and one page of its series with their
-    games. ``elo`` is reserved for Elo ratings with error bars (see the note in the code)."""
+    """An event: standings with Elo, rank ranges and ratings (exactly ``tourney standings
+    --json``), the head-to-head matrix, each entrant's Elo after each round, what its format
+    adds (:func:`format_views`), and one page of its series with their games."""
     event = _one(db, "SELECT * FROM events WHERE id = ?", [event_id])
     shown, updating = _computed(db, event, cache)
     series, paging = _series_page(db, event_id, page, size)
@@ -232,11 +275,7 @@ def event_data(db: Database, event_id: int, page: int = 1, size: int | None = PA
                                         "created_at", "finished_at")},
         "entrant_ids": entrants,
         "standings": shown.standings,
-        # ELO: Elo ratings with error bars come from tourney/stats (another engineer's work, not
-        # merged yet). Until then this stays None and the page says so; fill it with
-        # {entrant: {"elo", "low", "high"}} from there, never with numbers made up here.
-        "elo": None,
-        "cross_table": shown.cross_table,
+        **shown.views,
         "series": series,
         "paging": paging,
     }
@@ -339,4 +378,4 @@ def league_data(db: Database, league_id: int) -> dict:
     row = _one(db, "SELECT name FROM club_leagues WHERE id = ?", [league_id])
     league = League(db, row["name"])
     return {"page": "league", "id": league_id, "standings": _standings.club_standings(db, row["name"]),
-            "history": league.history()}
+            "course": _standings.club_course(db, row["name"]), "history": league.history()}

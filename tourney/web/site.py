@@ -59,13 +59,14 @@ def write_site(db: Database, out: Path) -> int:
 
 
 def _write_pages(db: Database, root: Path) -> int:
-    for kind in ("static", "event", "entrant", "game", "league"):
+    for kind in ("static", "event", "entrant", "game", "league", "help"):
         (root / kind).mkdir()
+    (root / "help" / "statistics.html").write_text(render({"page": "help"}, PAGE_LINKS), encoding="utf-8")
     for name in STATIC_FILES:
         (root / "static" / name).write_bytes(static_file(name))
     index = pages.index_data(db)
     _write(root, "index", index, INDEX_LINKS)
-    count = 1
+    count = 2  # the index and the help page
     for event in index["events"]:
         _write(root / "event", str(event["id"]), pages.event_data(db, event["id"], size=None), PAGE_LINKS)
         count += 1
