@@ -223,11 +223,16 @@ def elo_course(db: Database, event: dict) -> dict:
             if not tally[name]:
                 series[name].append(None)
                 continue
-            e = field_estimate(tally[name])
-            series[name].append(None if e.elo is None else
-                                [round(e.elo, 2), None if e.elo_low is None else round(e.elo_low, 2),
-                                 None if e.elo_high is None else round(e.elo_high, 2)])
+            series[name].append(elo_point(field_estimate(tally[name]).to_dict()))
     return {"games": marks, "rounds": [rounds[m - 1] + 1 for m in marks], "series": series}
+
+
+def elo_point(estimate: dict) -> list | None:
+    """``[elo, low, high]`` of an estimate's JSON-safe dict (bounds None where infinite), or None
+    while the Elo itself is infinite (every game won or lost) or unknown."""
+    if estimate["elo"] is None:
+        return None
+    return [round(estimate[k], 2) if estimate[k] is not None else None for k in ("elo", "elo_low", "elo_high")]
 
 
 def club_course(db: Database, name: str) -> dict:

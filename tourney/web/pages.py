@@ -245,12 +245,9 @@ def sprt_course(db: Database, event_id: int, config: dict) -> dict:
                 test.add_game(score)
         games += len(series_scores)
         if n % sprt.BATCH == 0 or n == len(scores):
-            e = test.estimate()
             out["games"].append(games)
             out["llr"].append(round(test.llr, 4))
-            out["elo"].append(None if e.elo is None else [
-                round(e.elo, 2), None if e.elo_low is None else round(e.elo_low, 2),
-                None if e.elo_high is None else round(e.elo_high, 2)])
+            out["elo"].append(_standings.elo_point(test.estimate().to_dict()))
     return out
 
 
