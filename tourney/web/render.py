@@ -119,6 +119,7 @@ def course_chart(course: dict, key: str = "course") -> Markup:
 def sprt_charts(test: dict) -> Markup:
     """The SPRT's LLR with both bounds, and its Elo estimate with the interval, against games."""
     course = test["course"]
+    points = list(zip(course["games"], course["elo"]))
     llr = charts.line_chart(
         "sprt-llr", "Log-likelihood ratio against games", "games played", "LLR",
         [charts.Series("LLR", list(zip(course["games"], course["llr"])))],
@@ -127,8 +128,8 @@ def sprt_charts(test: dict) -> Markup:
         caption="The test stops when the LLR reaches a bound: the upper accepts H1, the lower H0.")
     elo = charts.line_chart(
         "sprt-elo", "Elo estimate against games", "games played", "Elo of the candidate (higher is better)",
-        [charts.Series("Elo estimate", [(g, None if p is None else p[0]) for g, p in zip(course["games"], course["elo"])],
-                       _band(list(zip(course["games"], course["elo"]))))],
+        [charts.Series("Elo estimate", [(g, None if p is None else p[0]) for g, p in points],
+                       _band(points))],
         [charts.Rule(test["elo0"], f"elo0 = {test['elo0']:g}"), charts.Rule(test["elo1"], f"elo1 = {test['elo1']:g}")],
         caption="The candidate's Elo against the baseline with its 95% interval after each batch "
                 "(biased once a sequential test stops: docs/evaluation.md).")
