@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from tourney.errors import UserError
+from tourney.results import store
 from tourney.web import pages
 from tourney.web.render import STATIC_FILES, Links, render, static_file
 
@@ -70,10 +71,11 @@ def _write_pages(db: Database, root: Path) -> int:
     for event in index["events"]:
         _write(root / "event", str(event["id"]), pages.event_data(db, event["id"], size=None), PAGE_LINKS)
         count += 1
-    for (entrant_id,) in db.execute("SELECT DISTINCT entrant_id FROM event_entrants ORDER BY entrant_id"):
+    ids = store.page_ids(db)
+    for entrant_id in ids["entrant"]:
         _write(root / "entrant", str(entrant_id), pages.entrant_data(db, entrant_id, size=None), PAGE_LINKS)
         count += 1
-    for (game_id,) in db.execute("SELECT id FROM games ORDER BY id"):
+    for game_id in ids["game"]:
         _write(root / "game", str(game_id), pages.game_data(db, game_id), PAGE_LINKS)
         count += 1
     for league in index["leagues"]:
