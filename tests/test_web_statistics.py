@@ -191,6 +191,9 @@ def test_the_sprt_course_ends_where_the_test_stands(stats_db):
     assert course["llr"][-1] == pytest.approx(test["llr"], abs=1e-3)
     assert course["llr"][-1] >= test["upper_bound"] > max(course["llr"][:-1])  # it stopped at the first crossing
     assert course["elo"][-1][0] == pytest.approx(test["estimate"]["elo"], abs=0.01)
+    losses, draws, wins = course["counts"]
+    row = {r["entrant"]: r for r in data["standings"]["standings"]}[HOSTILE]
+    assert (wins, draws, losses) == (row["wins"], row["draws"], row["losses"])
 
 
 def test_the_club_chart_has_one_point_a_round(stats_db):
@@ -285,6 +288,7 @@ def test_the_sprt_page_opens_with_the_verdict_and_both_charts(server, stats_db, 
     assert page.locator("#verdict .badge").inner_text() == "H1 accepted"
     hyp = page.locator("#hypotheses").inner_text()
     assert "H0" in hyp and "at most 0 Elo" in hyp and "H1" in hyp and "at least 150 Elo" in hyp
+    assert re.search(r"won \d+ · drawn \d+ · lost \d+", page.locator("#sprt-counts").inner_text())
     for key in ("sprt-llr", "sprt-elo"):
         chart = page.locator(f"#chart-{key} svg")
         assert chart.is_visible() and chart.locator("polyline").count() >= 1

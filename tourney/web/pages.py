@@ -230,7 +230,9 @@ def format_views(db: Database, event: dict) -> dict:
 
 def sprt_course(db: Database, event_id: int, config: dict) -> dict:
     """The SPRT after each batch, as the event runs it (:mod:`tourney.events.sprt`): ``{"games":
-    [...], "llr": [...], "elo": [[elo, low, high] or None]}`` (the Elo from the candidate's side)."""
+    [...], "llr": [...], "elo": [[elo, low, high] or None], "counts": [...]}`` (the Elo from the
+    candidate's side; ``counts`` as the test keeps them, lowest score first: ``[L, D, W]`` of
+    games, or the five pair scores 0, ½, 1, 1½, 2 of duplicate pairs)."""
     settings = sprt.settings(config)
     test = Sprt(settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"],
                 unit="pair" if config.get("duplicate") else "game")
@@ -248,6 +250,7 @@ def sprt_course(db: Database, event_id: int, config: dict) -> dict:
             out["games"].append(games)
             out["llr"].append(round(test.llr, 4))
             out["elo"].append(_standings.elo_point(test.estimate().to_dict()))
+    out["counts"] = list(test.counts)
     return out
 
 
