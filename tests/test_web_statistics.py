@@ -199,9 +199,9 @@ def test_the_sprt_course_ends_where_the_test_stands(stats_db):
 def test_the_club_chart_has_one_point_a_round(stats_db):
     db = store.open_db(stats_db["path"], readonly=True)
     course = standings_mod.club_course(db, LEAGUE)
-    # game 1, the night's two tables (one round), game 4
-    assert course["games"] == [1, 3, 4] and len(course["rounds"]) == 3
-    assert course["series"]["Ann"] == [3, 3, 4] and course["series"][HOSTILE] == [0, 5, 9]
+    # the start, game 1, the night's two tables (one round), game 4
+    assert course["games"] == [0, 1, 3, 4] and course["rounds"][0] == 0 and len(set(course["rounds"])) == 4
+    assert course["series"]["Ann"] == [0, 3, 3, 4] and course["series"][HOSTILE] == [0, 0, 5, 9]
 
 
 def test_a_knockout_is_drawn_as_a_bracket_and_a_swiss_as_rounds(stats_db):

@@ -58,9 +58,9 @@ class Chart:
     height: int = 300
 
 
-def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
-    """About ``count`` round tick values (steps of 1, 2 or 5 times a power of ten) covering
-    ``lo``..``hi``.
+def nice_ticks(lo: float, hi: float, count: int = 5, integer: bool = False) -> list[float]:
+    """About ``count`` round tick values (steps of 1, 2 or 5 times a power of ten; whole steps
+    when ``integer``) covering ``lo``..``hi``.
 
     >>> nice_ticks(0, 10)
     [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
@@ -68,6 +68,8 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     [-4.0, -2.0, 0.0, 2.0, 4.0]
     >>> nice_ticks(5, 5)
     [4.0, 5.0, 6.0]
+    >>> nice_ticks(1, 2, integer=True)
+    [1.0, 2.0]
     """
     if hi < lo:
         lo, hi = hi, lo
@@ -76,6 +78,8 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     raw = (hi - lo) / max(1, count)
     power = 10.0 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw - 1e-12)
+    if integer:
+        step = max(1.0, step)
     first = math.floor(lo / step + 1e-9)
     last = math.ceil(hi / step - 1e-9)
     return [round(i * step, 10) + 0.0 for i in range(first, last + 1)]
@@ -132,7 +136,8 @@ def draw(chart: Chart) -> str:
     ys = [y for s in chart.series for _, y in s.points if y is not None and math.isfinite(y)]
     ys += [v for s in chart.series for _, lo, hi in s.band for v in (lo, hi) if v is not None and math.isfinite(v)]
     ys += [r.y for r in chart.rules]
-    x_ticks = nice_ticks(min(xs, default=0), max(xs, default=1), 6)
+    x_ticks = nice_ticks(min(xs, default=0), max(xs, default=1), 6,
+                         integer=all(float(x).is_integer() for x in xs))
     y_ticks = nice_ticks(min(ys, default=0), max(ys, default=1), 5)
     x0, x1, y0, y1 = x_ticks[0], x_ticks[-1], y_ticks[0], y_ticks[-1]
 

@@ -237,16 +237,17 @@ def elo_point(estimate: dict) -> list | None:
 
 def club_course(db: Database, name: str) -> dict:
     """A club league's totals after each round (a club night's tables make one round; a game
-    entered on its own is a round of its own): ``{"games": [games entered by then], "rounds":
-    [round numbers], "series": {member: [total or None]}}`` (None before the member joined)."""
+    entered on its own is a round of its own), from the start (round 0): ``{"games": [games
+    entered by then], "rounds": [round numbers], "series": {member: [total or None]}}`` (None
+    before the member joined)."""
     from tourney.club.league import League
 
     league = League(db, name)
     games = league.games()
     cumulative = league.cumulative()
     rounds = [g.round if g.round is not None else g.number for g in games]
-    ends = [i + 1 for i in range(len(games)) if i + 1 == len(games) or rounds[i + 1] != rounds[i]]
-    return {"games": ends, "rounds": [rounds[k - 1] for k in ends],
+    ends = [0] + [i + 1 for i in range(len(games)) if i + 1 == len(games) or rounds[i + 1] != rounds[i]]
+    return {"games": ends, "rounds": [rounds[k - 1] if k else 0 for k in ends],
             "series": {member: [values[k] for k in ends] for member, values in cumulative.items()}}
 
 
