@@ -7,8 +7,8 @@ views, never from memory) plus a *progress* series for the chart:
 * other bot events: each entrant's rating ordinal (openskill, ``mu - 3*sigma``) after each game.
 
 The html page draws that series as an inline SVG (:mod:`tourney.charts`: no script, no network,
-no external file) and shows the head-to-head matrix; every name is escaped. The JSON shape (``version`` 1) is documented in
-docs/standings.md.
+no external file) and shows the head-to-head matrix; every name is escaped. The JSON shape
+(``version`` 1) is documented in docs/standings.md.
 """
 
 from __future__ import annotations
@@ -56,10 +56,20 @@ def elo_text(block: dict | None) -> str:
     if elo is None:  # no games, or every game won (lost): the Elo is infinite
         return "+inf" if block["score"] == 1 else "-inf" if block["score"] == 0 else ""
     if pm is not None:
-        return f"{elo:+.0f} ± {pm:.0f}"
+        return f"{_signed(elo)} ± {pm:.0f}"
     if low is None and high is None:
-        return f"{elo:+.0f} (no interval yet)"
-    return f"{elo:+.0f} [{'-inf' if low is None else f'{low:+.0f}'}, {'+inf' if high is None else f'{high:+.0f}'}]"
+        return f"{_signed(elo)} (no interval yet)"
+    return f"{_signed(elo)} [{'-inf' if low is None else _signed(low)}, {'+inf' if high is None else _signed(high)}]"
+
+
+def _signed(value: float) -> str:
+    """A signed whole number, with no minus sign on a value that rounds to zero.
+
+    >>> _signed(-0.3), _signed(12.6), _signed(-40)
+    ('+0', '+13', '-40')
+    """
+    text = f"{value:+.0f}"
+    return "+0" if text == "-0" else text
 
 
 def _average(value) -> str:
