@@ -29,13 +29,14 @@ by conservative ordinal. docs/standings.md documents all of it and the JSON shap
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from sqlite_utils import Database
 
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
 from tourney.results import store
-from tourney.results.comparisons import event_comparisons
+from tourney.results.comparisons import event_comparisons, field_estimate, field_scores
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
@@ -202,10 +203,6 @@ def elo_course(db: Database, event: dict) -> dict:
     or evenly spaced group of games): ``{"games": [game numbers], "rounds": [round after it],
     "series": {entrant: [[elo, low, high] or None]}}``; the last point equals the standings' Elo
     against the field (:mod:`tourney.results.comparisons`)."""
-    from collections import Counter
-
-    from tourney.results.comparisons import field_estimate, field_scores
-
     games = _ratings.event_games(db, event["id"])
     rounds = [r["round"] for r in db.query(
         "SELECT s.round FROM games g JOIN series s ON s.id = g.series_id WHERE g.event_id = ? "
@@ -240,7 +237,7 @@ def club_course(db: Database, name: str) -> dict:
     entered on its own is a round of its own), from the start (round 0): ``{"games": [games
     entered by then], "rounds": [round numbers], "series": {member: [total or None]}}`` (None
     before the member joined)."""
-    from tourney.club.league import League
+    from tourney.club.league import League  # club imports results: a top-level import would be a circle
 
     league = League(db, name)
     games = league.games()
