@@ -132,3 +132,137 @@ def test_a_duplicate_event_counts_its_complete_mirror_pairs():
     counts = mirror_pairs(db, event_id)
     assert list(counts) == [("g", "r")] and sum(counts[("g", "r")]) == 5
     assert db.execute("select count(*) from games").fetchone()[0] == 10
+
+
+# ---------------------------------------------------------------------------------------------
+# The tallies the writer keeps (results/tallies.py) equal a recount from the games table
+# ---------------------------------------------------------------------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+NAMES = ["A", "B", "C", "D"]
+
+
+def _tally_event(db, duplicate=False):
+    from tourney.results import store
+
+    event = {"name": "t", "format": "round-robin", "rule_set": "crazier-eights", "seed": 1,
+             "players": 2, "games": 100}
+    schedule = [{"idx": i, "kind": "league", "seed": i, "games_target": 100, "entrants": NAMES}
+                for i in range(3)]
+    event_id = store.create_event(db, event, [{"name": n, "builtin": "random"} for n in NAMES],
+                                  schedule, {}, "test")
+    return event_id, store.series_rows(db, event_id)
+
+
+def _payload(idx, seats, duplicate_set):
+    return {"idx": idx, "leg": idx, "duplicate_set": duplicate_set, "rotation": None,
+            "rule_set": "crazier-eights", "options": {}, "seed": idx, "players": len(seats),
+            "first_player": 0, "turn_order": list(range(len(seats))), "teams": None,
+            "winners": [i for i, s in enumerate(seats) if s["placement"] == 1], "reason": "t",
+            "choices": [], "seats": [{"seat": i, **s} for i, s in enumerate(seats)]}
+
+
+seat_st = st.fixed_dictionaries({
+    "entrant": st.sampled_from(NAMES),
+    "placement": st.one_of(st.none(), st.integers(1, 3)),
+    "points": st.one_of(st.none(), st.integers(0, 20)),
+})
+game_st = st.tuples(st.integers(0, 2), st.lists(seat_st, min_size=1, max_size=4),
+                    st.one_of(st.none(), st.integers(0, 3)))
+
+
+@given(games=st.lists(game_st, max_size=30), batches=st.lists(st.integers(1, 5), min_size=1))
+def test_the_kept_tallies_equal_a_recount_after_any_games(games, batches):
+    """Any games (two or more seats, an entrant twice at a table, seats without a placement,
+    duplicate sets of one, two or three games), stored in batches of any size."""
+    from tourney.results import store, tallies
+
+    db = store.open_db(":memory:")
+    event_id, series = _tally_event(db)
+    ids = {s["id"]: 0 for s in series}
+    items = []
+    for k, entrant_ids, dup in games:
+        s = series[k]
+        names = {e["name"]: e["entrant_id"] for e in s["entrants"]}
+        seats = [{"entrant_id": names[x["entrant"]], "placement": x["placement"],
+                  "points": x["points"]} for x in entrant_ids]
+        items.append((s["id"], _payload(ids[s["id"]], seats, dup), None))
+        ids[s["id"]] += 1
+    sizes = iter(batches * (len(items) + 1))
+    while items:
+        n = next(sizes)
+        store.record_games(db, event_id, items[:n])
+        items = items[n:]
+    assert tallies.kept(db, event_id) == tallies.recount(db, event_id)
+
+
+def _run_duplicate(db, stop_after=None):
+    from pathlib import Path
+
+    from tourney.config import parse_config
+    from tourney.events import runner
+
+    raw = {"event": {"name": "dup", "format": "league", "seed": 2, "games": 6, "duplicate": True},
+           "entrants": [{"name": "g", "builtin": "greedy"}, {"name": "r", "builtin": "random"}]}
+    cfg = parse_config(raw, base_dir=str(Path(__file__).parent.parent))
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+    stored = []
+
+    def on_game(series, payload):
+        stored.append(payload)
+        if len(stored) == stop_after:
+            raise KeyboardInterrupt
+
+    try:
+        runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1, on_game=on_game).run()
+    except KeyboardInterrupt:
+        pass
+    return event_id, cfg
+
+
+def test_the_kept_tallies_survive_an_interruption_in_a_mirror_pair_and_a_resume():
+    from tourney.results import store, tallies
+    from tourney.results.comparisons import mirror_pairs
+
+    db = store.open_db(":memory:")
+    event_id, _ = _run_duplicate(db, stop_after=5)  # the third pair is cut after its first game
+    assert db.execute("select count(*) from games").fetchone()[0] == 5
+    assert tallies.kept(db, event_id) == tallies.recount(db, event_id)
+    assert sum(mirror_pairs(db, event_id)[("g", "r")]) == 2
+    event_id, _ = _run_duplicate(db)  # resumed: the pair is completed, nothing counted twice
+    assert db.execute("select count(*) from games").fetchone()[0] == 12
+    assert tallies.kept(db, event_id) == tallies.recount(db, event_id)
+    assert sum(mirror_pairs(db, event_id)[("g", "r")]) == 6
+
+
+def test_a_restart_discards_the_kept_tallies_with_the_games(tmp_path):
+    from tourney.results import store, tallies
+
+    db = store.open_db(":memory:")
+    event_id, _ = _run_duplicate(db)
+    store.delete_event(db, event_id)
+    assert db.execute("select count(*) from pair_tallies").fetchone()[0] == 0
+    assert db.execute("select count(*) from field_tallies").fetchone()[0] == 0
+    event_id, _ = _run_duplicate(db, stop_after=3)
+    assert tallies.kept(db, event_id) == tallies.recount(db, event_id)
+
+
+def test_upgrading_a_file_fills_the_tallies_the_writer_would_have_kept(tmp_path):
+    from tourney.results import store, tallies
+
+    path = str(tmp_path / "old.db")
+    db = store.open_db(path)
+    event_id, _ = _run_duplicate(db)
+    kept = tallies.kept(db, event_id)
+    # the file as an older tourney left it: no tallies, migration m010 not applied
+    db.execute("drop table pair_tallies")
+    db.execute("drop table field_tallies")
+    db.execute("delete from _sqlite_migrations where name = 'm010_pair_tallies'")
+    db.conn.commit()
+    db.conn.close()
+    db = store.open_db(path)
+    pairs = kept[0]
+    assert len(pairs) == 2 and all(sum(row[3:]) == 6 for row in pairs.values())
+    assert tallies.kept(db, event_id) == kept

@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from helpers import GREEDY_AND_RANDOM, processes_with, snapshot
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
@@ -39,19 +40,6 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 
 def test_this_machine_can_isolate_bots():
     assert sandbox.problem() is None  # the README's test command installs bubblewrap
-
-
-def processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if marker.encode() in cmdline and b"sleep" in cmdline:
-                found.append(int(entry))
-    return found
 
 
 def run_hostile(tmp_path, mode: str, extra: str = "", event_extra: str = "") -> tuple[dict, dict]:
@@ -396,8 +384,6 @@ def test_public_seeds_follow_the_documented_formula(tmp_path):
 
 
 def test_restart_keeps_the_secret_and_a_resumed_run_deals_the_same_games(tmp_path):
-    from test_resume import snapshot
-
     from tourney.config import load_config
     from tourney.events import runner
     from tourney.results import store
@@ -409,15 +395,7 @@ name = "rr"
 format = "round-robin"
 seed = 11
 games = 3
-
-[[entrants]]
-name = "greedy"
-builtin = "greedy"
-
-[[entrants]]
-name = "random"
-builtin = "random"
-
+""" + GREEDY_AND_RANDOM + """
 [[entrants]]
 name = "random2"
 builtin = "random"

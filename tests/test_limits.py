@@ -4,7 +4,7 @@ Each test starts real bot processes through the referee and checks the recorded 
 no process is left behind (helpers shared with tests/test_referee.py).
 """
 
-from test_referee import FAULT_BOT, all_pids, leftovers, random_spec
+from helpers import FAULT_BOT, all_pids, leftovers, random_spec
 
 from tourney.bots.entrants import EntrantSpec, Limits, open_entrant
 from tourney.bots.referee import play_game

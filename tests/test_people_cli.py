@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+from helpers import GREEDY_AND_RANDOM, gone
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
@@ -178,11 +179,6 @@ def wait_for(child: pexpect.spawn, marker: Path) -> int:
     return int(marker.read_text())
 
 
-def gone(pid: int) -> bool:
-    stat = Path(f"/proc/{pid}/stat")
-    return not stat.exists() or stat.read_text().split(")")[-1].split()[0] == "Z"
-
-
 def test_the_progress_bar_shows_time_and_a_resumed_run_counts_stored_games(tmp_path):
     (tmp_path / "sleeper.py").write_text(SLEEPER)
     marker = tmp_path / "stuck"
@@ -198,15 +194,7 @@ concurrency = 1
 [limits]
 decision_timeout = 3600.0
 sandbox = "off"  # the sleeper leaves its marker in the test's folder, outside its own
-
-[[entrants]]
-name = "greedy"
-builtin = "greedy"
-
-[[entrants]]
-name = "random"
-builtin = "random"
-
+{GREEDY_AND_RANDOM}
 [[entrants]]
 name = "sleeper"
 command = ["{{python}}", "{tmp_path / 'sleeper.py'}", "{marker}"]

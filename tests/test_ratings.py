@@ -1,7 +1,7 @@
 """Ratings: openskill Plackett-Luce over stored results, recomputed in game order."""
 
 import pytest
-from test_standings import build_event, g
+from helpers import build_event, g
 
 from tourney.results.ratings import MU, SIGMA, event_ratings, kept_ratings, rate_games, rating_ranks
 from tourney.results.standings import event_standings

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import all_pids, leftovers, random_spec
 
 import engine
 from tourney.bots.entrants import (
@@ -18,7 +19,6 @@ from tourney.bots.entrants import (
     EntrantError,
     EntrantSpec,
     Limits,
-    SubprocessEntrant,
     open_entrant,
 )
 from tourney.bots.protocol import FAULT_CODES
@@ -37,31 +37,6 @@ UNSANDBOXED = Policy("off")
 
 def fault_spec(mode, at=2, limits=FAST, name=None):
     return EntrantSpec(name or mode, command=("{python}", FAULT_BOT, mode, str(at)), limits=limits)
-
-
-def random_spec(limits=FAST):
-    return EntrantSpec("random_bot", command=("{python}", RANDOM_BOT), limits=limits)
-
-
-def leftovers(pgids):
-    """Processes still in any of the process groups ``pgids``, and zombie children of ours."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        state, ppid, pgrp = fields[0], int(fields[1]), int(fields[2])
-        if pgrp in pgids or (ppid == os.getpid() and state == "Z"):
-            found.append((int(entry), state, ppid, pgrp))
-    return found
-
-
-def all_pids(*entrants):
-    return {pid for e in entrants if isinstance(e, SubprocessEntrant) for pid in e.pids}
 
 
 def play_series(spec_a, spec_b, games=2, **kw):

@@ -7,7 +7,7 @@ import json
 from html.parser import HTMLParser
 
 import pytest
-from test_standings import build_event, g
+from helpers import build_event, g
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)

@@ -10,12 +10,12 @@ import json
 import os
 import select
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from helpers import GREEDY_AND_RANDOM, children, count_games, snapshot
 from typer.testing import CliRunner
 
 import tourney.commands  # registers the commands
@@ -36,15 +36,7 @@ concurrency = 2
 [limits]
 decision_timeout = 30.0  # long: a held-up gate bot is interrupted, never timed out
 sandbox = "off"  # the gate bot counts requests in the test's folder, outside its own
-
-[[entrants]]
-name = "greedy"
-builtin = "greedy"
-
-[[entrants]]
-name = "random"
-builtin = "random"
-
+""" + GREEDY_AND_RANDOM + """
 [[entrants]]
 name = "py-gate"
 command = ["{python}", "ROOT/tests/bots/gate_bot.py", "GATE"]
@@ -66,53 +58,6 @@ def env():
     return e
 
 
-def count_games(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            return con.execute("select count(*) from games").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.OperationalError:  # tables not created yet
-        return 0
-
-
-def snapshot(db: Path) -> dict:
-    """Everything that must not depend on interruptions: per (series, game) the game row,
-    seats and replay; per series its result. Ids and times are left out."""
-    con = sqlite3.connect(db)
-    con.row_factory = sqlite3.Row
-    games = {}
-    for g in con.execute(
-            "select g.*, s.idx as sidx from games g join series s on s.id = g.series_id"):
-        seats = [
-            (r["seat"], r["name"], r["first"], r["winner"], r["points"], r["placement"],
-             r["eliminated"], r["fault"])
-            for r in con.execute(
-                "select st.*, e.name from seats st join entrants e on e.id = st.entrant_id "
-                "where game_id = ? order by seat", [g["id"]])
-        ]
-        rep = con.execute("select * from replays where game_id = ?", [g["id"]]).fetchone()
-        key = (g["sidx"], g["idx"])
-        assert key not in games, f"game {key} stored twice"
-        games[key] = (g["seed"], g["first_player"], g["turn_order"], g["winners"], g["reason"],
-                      tuple(seats), rep["choices_z"], rep["seed"], rep["options_id"])
-    series = {}
-    for s in con.execute("select * from series"):
-        rows = tuple(
-            (r["name"], r["seat"], r["wins"], r["points"], r["placement"])
-            for r in con.execute(
-                "select se.*, e.name from series_entrants se join entrants e "
-                "on e.id = se.entrant_id where series_id = ? order by seat", [s["id"]])
-        )
-        series[s["idx"]] = (s["status"], s["outcome"], s["games_played"], rows)
-    status = con.execute("select status from events").fetchone()[0]
-    con.close()
-    return {"games": games, "series": series, "status": status}
-
-
 def set_gate(gate: Path, block_at: int | None) -> None:
     """Restart the gate bots' request count; make request ``block_at`` of the next run block."""
     for name in ("requests", "waiting", "block_at"):
@@ -130,20 +75,6 @@ def wait_until_blocked(proc: subprocess.Popen, gate: Path) -> None:
     while not (gate / "waiting").exists():
         assert proc.poll() is None, "the run ended although a gate bot never answered"
         time.sleep(0.005)
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (here: the run's worker processes)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat[stat.rfind(")") + 2:].split()[1]) == pid:
-                found.append(int(entry))
-    return found
 
 
 def wait_for_exit(pids: list[int]) -> None:
@@ -175,16 +106,22 @@ def kill_while_blocked(cfg: Path, db: Path, gate: Path, block_at: int) -> None:
     wait_for_exit(workers)
 
 
-def test_kill_and_resume_equals_uninterrupted(tmp_path):
+def reference_run(tmp_path: Path, config: str) -> tuple[Path, Path, dict]:
+    """Write ``config`` (its gate bots counting in a new folder) and run it uninterrupted; returns
+    the config's path, the gate folder and a snapshot of the reference database."""
     gate = tmp_path / "gate"
     gate.mkdir()
     cfg = tmp_path / "event.toml"
-    cfg.write_text(CONFIG.replace("ROOT", str(ROOT)).replace("GATE", str(gate)))
+    cfg.write_text(config.replace("ROOT", str(ROOT)).replace("GATE", str(gate)))
     reference_db = tmp_path / "reference.db"
     set_gate(gate, None)
     subprocess.run(tourney("run", str(cfg), "--db", str(reference_db), "-q"), env=env(),
                    check=True, stdout=subprocess.DEVNULL)
-    reference = snapshot(reference_db)
+    return cfg, gate, snapshot(reference_db)
+
+
+def test_kill_and_resume_equals_uninterrupted(tmp_path):
+    cfg, gate, reference = reference_run(tmp_path, CONFIG)
     total = len(reference["games"])
     requests = gate_requests(gate)  # the gate bots' requests in a whole run
     assert reference["status"] == "finished" and total > 10 and requests > 100
@@ -257,15 +194,7 @@ concurrency = 2
 [limits]
 decision_timeout = 30.0
 sandbox = "off"  # the gate bot counts requests in the test's folder, outside its own
-
-[[entrants]]
-name = "greedy"
-builtin = "greedy"
-
-[[entrants]]
-name = "random"
-builtin = "random"
-
+""" + GREEDY_AND_RANDOM + """
 [[entrants]]
 name = "py-gate"
 command = ["{python}", "ROOT/tests/bots/gate_bot.py", "GATE"]
@@ -283,15 +212,7 @@ builtin = "greedy"
 def test_kill_and_resume_a_duplicate_swiss(tmp_path):
     # rounds made from results, and duplicate sets cut anywhere: the resumed event must pair
     # the same rounds and finish every set exactly as an uninterrupted run
-    gate = tmp_path / "gate"
-    gate.mkdir()
-    cfg = tmp_path / "swiss.toml"
-    cfg.write_text(SWISS.replace("ROOT", str(ROOT)).replace("GATE", str(gate)))
-    reference_db = tmp_path / "reference.db"
-    set_gate(gate, None)
-    subprocess.run(tourney("run", str(cfg), "--db", str(reference_db), "-q"), env=env(),
-                   check=True, stdout=subprocess.DEVNULL)
-    reference = snapshot(reference_db)
+    cfg, gate, reference = reference_run(tmp_path, SWISS)
     total = len(reference["games"])
     requests = gate_requests(gate)
     assert reference["status"] == "finished" and len(reference["series"]) == 9

@@ -3,63 +3,14 @@
 import json
 
 import pytest
+from helpers import build_event, g
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
 from tourney.results import store
-from tourney.results.standings import TIE_BREAKS, event_standings, find_event
+from tourney.results.standings import TIE_BREAKS, event_standings
 from tourney.results.store import open_db
-
-
-def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
-    """series: list of (kind, [names in seat order], [games], result) where a game is
-    {"winners": [seats], "points": [...], "placements": [...], "faults": {seat: code}} and result is
-    None (pending) or ("win", winner_name) / ("draw", None)."""
-    specs = [{"name": n, "builtin": "random"} for n in entrants]
-    schedule = [{"idx": i, "round": 0, "kind": kind, "seed": i, "games_target": max(1, len(games)),
-                 "entrants": table} for i, (kind, table, games, _) in enumerate(series)]
-    event = {"name": name, "format": fmt, "rule_set": rule_set, "seed": 1, "players": len(series[0][1]),
-             "games": 1}
-    event_id = store.create_event(db, event, specs, schedule, {"name": name}, "test")
-    ids = {r["name"]: r["id"] for r in db["entrants"].rows}
-    for s, (kind, table, games, result) in zip(store.series_rows(db, event_id), series):
-        wins = dict.fromkeys(table, 0)
-        points = dict.fromkeys(table, 0)
-        for idx, g in enumerate(games):
-            for seat in g["winners"]:
-                wins[table[seat]] += 1
-            for seat, p in enumerate(g["points"]):
-                points[table[seat]] += p
-            payload = {
-                "idx": idx, "rule_set": rule_set, "options": {}, "seed": idx, "players": len(table),
-                "first_player": 0, "turn_order": list(range(len(table))), "teams": None,
-                "winners": g["winners"], "reason": "test", "detail": "", "decisions": 1, "seconds": 0.0,
-                "choices": [], "log": [], "stderr": {}, "faults": {},
-                "seats": [{"seat": seat, "entrant_id": ids[n], "points": g["points"][seat],
-                           "placement": g["placements"][seat], "eliminated": 0,
-                           "fault": g.get("faults", {}).get(seat)} for seat, n in enumerate(table)],
-            }
-            sr = None
-            if result is not None and idx == len(games) - 1:
-                outcome, winner = result
-                if kind == "league":
-                    key = {n: points[n] for n in table}
-                else:
-                    key = {n: -wins[n] for n in table}
-                placement = {n: 1 + sum(1 for o in key.values() if o < key[n]) for n in table}
-                if outcome == "draw" and kind == "match":
-                    placement = dict.fromkeys(table, 1)
-                sr = {"outcome": outcome, "winner_id": ids[winner] if winner else None,
-                      "games_played": len(games),
-                      "entrants": {ids[n]: {"wins": wins[n], "points": points[n], "placement": placement[n]}
-                                   for n in table}}
-            store.record_game(db, event_id, s["id"], payload, sr)
-    return find_event(db, name)
-
-
-def g(winners, points, placements, faults=None):
-    return {"winners": winners, "points": points, "placements": placements, "faults": faults or {}}
 
 
 @pytest.fixture

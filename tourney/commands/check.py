@@ -59,11 +59,28 @@ def check(
 
     Exit status: 0 the bot behaved, 3 it broke the protocol, 2 bad usage.
     """
+    from tourney.bots.entrants import EntrantSpec, Limits, SubprocessEntrant, open_entrant
+    from tourney.bots.sandbox import Policy
+
+    _refuse_bad_usage(command, cwd, opponent, sandbox, rule_set)
+    limits = Limits(startup_timeout=startup_timeout, decision_timeout=decision_timeout)
+    spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits,
+                       sandbox=Policy(sandbox, network=network, writable=writable))
+    bot = SubprocessEntrant(spec, seed)
+    with bot, open_entrant(EntrantSpec(opponent, builtin=opponent), seed=seed + 1) as other:
+        _handshake(bot, sandbox)
+        problems, last_fault = _play(bot, other, rule_set, seed, games, verbose)
+    problems += _goodbye(bot, last_fault, limits.grace)
+    if problems:
+        raise CheckFailed(f"{problems} problem(s) found")
+    typer.echo("the bot follows the protocol")
+
+
+def _refuse_bad_usage(command: list[str] | None, cwd: str | None, opponent: str, sandbox: str,
+                      rule_set: str) -> None:
+    """A :class:`UserError` for anything wrong before a bot is started."""
     from engine import OptionsError, validate_options
-    from tourney.bots.entrants import EntrantError, EntrantSpec, Limits, SubprocessEntrant, open_entrant
-    from tourney.bots.protocol import FAULT_MEANINGS
-    from tourney.bots.referee import play_game
-    from tourney.bots.sandbox import MODES, Policy, problem
+    from tourney.bots.sandbox import MODES
 
     if not command:
         raise UserError("give the bot's command after --, e.g. tourney check -- python3 my_bot.py")
@@ -83,59 +100,67 @@ def check(
     except OptionsError as exc:
         raise UserError(str(exc)) from None
 
-    limits = Limits(startup_timeout=startup_timeout, decision_timeout=decision_timeout)
-    spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits,
-                       sandbox=Policy(sandbox, network=network, writable=writable))
-    problems = 0
-    bot = SubprocessEntrant(spec, seed)
-    with bot, open_entrant(EntrantSpec(opponent, builtin=opponent), seed=seed + 1) as other:
-        try:
-            bot.start()
-        except EntrantError as exc:
-            typer.echo(f"FAIL handshake: {exc.code}: {exc.message}")
-            typer.echo(f"  {ADVICE[exc.code]}")
-            text = bot.take_stderr()
-            if text.strip():
-                typer.echo("  the bot's stderr ends with:\n" + _tail(text))
-            raise CheckFailed("the handshake failed") from None
-        typer.echo(f"ok   handshake: the bot calls itself {bot.bot_name!r}, "
-                   f"protocol version {bot.bot_version}")
-        if bot.isolated:
-            typer.echo("ok   sandbox: the bot runs isolated")
-        elif sandbox == "off":
-            typer.echo("--   sandbox: off, as asked")
-        else:
-            typer.echo(f"--   sandbox: none here ({problem()})")
-        for g in range(games):
-            seats = [bot, other] if g % 2 == 0 else [other, bot]
-            me = seats.index(bot)
-            record = play_game(seats, rule_set=rule_set, seed=seed + g,
-                               series={"game": g + 1, "of": games})
-            if verbose:
-                for line in record.log:
-                    typer.echo(f"     {line}")
-            code = record.faults.get(me)
-            if code is None:
-                won = "won" if me in record.result.winners else "lost"
-                typer.echo(f"ok   game {g + 1} (seed {seed + g}, seat {me}): played to the end, "
-                           f"{won}, {record.result.points[me]} points")
-            else:
-                problems += 1
-                typer.echo(f"FAIL game {g + 1} (seed {seed + g}, seat {me}): {code}: "
-                           f"{record.fault_details.get(me, FAULT_MEANINGS[code])}")
-                typer.echo(f"  {ADVICE[code]}")
-            text = record.stderr.get(me, "")
-            if code is not None and text.strip():
-                typer.echo("  the bot's stderr ends with:\n" + _tail(text))
-    running_at_end = code is None
-    if not running_at_end:
+
+def _handshake(bot, sandbox: str) -> None:
+    """Start the bot and say how the handshake and the sandbox went; CheckFailed if it failed."""
+    from tourney.bots.entrants import EntrantError
+    from tourney.bots.sandbox import problem
+
+    try:
+        bot.start()
+    except EntrantError as exc:
+        typer.echo(f"FAIL handshake: {exc.code}: {exc.message}")
+        typer.echo(f"  {ADVICE[exc.code]}")
+        _stderr_tail(bot.take_stderr())
+        raise CheckFailed("the handshake failed") from None
+    typer.echo(f"ok   handshake: the bot calls itself {bot.bot_name!r}, protocol version {bot.bot_version}")
+    if bot.isolated:
+        typer.echo("ok   sandbox: the bot runs isolated")
+    elif sandbox == "off":
+        typer.echo("--   sandbox: off, as asked")
+    else:
+        typer.echo(f"--   sandbox: none here ({problem()})")
+
+
+def _play(bot, other, rule_set: str, seed: int, games: int, verbose: bool) -> tuple[int, str | None]:
+    """Play the seeded games, seats swapped each game; (games with a fault, the last game's fault)."""
+    from tourney.bots.protocol import FAULT_MEANINGS
+    from tourney.bots.referee import play_game
+
+    problems, code = 0, None
+    for g in range(games):
+        seats = [bot, other] if g % 2 == 0 else [other, bot]
+        me = seats.index(bot)
+        record = play_game(seats, rule_set=rule_set, seed=seed + g, series={"game": g + 1, "of": games})
+        if verbose:
+            for line in record.log:
+                typer.echo(f"     {line}")
+        code = record.faults.get(me)
+        where = f"game {g + 1} (seed {seed + g}, seat {me})"
+        if code is None:
+            won = "won" if me in record.result.winners else "lost"
+            typer.echo(f"ok   {where}: played to the end, {won}, {record.result.points[me]} points")
+            continue
+        problems += 1
+        typer.echo(f"FAIL {where}: {code}: {record.fault_details.get(me, FAULT_MEANINGS[code])}")
+        typer.echo(f"  {ADVICE[code]}")
+        _stderr_tail(record.stderr.get(me, ""))
+    return problems, code
+
+
+def _goodbye(bot, last_fault: str | None, grace: float) -> int:
+    """Say whether the bot exited on its own after goodbye; 1 if it did not, else 0."""
+    if last_fault is not None:
         typer.echo("--   goodbye: not checked (the bot had faulted in the last game)")
     elif bot.exit_how == "exited":
         typer.echo("ok   goodbye: the bot exited on its own")
     else:
-        problems += 1
-        typer.echo(f"FAIL goodbye: the bot did not exit within {limits.grace:g} s of goodbye and "
+        typer.echo(f"FAIL goodbye: the bot did not exit within {grace:g} s of goodbye and "
                    f"was {bot.exit_how}. Exit when you read goodbye or reach end of stdin.")
-    if problems:
-        raise CheckFailed(f"{problems} problem(s) found")
-    typer.echo("the bot follows the protocol")
+        return 1
+    return 0
+
+
+def _stderr_tail(text: str) -> None:
+    if text.strip():
+        typer.echo("  the bot's stderr ends with:\n" + _tail(text))

@@ -86,7 +86,8 @@ def _show(summary: dict, as_json: bool, **done) -> None:
     """The league after a command: the standings table, or the summary's JSON led by what the
     command did (``entered=...``, ``joined=...``)."""
     if as_json:
-        _out_json({"version": 1, **done, **{k: v for k, v in summary.items() if k != "version"}})
+        # the league summary's own version (2): its field names are version 2's (issue 25, point 7)
+        _out_json({"version": summary["version"], **done, **summary})
     else:
         _print_standings(summary)
 

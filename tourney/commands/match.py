@@ -8,9 +8,9 @@ import typer
 
 from tourney import narrate
 from tourney.app import app
-from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
-from tourney.commands.running import execute, has_human
-from tourney.config import event_from_words
+from tourney.commands.common import DB_HELP, EXIT_CODES, out_json
+from tourney.commands.running import CONFIG, NAME, OPTION, PUBLIC_SEEDS, RULE_SET, SEED, play_words
+from tourney.formats import FormatName
 from tourney.results import store
 
 
@@ -28,13 +28,12 @@ def match(
         None, "--max-games", help="Games after which an undecided match is drawn "
         "(default 2N+1; games without a winner count for neither)."
     ),
-    seed: int = typer.Option(1, help="Event seed (game seeds derive from it)."),
-    public_seeds: bool = typer.Option(
-        False, "--public-seeds", help="Seeds anyone can recompute from --seed (no event secret)."),
-    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
-    option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
-    config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
-    name: str = typer.Option(None, "--name", help="Event name to store the match under."),
+    seed: int = SEED,
+    public_seeds: bool = PUBLIC_SEEDS,
+    rule_set: str = RULE_SET,
+    option: list[str] = OPTION,
+    config: Path = CONFIG,
+    name: str = NAME,
     duplicate: bool = typer.Option(
         False, "--duplicate", help="Duplicate deals: every deal is played once per seat rotation "
         "(the mirror game for two), by fresh bot processes; the match is best of N such sets."
@@ -55,55 +54,52 @@ def match(
     such a leg: to the target score, or fifteen deals. --duplicate plays every deal (or leg)
     once per seat rotation and counts sets; --all plays every game even after a majority.
     """
-    cfg = event_from_words("match", entrants, seed=seed, rule_set=rule_set,
-                    options=parse_options(option), games=best_of, max_games=max_games,
-                    config=config, name=name, duplicate=duplicate, play_all=play_all,
-                    public_seeds=public_seeds)
-    database = open_store(db)
-    names = list(cfg.event["entrants"])
+    def on_game(s, game):
+        if not json_out:
+            for line in game_lines([e["name"] for e in s["entrants"]], game):
+                typer.echo(line)
 
+    database, cfg, summary = play_words(
+        FormatName.MATCH, entrants, db=db, seed=seed, rule_set=rule_set, option=option,
+        config=config, name=name, public_seeds=public_seeds, games=best_of, max_games=max_games,
+        duplicate=duplicate, play_all=play_all,
+        log=(lambda line: typer.echo(f"  {line}")) if verbose and not json_out else None,
+        on_game=on_game)
+    if json_out:
+        out_json(match_json(database, summary))
+    else:
+        typer.echo(match_line(summary["series"][0], bool(cfg.event.get("duplicate"))))
+
+
+def game_lines(names: list[str], game: dict) -> list[str]:
+    """A game of a match as it ends: who went first and who won, and the score (of the leg too,
+    where legs are runs of deals)."""
     def score(counts):
         return " - ".join(f"{n} {c}" for n, c in zip(names, counts))
 
-    def on_game(s, game):
-        if json_out:
-            return
-        tally = game["tally"]
-        seated = [names[slot] for slot in game["slots"]]  # who sat where (duplicate rotations)
-        who = ", ".join(seated[w] for w in game["winners"]) or "no winner"
-        reason = narrate.reason_words(game["reason"])
-        head = f"game {game['idx'] + 1}: first {seated[game['first_player']]}; {who} ({reason})"
-        if game["duplicate_set"] is not None:
-            head = f"set {game['duplicate_set'] + 1}, rotation {game['rotation'] + 1}, {head}"
-        if "leg" not in tally:
-            typer.echo(f"{head}; score {score(tally['wins'])}")
-            return
-        typer.echo(f"leg {tally['leg']}, {head}; leg points {score(tally['leg_scores'])}")
-        if tally["leg_over"]:
-            leg_winner = ", ".join(names[w] for w in tally["leg_winners"]) or "nobody (drawn)"
-            typer.echo(f"leg {tally['leg']} won by {leg_winner}; score {score(tally['wins'])}")
+    tally = game["tally"]
+    seated = [names[slot] for slot in game["slots"]]  # who sat where (duplicate rotations)
+    who = ", ".join(seated[w] for w in game["winners"]) or "no winner"
+    reason = narrate.reason_words(game["reason"])
+    head = f"game {game['idx'] + 1}: first {seated[game['first_player']]}; {who} ({reason})"
+    if game["duplicate_set"] is not None:
+        head = f"set {game['duplicate_set'] + 1}, rotation {game['rotation'] + 1}, {head}"
+    if "leg" not in tally:
+        return [f"{head}; score {score(tally['wins'])}"]
+    lines = [f"leg {tally['leg']}, {head}; leg points {score(tally['leg_scores'])}"]
+    if tally["leg_over"]:
+        leg_winner = ", ".join(names[w] for w in tally["leg_winners"]) or "nobody (drawn)"
+        lines.append(f"leg {tally['leg']} won by {leg_winner}; score {score(tally['wins'])}")
+    return lines
 
-    private = has_human(cfg)  # a person sees their own seat only, never the whole log
 
-    def on_line(line):
-        if verbose and not json_out and not private:
-            typer.echo(f"  {line}")
-
-    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
-                      on_line=on_line, on_game=on_game)
-    series = summary["series"][0]
-    if json_out:
-        out_json(match_json(database, summary))
-        return
+def match_line(series: dict, duplicate: bool) -> str:
+    """The match's result in one line."""
     result = f"{series['winner']} wins" if series["winner"] else "drawn"
-    sets = f" ({series['sets']} duplicate sets)" if cfg.event.get("duplicate") else ""
-    typer.echo(
-        f"match: {result}, " + " - ".join(f"{e['entrant']} {e['wins']}"
-                                          for e in series["entrants"])
-        + (f" in {series['games']} games" if series["legs"] == series["games"]
-           else f" in {series['legs']} leg{'s' if series['legs'] != 1 else ''} "
-                f"({series['games']} deals)") + sets
-    )
+    played = (f" in {series['games']} games" if series["legs"] == series["games"]
+              else f" in {series['legs']} leg{'s' if series['legs'] != 1 else ''} ({series['games']} deals)")
+    sets = f" ({series['sets']} duplicate sets)" if duplicate else ""
+    return f"match: {result}, " + " - ".join(f"{e['entrant']} {e['wins']}" for e in series["entrants"]) + played + sets
 
 
 def match_json(db, summary: dict) -> dict:

@@ -8,13 +8,14 @@ import typer
 
 from tourney import narrate
 from tourney.app import app
-from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
-from tourney.commands.running import execute, has_human
-from tourney.config import event_from_words
+from tourney.commands.common import DB_HELP, EXIT_CODES, out_json
+from tourney.commands.running import CONFIG, NAME, OPTION, PUBLIC_SEEDS, RULE_SET, SEED, play_words
+from tourney.events.reasons import Reason
+from tourney.formats import FormatName
 from tourney.results import store
 
 #: the ``reason`` of a game of several deals: decided on the deals' totals (docs/formats.md, "Legs")
-LEG_TOTALS = "leg_totals"
+LEG_TOTALS = Reason.LEG_TOTALS
 
 
 @app.command(
@@ -27,13 +28,12 @@ def play(
         ..., help="2-8 entrants: built-in bots (random, greedy), human (you, at the terminal), bot "
         "programs (.py files run with this Python), or entrant names of --config."
     ),
-    seed: int = typer.Option(1, help="Event seed (the game seed derives from it)."),
-    public_seeds: bool = typer.Option(
-        False, "--public-seeds", help="Seeds anyone can recompute from --seed (no event secret)."),
-    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
-    option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
-    config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
-    name: str = typer.Option(None, "--name", help="Event name to store the game under."),
+    seed: int = SEED,
+    public_seeds: bool = PUBLIC_SEEDS,
+    rule_set: str = RULE_SET,
+    option: list[str] = OPTION,
+    config: Path = CONFIG,
+    name: str = NAME,
     db: str = typer.Option(None, "--db", help=DB_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the game as JSON (no log)."),
 ) -> None:
@@ -42,32 +42,27 @@ def play(
     The game is stored like any event's game, so `tourney games` lists it and `tourney replay`
     shows it again.
     """
-    cfg = event_from_words("single", entrants, seed=seed, rule_set=rule_set,
-                    options=parse_options(option), games=1, max_games=None, config=config,
-                    name=name, public_seeds=public_seeds)
-    database = open_store(db)
     deals: list[dict] = []
-    # a person at the table sees only their own seat's view; the referee's log shows every hand
-    private = has_human(cfg)
-
     shown_result = []  # whether the printed log already ended a game with its result line
 
-    def on_line(line):
-        if not json_out and not private:
-            typer.echo(line)
-            shown_result.append(line.startswith("result:"))
+    def log(line):
+        typer.echo(line)
+        shown_result.append(line.startswith("result:"))
 
-    def on_deal(deal):
+    def on_deal(s, deal):
         deals.append(deal)
         tally = deal["tally"]
         if not json_out and "leg" in tally:  # a game of several deals: say where the leg stands
-            names = cfg.event["entrants"]
+            names = [e["name"] for e in s["entrants"]]
             who = ", ".join(names[w] for w in deal["winners"]) or "no winner"
             typer.echo(f"deal {len(deals)}: {who} ({narrate.reason_words(deal['reason'])}); leg points "
                        + " - ".join(f"{n} {p}" for n, p in zip(names, tally["leg_scores"])))
 
-    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
-                      on_line=on_line, on_game=lambda s, p: on_deal(p))
+    # a person at the table sees only their own seat's view; the referee's log shows every hand
+    database, _, summary = play_words(
+        FormatName.SINGLE, entrants, db=db, seed=seed, rule_set=rule_set, option=option,
+        config=config, name=name, public_seeds=public_seeds, games=1, max_games=None,
+        log=None if json_out else log, on_game=on_deal)
     series = summary["series"][0]
     names = [e["entrant"] for e in series["entrants"]]
     ids = [g["id"] for g in store.list_games(database, event=summary["event"])]

@@ -59,19 +59,9 @@ def run(
         typer.echo("")
         typer.echo(f"event {summary['event']} (seed {summary['seed']})")
         typer.echo(render_table(event_standings(database, find_event(database, summary["event"]))), nl=False)
-        if "swiss" in summary:
-            from tourney.events.rounds import swiss_lines
+        from tourney import formats
 
+        lines = formats.get(summary["format"]).report_lines(summary)
+        if lines:
             typer.echo("")
-            typer.echo("\n".join(swiss_lines(summary["swiss"])))
-        if "sprt" in summary:
-            from tourney.events.sprt import line
-
-            typer.echo(line(summary["sprt"]))
-        if "bracket" in summary:
-            from tourney.events.rounds import bracket_lines
-
-            typer.echo("")
-            typer.echo("\n".join(bracket_lines(summary["bracket"])))
-
-
+            typer.echo("\n".join(lines))

@@ -55,6 +55,36 @@ def fault_summary(event: str, faults: dict[str, dict[str, int]]) -> list[str]:
     return lines
 
 
+#: the options every event of command-line words takes (tourney play, match): one declaration each
+SEED = typer.Option(1, help="Event seed (game seeds derive from it).")
+PUBLIC_SEEDS = typer.Option(False, "--public-seeds",
+                            help="Seeds anyone can recompute from --seed (no event secret).")
+RULE_SET = typer.Option("crazier-eights", "--rule-set", help="Rule set to play.")
+OPTION = typer.Option(None, "--option", "-o", help="Rule-set option key=value.")
+CONFIG = typer.Option(None, "--config", help="Take entrant definitions from a config.")
+NAME = typer.Option(None, "--name", help="Event name to store the result under (default: the command and the time).")
+
+
+def play_words(fmt, words: list[str], *, db: str | None, seed: int, rule_set: str,
+               option: list[str] | None, config, name: str | None, public_seeds: bool,
+               log=None, on_game=None, **settings):
+    """Play the event of ``tourney play`` / ``match``: entrants from command-line words, one
+    series at a time in this process, nothing printed but what ``log`` (each log line; never
+    when a person plays, whose seat must not see the others' hands) and ``on_game`` print.
+    Returns (database, config, summary)."""
+    from tourney.commands.common import open_store, parse_options
+    from tourney.config import event_from_words
+    from tourney.results import store
+
+    cfg = event_from_words(fmt, words, seed=seed, rule_set=rule_set, options=parse_options(option),
+                           config=config, name=name, public_seeds=public_seeds, **settings)
+    database = open_store(db)
+    on_line = log if log is not None and not has_human(cfg) else None
+    summary = execute(database, cfg, store.COMMAND_LINE, concurrency=1, json_out=True, quiet=True,
+                      on_line=on_line, on_game=on_game)
+    return database, cfg, summary
+
+
 def has_human(cfg) -> bool:
     """Whether a person plays in this event (the built-in entrant ``human``)."""
     from tourney.config import HUMAN
@@ -62,10 +92,85 @@ def has_human(cfg) -> bool:
     return any(e.get("builtin") == HUMAN for e in cfg.entrants)
 
 
+def progress_bar(name: str, total: int, completed: int, games: int):
+    """A progress bar on stderr (series done, games stored, time left) and its task id."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("series, {task.fields[games]} games"), TimeElapsedColumn(),
+                        TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"),
+                        console=Console(stderr=True), transient=True,
+                        redirect_stdout=False, redirect_stderr=False,  # stdout stays data only
+                        auto_refresh=False)  # no thread: worker processes are forked
+    return progress, progress.add_task(name, total=total, completed=completed, games=games)
+
+
+class Screen:
+    """What a run shows while it plays: series lines on stdout, faults and notes on stderr,
+    and the progress bar (when there is one) kept below them."""
+
+    def __init__(self, quiet: bool, json_out: bool):
+        self.quiet, self.json_out = quiet, json_out
+        self.progress = None
+        self.task_id = None
+        self.games = 0
+        self.printed: set[int] = set()
+        self.faults: dict[str, dict[str, int]] = {}  # entrant -> fault code -> games
+
+    def start(self, name: str, total: int, pending: int, games: int) -> None:
+        self.games = games
+        if show_progress(self.quiet) and pending:
+            self.progress, self.task_id = progress_bar(name, total, total - pending, games)
+
+    def note(self, line: str) -> None:
+        """A line on stderr, above the progress bar when there is one."""
+        if self.progress is not None:
+            self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            err(line)
+
+    def game(self, s: dict, payload: dict) -> None:
+        self.games += 1
+        for line, (name, code) in fault_lines(s, payload):
+            self.faults.setdefault(name, {}).setdefault(code, 0)
+            self.faults[name][code] += 1
+            self.note(line)
+        if self.progress is not None:
+            self.progress.update(self.task_id, games=self.games, refresh=True)
+
+    def series(self, s: dict, result: dict) -> None:
+        from tourney.events.summary import series_line
+
+        self.printed.add(s["idx"])
+        if self.progress is not None:
+            self.progress.advance(self.task_id)
+            self.progress.refresh()
+        if self.json_out or self.quiet:
+            return
+        if self.progress is not None and sys.stdout.isatty():
+            # stdout and the bar share the terminal: print above the bar, not into it
+            self.progress.console.print(series_line(s, result), markup=False, highlight=False, soft_wrap=True)
+        else:
+            typer.echo(series_line(s, result))
+
+    def total(self, total: int) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task_id, total=total)
+
+
 def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=False, quiet=False,
             on_line=None, on_game=None, expect_resume=False, cluster=None):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
     Returns the summary dict (:func:`tourney.events.summary.event_summary`)."""
+    from tourney import formats
     from tourney.events import runner
     from tourney.events import summary as summaries
     from tourney.results import store
@@ -75,114 +180,52 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     tasks = runner.pending_tasks(db, event_id, cfg) or runner.next_round_tasks(db, event_id, cfg)
     total = len(store.series_rows(db, event_id))
     keep_from_bots(db, cfg)
-    done_games = 0
-    if resumed:
-        done_games = db.execute("select count(*) from games where event_id = ?",
-                                [event_id]).fetchone()[0]
-        if not quiet:
-            err(f"resuming event {cfg.event['name']!r}: {total - len(tasks)} of {total} series "
-                f"and {done_games} games already stored")
+    done_games = db.execute("select count(*) from games where event_id = ?", [event_id]).fetchone()[0]
+    if resumed and not quiet:
+        err(f"resuming event {cfg.event['name']!r}: {total - len(tasks)} of {total} series "
+            f"and {done_games} games already stored")
     elif expect_resume and not quiet:
         err(f"nothing to resume: event {cfg.event['name']!r} starts now")
-
-    printed: set[int] = set()
     if has_human(cfg):  # one terminal, one game at a time, and no progress bar over the table
         concurrency, quiet = 1, True
-
-    def on_series(s, result):
-        printed.add(s["idx"])
-        if not json_out and not quiet:
-            line = summaries.series_line(s, result)
-            if progress is not None and sys.stdout.isatty():
-                # stdout and the bar share the terminal: print above the bar, not into it
-                progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
-            else:
-                typer.echo(line)
-
-    progress = None
-    task_id = None
-    if show_progress(quiet) and tasks:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("series, {task.fields[games]} games"), TimeElapsedColumn(),
-                            TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"),
-                            console=Console(stderr=True), transient=True,
-                            redirect_stdout=False, redirect_stderr=False,  # stdout stays data only
-                            auto_refresh=False)  # no thread: worker processes are forked
-        task_id = progress.add_task(cfg.event["name"], total=total,
-                                    completed=total - len(tasks), games=done_games)
-    games_seen = done_games
-
-    faults: dict[str, dict[str, int]] = {}  # entrant -> fault code -> games
-
-    def note(line: str) -> None:
-        """A line on stderr, above the progress bar when there is one."""
-        if progress is not None:
-            progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
-        else:
-            err(line)
+    screen = Screen(quiet, json_out)
+    screen.start(cfg.event["name"], total, len(tasks), done_games)
+    fmt = formats.get(cfg.event["format"])
 
     def on_game_cb(s, payload):
-        nonlocal games_seen
-        games_seen += 1
-        for line, (name, code) in fault_lines(s, payload):
-            faults.setdefault(name, {}).setdefault(code, 0)
-            faults[name][code] += 1
-            note(line)
-        if progress is not None and task_id is not None:
-            progress.update(task_id, games=games_seen, refresh=True)
+        screen.game(s, payload)
         if on_game is not None:
             on_game(s, payload)
 
-    def on_series_cb(s, result):
-        if progress is not None and task_id is not None:
-            progress.advance(task_id)
-            progress.refresh()
-        on_series(s, result)
-
     def more():  # the next round of a Swiss or knockout, the next batch of an SPRT
-        if cfg.event["format"] == "sprt" and not quiet:  # where the test stands, batch by batch
-            from tourney.events import sprt
-
-            note(sprt.line(sprt.report(db, event_id, cfg.event)))
+        line = None if quiet else fmt.between_rounds(db, event_id, cfg.event)
+        if line:  # where the test stands, batch by batch
+            screen.note(line)
         new = runner.next_round_tasks(db, event_id, cfg)
-        if progress is not None and task_id is not None and new:
-            progress.update(task_id, total=len(store.series_rows(db, event_id)))
+        if new:
+            screen.total(len(store.series_rows(db, event_id)))
         return new
 
     event_runner = runner.Runner(db, event_id, tasks, concurrency or cfg.concurrency,
-                            on_game=on_game_cb, on_series=on_series_cb,
-                            on_warn=lambda t: note(f"warning: {t}"), on_line=on_line, more=more,
-                            cluster=cluster)
+                                 on_game=on_game_cb, on_series=screen.series,
+                                 on_warn=lambda t: screen.note(f"warning: {t}"), on_line=on_line,
+                                 more=more, cluster=cluster)
     try:
-        if progress is not None:
-            with progress:
+        if screen.progress is not None:
+            with screen.progress:
                 event_runner.run()
         else:
             event_runner.run()
     except KeyboardInterrupt:
-        if source == store.COMMAND_LINE:
-            err("interrupted: finished games are stored")
-        else:
-            err(f"interrupted: finished games are stored; resume with: tourney run {source} --resume")
+        tail = "" if source == store.COMMAND_LINE else f"; resume with: tourney run {source} --resume"
+        err(f"interrupted: finished games are stored{tail}")
         raise typer.Exit(130) from None
     store.finish_event(db, event_id)
-    for line in fault_summary(cfg.event["name"], faults):
+    for line in fault_summary(cfg.event["name"], screen.faults):
         err(line)
     summary = summaries.event_summary(db, event_id)
     if not json_out and not quiet:  # series finished by an earlier run
         for item in summary["series"]:
-            if item["series"] not in printed and item["status"] == "finished":
+            if item["series"] not in screen.printed and item["status"] == "finished":
                 typer.echo(summaries.stored_series_line(item))
     return summary
-
-

@@ -3,8 +3,10 @@ scheduling and running.
 
 One module per job:
 
-- :mod:`~tourney.events.schedule`: the series an event is made of;
-- :mod:`~tourney.events.rounds`: Swiss and knockout rounds, made from the results so far;
+- :mod:`~tourney.events.schedule`: the series an event starts with, as its format
+  (:mod:`tourney.formats`, one class per format) plans them;
+- :mod:`~tourney.events.rounds`: Swiss pairings and the knockout bracket, from the results so far;
+- :mod:`~tourney.events.reasons`: why a game ended (:class:`~tourney.events.reasons.Reason`);
 - :mod:`~tourney.events.series`: the rules of one series (:class:`SeriesState`), duplicate
   sets included;
 - :mod:`~tourney.events.play`: playing a series with its entrants (:func:`run_series`);

@@ -30,6 +30,8 @@ import uuid
 
 from tourney.errors import UserError
 from tourney.events.play import SeriesTask, run_series
+from tourney.events.tasks import stored_games
+from tourney.results import store
 
 #: how often a series may lose its worker before the run gives up on it
 MAX_ATTEMPTS = 4
@@ -98,7 +100,7 @@ def bot_problems(specs: list[dict]) -> list[tuple[str, str]]:
 def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int) -> int:
     """The Dask task: play one series on this worker, putting every game on the queue
     ``channel`` as ``(attempt, message)``; stops early once the event ``stop`` is set."""
-    from distributed import Event, Queue, get_worker
+    from distributed import Event, Queue, get_worker  # the optional [cluster] extra: only on a worker
 
     problems = bot_problems(task.entrants)
     if problems:
@@ -126,7 +128,7 @@ def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int) -> i
 def connect(address: str):
     """A Dask client of the scheduler at ``address``, or a :class:`ClusterError`."""
     try:
-        from distributed import Client
+        from distributed import Client  # the optional [cluster] extra, checked here
     except ImportError:
         raise ClusterError("running on a cluster needs Dask's distributed: "
                            "pip install -e '.[cluster]'") from None
@@ -163,7 +165,7 @@ class ClusterRun:
         self.series_of: dict[str, int] = {}  # task key -> series idx
 
     def run(self) -> None:
-        from distributed import Event, Queue, as_completed
+        from distributed import Event, Queue, as_completed  # the optional [cluster] extra: only on a cluster run
 
         queue = Queue(self.channel, client=self.client)
         stop = Event(self.stop_name, client=self.client)
@@ -225,8 +227,6 @@ class ClusterRun:
         if self.attempt[idx] >= MAX_ATTEMPTS:
             raise ClusterError(f"series {idx}: lost its worker {MAX_ATTEMPTS} times; stored games "
                                "are kept, run again with --resume")
-        from tourney.events.runner import stored_games
-
         series = self.runner.series[idx]
         self.tasks[idx] = dataclasses.replace(self.tasks[idx],
                                               done=stored_games(self.runner.db, series["id"]))
@@ -238,15 +238,13 @@ class ClusterRun:
         return self._submit(idx)
 
     def _series_done(self, idx: int) -> bool:
-        row = self.runner.db.execute("select status from series where id = ?",
-                                     [self.runner.series[idx]["id"]]).fetchone()
-        return row[0] == "finished"
+        return store.series_status(self.runner.db, self.runner.series[idx]["id"]) == "finished"
 
 
 def _lost_worker(error: BaseException) -> bool:
     """Whether a task failed because its worker went away (not because of the series)."""
-    from distributed import KilledWorker
-    from distributed.comm.core import CommClosedError
+    from distributed import KilledWorker  # the optional [cluster] extra
+    from distributed.comm.core import CommClosedError  # (as above)
 
     return isinstance(error, KilledWorker | CommClosedError | OSError)
 

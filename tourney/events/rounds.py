@@ -1,8 +1,9 @@
 """Rounds made from results: Swiss pairings and the knockout bracket.
 
 A Swiss or a knockout cannot be scheduled up front, since round r+1 depends on round r. Its
-first round is part of the schedule; every later round is created by :func:`next_round` once
-the previous one has finished, from the stored results alone. Nothing here draws at random
+format (:mod:`tourney.formats.swiss`, :mod:`tourney.formats.knockout`) plans the first round
+with the schedule and every later one once the previous one has finished
+(:func:`tourney.events.runner.next_round_tasks`), from the stored results alone. Nothing here draws at random
 (ties fall to the config order, or to a lot derived from the event seed), so a resumed event
 rebuilds exactly the pairings of an uninterrupted one.
 
@@ -284,39 +285,6 @@ def bracket_lines(tree: list[list[dict]]) -> list[str]:
     return lines
 
 
-def format_extra(event: dict, rows: list[dict]) -> dict:
-    """What a Swiss or knockout adds to the event summary: ``swiss`` (the Swiss table with its
-    tie-breaks) or ``bracket`` (:func:`bracket`); nothing for other formats."""
-    if event["format"] == "swiss":
-        return {"swiss": swiss_standings(list(event["entrants"]), played_from_rows(rows),
-                                         event["seed"])}
-    if event["format"] == "knockout" and rows:
-        return {"bracket": bracket(rows, event)}
-    return {}
-
-
-def stored_extra(db, event_name: str) -> dict:
-    """:func:`format_extra` of a stored event (for reports)."""
-    import json
-
-    from tourney.results import store
-
-    ev = store.find_event(db, event_name)
-    event = json.loads(ev["config"] or "{}").get("event") if ev is not None else None
-    if ev is None or not event or event.get("format") not in ("swiss", "knockout"):
-        return {}
-    return format_extra(event, store.series_rows(db, ev["id"]))
-
-
-def extra_lines(extra: dict) -> list[str]:
-    """The Swiss table or the bracket as text lines (empty for other formats)."""
-    if "swiss" in extra:
-        return swiss_lines(extra["swiss"])
-    if "bracket" in extra:
-        return bracket_lines(extra["bracket"])
-    return []
-
-
 def swiss_lines(table: list[dict]) -> list[str]:
     from tabulate import tabulate
 
@@ -324,79 +292,6 @@ def swiss_lines(table: list[dict]) -> list[str]:
                       r["sonneborn_berger"]] for r in table],
                     headers=["rank", "entrant", "score", "Buchholz Cut-1", "Sonneborn-Berger"],
                     tablefmt="simple").splitlines()
-
-
-# -- rounds -----------------------------------------------------------------------------------
-
-
-def series_item(event: dict, idx: int, rnd: int, table: list[str], secret: str | None = None) -> dict:
-    """A schedule item (tourney.events.schedule.schedule) for one table, or a bye when the
-    table has one entrant."""
-    bye = len(table) == 1
-    item = {
-        "idx": idx, "round": rnd, "kind": "bye" if bye else event["unit"],
-        "seed": seeding.series_seed(event["seed"], idx, secret),
-        "games_target": 0 if bye else event["games"],
-        "max_games": None if bye else event.get("max_games"), "entrants": list(table),
-    }
-    if bye:
-        item["bye"] = event.get("bye_score", 1.0)
-    return item
-
-
-def first_round(event: dict) -> list[list[str]]:
-    """Round 1's tables (a table of one is a bye) of a Swiss or a knockout."""
-    names = list(event["entrants"])
-    if event["format"] == "knockout":
-        return first_bracket_round(names)
-    if event["players"] > 2:
-        return swiss_tables(names, [], event["players"])
-    tables, bye = swiss_round(names, [])
-    return tables + ([[bye]] if bye else [])
-
-
-def next_tables(event: dict, rows: list[dict]) -> list[list[str]]:
-    """The tables of the next round given every series so far (all finished), or [] when the
-    event is complete."""
-    last = max(s["round"] for s in rows)
-    if event["format"] == "swiss":
-        if last + 1 >= event["rounds"]:
-            return []
-        if event["players"] > 2:
-            return swiss_tables(list(event["entrants"]), played_from_rows(rows), event["players"])
-        tables, bye = swiss_round(list(event["entrants"]), played_from_rows(rows))
-        return tables + ([[bye]] if bye else [])
-    ties = [s for s in rows if s["round"] == last]
-    if len(ties) == 1:
-        return []  # the final is played
-    seeds = seeds_from_rows(rows)
-    low = low_points_win(event)
-    through = [advancer(s, seeds, low) for s in ties]
-    return [through[i:i + 2] for i in range(0, len(through), 2)]
-
-
-def next_round(db, event_id: int, event: dict) -> bool:
-    """Create the next round of a Swiss or knockout once every series so far has finished;
-    True if one was added."""
-    from tourney.results import store
-
-    if event["format"] == "sprt":
-        from tourney.events import sprt
-
-        return sprt.next_batch(db, event_id, event)
-    if event["format"] not in ("swiss", "knockout"):
-        return False
-    rows = store.series_rows(db, event_id)
-    if not rows or any(s["status"] != "finished" for s in rows):
-        return False
-    tables = next_tables(event, rows)
-    if not tables:
-        return False
-    rnd = max(s["round"] for s in rows) + 1
-    secret = store.event_secret(db, event_id)
-    store.add_series(db, event_id, [series_item(event, len(rows) + i, rnd, t, secret)
-                                    for i, t in enumerate(tables)])
-    return True
 
 
 def rating_order(db, names: list[str]) -> list[str]:

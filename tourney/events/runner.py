@@ -7,15 +7,22 @@ processes) and commits every game the moment it arrives.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 import queue as _queue
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
-from tourney import seeding
-from tourney.events import rounds, workers
+from tourney import formats, seeding
+from tourney.events import workers
+from tourney.events.cluster import run_on_cluster
 from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
-from tourney.results import store
+from tourney.events.tasks import pending_tasks, stored_games
+from tourney.results import reads, store
+
+__all__ = ["EventConflict", "Runner", "db_name", "default_concurrency", "next_round_tasks",
+           "pending_tasks", "prepare_event", "stored_games"]
 
 #: the most games committed together when several are waiting (Runner.handle_many)
 GROUP_COMMIT = 256
@@ -43,9 +50,7 @@ def prepare_event(db, cfg, source: str, restart: bool = False) -> tuple[int, boo
         return row["id"], True
     event = dict(cfg.event)
     secret = None if event.get("public_seeds") else kept or seeding.new_secret()
-    seeded = dict(event)
-    if event.get("seeding") == "rating":  # the bracket is fixed now, from the ratings stored so far
-        seeded["entrants"] = rounds.rating_order(db, event["entrants"])
+    seeded = formats.get(event["format"]).prepare(db, event)  # e.g. a bracket seeded by rating
     event_id = store.create_event(db, event, cfg.entrants, schedule(seeded, secret), canonical,
                                   source, secret=secret)
     return event_id, False
@@ -53,51 +58,24 @@ def prepare_event(db, cfg, source: str, restart: bool = False) -> tuple[int, boo
 
 def db_name(db) -> str:
     try:
-        return db.execute("pragma database_list").fetchone()[2] or ":memory:"
+        return (reads.database_files(db) or [":memory:"])[0]
     except Exception:
         return "the database"
 
 
 def next_round_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
-    """The next round of a Swiss or knockout, created if every series so far has finished, as
-    tasks; [] when there is none (other formats, a round still running, the event complete)."""
-    if not rounds.next_round(db, event_id, cfg.event):
+    """The next round (of a Swiss or knockout, the next batch of an SPRT: the event's format
+    plans it), created if every series so far has finished, as tasks; [] when there is none
+    (a format planned up front, a round still running, the event complete)."""
+    rows = store.series_rows(db, event_id)
+    if not rows or any(s["status"] != "finished" for s in rows):
         return []
+    items = formats.get(cfg.event["format"]).next_series(db, event_id, cfg.event, rows,
+                                                         store.event_secret(db, event_id))
+    if not items:
+        return []
+    store.add_series(db, event_id, items)
     return pending_tasks(db, event_id, cfg)
-
-
-def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
-    """The unfinished series of an event as tasks (with their stored games)."""
-    specs = {s["name"]: s for s in cfg.resolved_entrants()}
-    ev = cfg.event
-    secret = store.event_secret(db, event_id)
-    tasks = []
-    for s in store.series_rows(db, event_id):
-        if s["status"] == "finished":
-            continue
-        tasks.append(SeriesTask(
-            idx=s["idx"], kind=s["kind"], rule_set=ev["rule_set"], options=ev["options"],
-            event_seed=ev["seed"], seed=s["seed"], games_target=s["games_target"],
-            max_games=ev.get("max_games"),
-            entrants=[specs[e["name"]] for e in s["entrants"]], done=stored_games(db, s["id"]),
-            secret=secret, duplicate=bool(ev.get("duplicate")), play_all=bool(ev.get("play_all")),
-        ))
-    return tasks
-
-
-def stored_games(db, series_id: int) -> list[dict]:
-    """A series' stored games as a task's ``done`` list (what replaying them needs)."""
-    return [
-        {
-            "idx": g["idx"],
-            "first_player": g["first_player"],
-            "winners": g["winners"],
-            "points": [st["points"] for st in g["seats"]],
-            "placements": [st["placement"] for st in g["seats"]],
-            "reason": g["reason"],
-        }
-        for g in store.series_games(db, series_id)
-    ]
 
 
 def default_concurrency() -> int:
@@ -181,8 +159,6 @@ class Runner:
     def run(self) -> None:
         while self.tasks:
             if self.cluster:
-                from tourney.events.cluster import run_on_cluster
-
                 run_on_cluster(self, self.cluster)
             else:
                 self._run_tasks()
@@ -198,9 +174,6 @@ class Runner:
         self._run_pool(size)
 
     def _run_pool(self, size: int) -> None:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
         if sys.platform.startswith("linux"):
             # fork (measured: speed-up 1.8 on two cores against 1.6 for forkserver, whose start
             # and imports cost ~0.3 s); the main process has no threads when the pool forks

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 
-from tourney.results import store
+from tourney import formats
+from tourney.results import reads, store
+from tourney.results.standings import event_standings
 
 #: version of the ``tourney run --json`` shape: 2 took the standings rows of ``tourney standings``
 SUMMARY_VERSION = 2
@@ -14,19 +16,10 @@ SUMMARY_VERSION = 2
 def event_summary(db, event_id: int) -> dict:
     """The ``tourney run --json`` document (docs/formats.md): the event, its series, and its
     standings exactly as ``tourney standings`` computes them (one definition, one vocabulary)."""
-    from tourney.events import rounds, sprt
-    from tourney.results.standings import event_standings
-
-    ev = dict(db["events"].get(event_id))
+    ev = reads.event_row(db, event_id)
     config_event = json.loads(ev["config"])["event"] if ev["config"] else {}
-    legs = {r["series_id"]: r["legs"] for r in db.query(
-        "select series_id, count(distinct leg) as legs from games where event_id = ? "
-        "group by series_id", [event_id])}
-    # duplicate sets with every rotation stored (a set cut short by an interruption is not one)
-    sets = {r["series_id"]: r["sets"] for r in db.query(
-        "select series_id, count(*) as sets from (select series_id, duplicate_set from games "
-        "where event_id = ? and duplicate_set is not null group by series_id, duplicate_set "
-        "having count(distinct rotation) = max(players)) group by series_id", [event_id])}
+    legs = reads.series_legs(db, event_id)
+    sets = reads.complete_duplicate_sets(db, event_id)
     series_out = []
     rows_of_series = store.series_rows(db, event_id)
     for s in rows_of_series:
@@ -47,7 +40,7 @@ def event_summary(db, event_id: int) -> dict:
                 for e in s["entrants"]
             ],
         })
-    games = db.execute("select count(*) from games where event_id = ?", [event_id]).fetchone()[0]
+    games = reads.event_game_count(db, event_id)
     standings = event_standings(db, ev)
     return {
         "version": SUMMARY_VERSION,
@@ -62,8 +55,8 @@ def event_summary(db, event_id: int) -> dict:
         "ranking": standings["ranking"],
         "tie_breaks": standings["tie_breaks"],
         "standings": standings["standings"],
-        **rounds.format_extra(config_event, rows_of_series),
-        **({"sprt": sprt.report(db, event_id, config_event)} if config_event.get("format") == "sprt" else {}),
+        **(formats.get(ev["format"]).report(db, event_id, config_event, rows_of_series)
+           if config_event else {}),
     }
 
 

@@ -27,6 +27,7 @@ from collections import Counter
 from sqlite_utils import Database
 
 from tourney.errors import UserError
+from tourney.results import tallies
 from tourney.stats.elo import Estimate, estimate, pentanomial, trinomial
 from tourney.stats.pairwise import PairRecord, pairwise_records
 from tourney.stats.separation import rank_ranges_from
@@ -121,47 +122,37 @@ def compare(entrants: list[str], records: list[PairRecord], per_game: dict[str, 
     }
 
 
-#: every two seats of one game of the event, as (entrant, its place, opponent, the opponent's
-#: place); a seat without a placement is placed by its points, as in the ratings
-_SEAT_PAIRS = """
-    SELECT a.game_id, ea.name AS a, COALESCE(a.placement, a.points, 0) AS pa,
-           eb.name AS b, COALESCE(b.placement, b.points, 0) AS pb
-    FROM games g
-    JOIN seats a ON a.game_id = g.id JOIN seats b ON b.game_id = g.id AND b.seat != a.seat
-    JOIN entrants ea ON ea.id = a.entrant_id JOIN entrants eb ON eb.id = b.entrant_id
-    WHERE g.event_id = ?
-"""
-
-
 def event_comparisons(db: Database, event_id: int, entrants: list[str], reference: str | None = None) -> dict:
-    """:func:`comparisons` for one stored event, tallied by SQLite (the games are not read into
-    memory, so the standings of a large event stay quick)."""
-    records = [PairRecord(r["a"], r["b"], r["wins"], r["draws"], r["losses"]) for r in db.query(
-        f"SELECT a, b, SUM(pa < pb) AS wins, SUM(pa = pb) AS draws, SUM(pa > pb) AS losses "
-        f"FROM ({_SEAT_PAIRS}) WHERE a < b GROUP BY a, b ORDER BY a, b", [event_id])]
+    """:func:`comparisons` for one stored event, from the tallies the writer keeps with each game
+    (:mod:`tourney.results.tallies`): a few rows per pair of entrants, so the standings of a
+    large event stay quick whatever the number of games."""
+    records, per_game, pairs = event_tallies(db, event_id)
+    return compare(entrants, records, per_game, reference, pairs)
+
+
+def event_tallies(db: Database, event_id: int) -> tuple[
+        list[PairRecord], dict[str, Counter], dict[tuple[str, str], list[int]]]:
+    """What :func:`compare` needs of a stored event, by entrant name: the head-to-head records
+    (first entrant lowest, in name order), the per-game scores against the field and the
+    complete mirror pairs of a two-player duplicate event (:func:`mirror_pairs`)."""
+    names = {r[0]: r[1] for r in db.execute("select id, name from entrants")}
+    kept_pairs, shares = tallies.kept(db, event_id)
+    records: list[PairRecord] = []
+    pairs: dict[tuple[str, str], list[int]] = {}
+    for (a, b), row in sorted(kept_pairs.items(), key=lambda item: (names[item[0][0]], names[item[0][1]])):
+        if names[a] < names[b]:
+            if any(row[:3]):
+                records.append(PairRecord(names[a], names[b], *row[:3]))
+            if any(row[3:]):
+                pairs[(names[a], names[b])] = row[3:]
     per_game: dict[str, Counter] = {}
-    for r in db.query(
-            f"SELECT a, share, COUNT(*) AS n FROM ("
-            f"  SELECT game_id, a, ROUND((SUM(pa < pb) + 0.5 * SUM(pa = pb)) / COUNT(*), 9) AS share"
-            f"  FROM ({_SEAT_PAIRS}) GROUP BY game_id, a) GROUP BY a, share", [event_id]):
-        per_game.setdefault(r["a"], Counter())[r["share"]] = r["n"]
-    return compare(entrants, records, per_game, reference, mirror_pairs(db, event_id))
+    for (a, share), n in shares.items():
+        per_game.setdefault(names[a], Counter())[share] = n
+    return records, per_game, pairs
 
 
 def mirror_pairs(db: Database, event_id: int) -> dict[tuple[str, str], list[int]]:
     """The complete mirror pairs of a two-player duplicate event, per pair of entrants (sorted by
     name): how often the first scored 0, ¼, ½, ¾ and 1 over a pair's two games (a game scores 1
     for the better place, ½ for a shared one)."""
-    scores: dict[tuple[int, int], list[tuple[str, str, float]]] = {}
-    for r in db.query(
-            f"SELECT g.series_id, g.duplicate_set, p.a, p.b, p.pa, p.pb FROM ({_SEAT_PAIRS}) p "
-            f"JOIN games g ON g.id = p.game_id WHERE g.duplicate_set IS NOT NULL AND g.players = 2 "
-            f"AND p.a < p.b", [event_id]):
-        score = 1.0 if r["pa"] < r["pb"] else 0.5 if r["pa"] == r["pb"] else 0.0
-        scores.setdefault((r["series_id"], r["duplicate_set"]), []).append((r["a"], r["b"], score))
-    counts: dict[tuple[str, str], list[int]] = {}
-    for games in scores.values():
-        if len(games) == 2 and games[0][:2] == games[1][:2]:  # a pair cut short counts for nothing
-            a, b = games[0][:2]
-            counts.setdefault((a, b), [0] * 5)[round(2 * (games[0][2] + games[1][2]))] += 1
-    return counts
+    return event_tallies(db, event_id)[2]

@@ -171,19 +171,19 @@ def progress(db: Database, data: dict) -> dict:
 
 
 def build(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:
-    from tourney.events import rounds
+    from tourney import formats  # a floor up: the event's format says what its report adds
 
     data = _standings.resolve(db, name, club=club, reference=reference)
     data["progress"] = progress(db, data)
-    if data.get("kind") == "event":  # a Swiss table or a knockout bracket
-        data.update(rounds.stored_extra(db, data["event"]))
+    if data.get("kind") == "event":  # a Swiss table, a knockout bracket, an SPRT's verdict
+        data.update(formats.stored_report(db, data["event"]))
     return data
 
 
 def _extra_lines(data: dict) -> list[str]:
-    from tourney.events import rounds
+    from tourney import formats  # a floor up: the format's additions in words
 
-    return rounds.extra_lines(data)
+    return formats.report_lines(data)
 
 
 # --------------------------------------------------------------------------- renderers

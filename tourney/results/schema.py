@@ -112,6 +112,11 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     ``entrant_id``); ``games``, ``wins``, ``draws``, ``losses``, ``points``, ``faults`` (the
     ``seat_outcomes`` view summed; ``event_standings`` reads these since ``m008_scale``).
 
+``pair_tallies``, ``field_tallies``
+    Per event, kept by the writer with each game since ``m010_pair_tallies``: every pair of
+    entrants' head-to-head record and mirror pairs, and each entrant's per-game scores against
+    the field (:mod:`tourney.results.tallies`; the comparisons of standings read these).
+
 ``club_*`` tables and the club views: see :mod:`tourney.club` (and the steps below).
 
 Views: ``seat_outcomes``, ``series_outcomes``, ``entrant_faults``, ``event_standings`` (bot
@@ -122,6 +127,8 @@ events, :mod:`tourney.results.standings`), ``club_results_current`` and ``club_s
 from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
+
+from tourney.results import ratings, tallies
 
 MIGRATIONS = Migrations("tourney")
 
@@ -602,8 +609,6 @@ def m008_scale(db: Database) -> None:
 
 def _backfill_ratings(db: Database) -> None:
     """Ratings of the events already stored, recomputed once from their games."""
-    from tourney.results import ratings
-
     names = {r["name"]: r["id"] for r in db.query("SELECT id, name FROM entrants")}
     for (event_id,) in db.execute("SELECT id FROM events").fetchall():
         rated = ratings.event_ratings(db, event_id)
@@ -736,3 +741,25 @@ def m009_club_nights(db: Database) -> None:
         )
         """, replace=True)
     db.create_view("club_standings", CLUB_STANDINGS, replace=True)
+
+
+@MIGRATIONS()
+def m010_pair_tallies(db: Database) -> None:
+    # Pairwise tallies kept by the writer with each game (tourney.results.tallies), so that the
+    # comparisons of standings read a few rows per pair instead of every pair of seats of every
+    # game (docs/scale.md); filled from the games already stored.
+    db.table("pair_tallies").create(
+        {"event_id": int, "entrant_id": int, "opponent_id": int, "wins": int, "draws": int,
+         "losses": int, "pair0": int, "pair1": int, "pair2": int, "pair3": int, "pair4": int},
+        pk=("event_id", "entrant_id", "opponent_id"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id"),
+                      ("opponent_id", "entrants", "id")],
+        if_not_exists=True,
+    )
+    db.table("field_tallies").create(
+        {"event_id": int, "entrant_id": int, "share": float, "games": int},
+        pk=("event_id", "entrant_id", "share"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
+        if_not_exists=True,
+    )
+    tallies.backfill(db)

@@ -33,6 +33,8 @@ from collections import Counter
 
 from sqlite_utils import Database
 
+from tourney.club import ClubError
+from tourney.club.league import League
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
 from tourney.results import store
@@ -264,8 +266,6 @@ CLUB_TIE_BREAKS = {
 
 def club_standings(db: Database, name: str) -> dict:
     """A club league's standings in the same envelope (``kind`` = ``club``)."""
-    from tourney.club.league import League
-
     return club_envelope(League(db, name).summary())
 
 
@@ -298,8 +298,6 @@ def resolve(db: Database, name: str | None, club: bool = False, reference: str |
     """Standings of the event ``name`` (latest when None), or of the club league ``name`` when
     ``club`` is set or no event has that name; ``reference`` names the entrant Elo is measured
     against (default: the field)."""
-    from tourney.club import ClubError
-
     if club:
         if name is None:
             raise StandingsError("give the club league's name")

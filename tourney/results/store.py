@@ -17,7 +17,9 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,8 +27,10 @@ from pathlib import Path
 import orjson
 from sqlite_utils import Database
 
+import engine
+from tourney import narrate
 from tourney.errors import UserError
-from tourney.results import schema
+from tourney.results import ratings, schema, tallies
 
 DEFAULT_DB = "results/tourney.db"
 #: how long a command waits for another process's write to finish before giving up (generous: a
@@ -115,8 +119,6 @@ def _switch_to_wal(db: Database) -> None:
     """Put the file in WAL mode. Switching takes an exclusive lock, and SQLite may answer "locked"
     at once rather than wait when another process holds one on a fresh file, so try again until
     :data:`BUSY_TIMEOUT_MS` has passed."""
-    import time
-
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
         try:
@@ -200,6 +202,7 @@ def delete_event(db: Database, event_id: int) -> None:
             db.execute(f"delete from {table} where game_id in ({game_ids})", [event_id])
         db.execute("delete from entrant_ratings where event_id = ?", [event_id])
         db.execute("delete from entrant_totals where event_id = ?", [event_id])
+        tallies.delete(db, event_id)
         db.execute("delete from games where event_id = ?", [event_id])
         db.execute(
             "delete from series_entrants where series_id in "
@@ -319,14 +322,18 @@ def record_games(db: Database, event_id: int,
     with db.atomic():
         kept: dict[int, list] = {}
         totals: dict[int, list[int]] = {}
-        ids = [_insert_game(db, event_id, *item, kept, totals) for item in items]
+        pairs: dict[tuple[int, int], tallies.PairRow] = {}
+        shares: Counter = Counter()
+        ids = [_insert_game(db, event_id, *item, kept, totals, pairs, shares) for item in items]
         _save_ratings(db.conn, event_id, kept)
         _save_totals(db.conn, event_id, totals)
+        tallies.save(db.conn, event_id, pairs, shares)
     return ids
 
 
 def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
-                 series_result: dict | None, kept: dict, totals: dict) -> int:
+                 series_result: dict | None, kept: dict, totals: dict, pairs: dict,
+                 shares: Counter) -> int:
     conn = db.conn
     teams = dumps(game["teams"]) if game.get("teams") else None
     options_id = _option_set_id(conn, _canonical(game["options"]))
@@ -362,6 +369,9 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
                      [game_id, dumps(stderr), dumps(faults)])
     _rate(conn, event_id, game["seats"], kept)
     _count(game, totals)
+    tallies.count_game(game["seats"], pairs, shares)
+    if game.get("duplicate_set") is not None and game["players"] == 2:
+        tallies.count_mirror(conn, series_id, game["duplicate_set"], game_id, pairs)
     conn.execute(
         "update series set games_played = games_played + 1 where id = ?", [series_id]
     )
@@ -414,8 +424,6 @@ def _rate(conn: sqlite3.Connection, event_id: int, seats: list[dict], kept: dict
     written back once per batch (:func:`_save_ratings`)."""
     if len(seats) < 2:
         return
-    from tourney.results import ratings
-
     ids = [s["entrant_id"] for s in seats]
     for i in ids:
         if i not in kept:
@@ -487,8 +495,6 @@ def finish_event(db: Database, event_id: int) -> None:
     the order they arrive, which depends on the workers; once it is finished the ratings are
     recomputed once in schedule order, so a finished event has the same ratings at any
     concurrency and after any resume (docs/standings.md)."""
-    from tourney.results import ratings
-
     ids = {r["name"]: r["id"] for r in db.query("select id, name from entrants")}
     settled = ratings.event_ratings(db, event_id)
     with db.atomic():
@@ -553,8 +559,6 @@ def replay_steps(row: dict):
     each stored choice is applied, then ``(game, None)`` once the last one is. The same engine
     game object is yielded each time, changed in place. Forfeits kept apart from the choices (the
     ``forfeits`` column of older files) are applied where they happened."""
-    import engine
-
     game = engine.new_game(**replay_start(row))
     choices = json.loads(row["choices"])
     forfeits = json.loads(row.get("forfeits") or "[]")
@@ -571,8 +575,6 @@ def replay_steps(row: dict):
 def replay_game(row: dict, on_line=None, names: list[str] | None = None):
     """Re-create a stored game from a ``replays`` row (choices and forfeits); ``on_line`` gets
     each event in words (with the entrant ``names``) as it happens. Returns the engine game."""
-    from tourney import narrate
-
     shown = 0
     game = table = None
     for game, _ in replay_steps(row):
@@ -602,6 +604,12 @@ def series_rows(db: Database, event_id: int) -> list[dict]:
         ]
         out.append(s)
     return out
+
+
+def series_status(db: Database, series_id: int) -> str | None:
+    """A series' status as stored now (``"pending"``, ``"finished"``; None: no such series)."""
+    row = db.execute("select status from series where id = ?", [series_id]).fetchone()
+    return row[0] if row else None
 
 
 def series_games(db: Database, series_id: int) -> list[dict]:

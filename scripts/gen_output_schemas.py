@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""Regenerate the JSON Schemas of tourney's JSON outputs (docs/schemas/*.schema.json) from the
+shapes declared here: ``python3 scripts/gen_output_schemas.py``.
+
+Every shape allows fields it does not name (fields may be added at any time) and requires the
+ones it names unless they are marked optional. A field is renamed or removed only after a
+version in which both exist and the old one is marked ``deprecated`` here, which the schema
+shows as ``"deprecated": true`` (docs/formats.md, "JSON shapes and their schemas").
+tests/test_schemas.py checks that the files are current and that real output validates.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "schemas"
+
+Number = float | int
+Opt = Number | None
+
+
+class Shape(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# -- pieces ----------------------------------------------------------------------------------
+
+
+class Estimate(Shape):
+    """An Elo estimate from scores (docs/evaluation.md); null where the data cannot tell."""
+
+    elo: Opt
+    elo_low: Opt
+    elo_high: Opt
+    elo_pm: Opt
+    los: Opt
+    score: Opt
+    score_low: Opt
+    score_high: Opt
+    draw_ratio: Opt
+    games: int
+
+
+class SeriesCount(Shape):
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    legs_won: int
+
+
+class Rating(Shape):
+    mu: Number
+    sigma: Number
+    ordinal: Number
+    games: int
+    rank: int
+
+
+class EventRow(Shape):
+    """One entrant's row of an event's standings (docs/standings.md)."""
+
+    rank: int
+    entrant: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: Number
+    average: Opt
+    faults: dict[str, int] = Field(description="Games forfeited, by fault code.")
+    fault_count: int
+    series: SeriesCount | None = None
+    rating: Rating | None = None
+    elo: Estimate | None = None
+    rank_range: str | None = None
+
+
+class ClubRow(Shape):
+    """One player's row of a club league's standings (docs/standings.md)."""
+
+    rank: int
+    entrant: str
+    games: int
+    wins: int
+    points: Number
+    average: Opt
+    start_points: int
+    withdrawn: bool
+    absences: int
+    missed: int
+    prorated: Opt
+
+
+class NextFirst(Shape):
+    game: int
+    entrant: str
+    points: Number
+    tied: list[str]
+    random: bool
+
+
+Status = Literal["running", "finished"]
+
+
+class EventStandings(Shape):
+    """``tourney standings NAME --json`` of an event (version 2)."""
+
+    version: Literal[2]
+    kind: Literal["event"]
+    event: str
+    format: str
+    rule_set: str
+    status: Status
+    ranking: str
+    tie_breaks: list[str]
+    lower_points_better: bool
+    games_played: int
+    standings: list[EventRow]
+
+
+class ClubStandings(Shape):
+    """``tourney standings NAME --club --json`` (version 2)."""
+
+    version: Literal[2]
+    kind: Literal["club"]
+    event: str
+    format: Literal["club-league"]
+    rule_set: str
+    status: Status
+    ranking: str
+    tie_breaks: list[str]
+    lower_points_better: bool
+    games_played: int
+    next_first: NextFirst | None
+    standings: list[ClubRow]
+
+
+class SeriesEntrant(Shape):
+    entrant: str
+    seat: int
+    wins: int | None
+    points: Number | None
+    placement: int | None
+
+
+class Series(Shape):
+    series: int
+    round: int
+    kind: Literal["single", "match", "league", "bye"]
+    status: Literal["pending", "running", "finished"]
+    outcome: Literal["win", "draw", "loss"] | None
+    winner: str | None
+    games: int
+    legs: int
+    sets: int
+    entrants: list[SeriesEntrant]
+
+
+class SwissRow(Shape):
+    rank: int
+    entrant: str
+    score: Number
+    buchholz_cut1: Number
+    sonneborn_berger: Number
+
+
+class Tie(Shape):
+    series: int
+    status: str
+    entrants: list[tuple[str, int | None]] = Field(description="[name, seed] in seat order.")
+    winner: str | None
+
+
+class SprtReport(Shape):
+    """Where an SPRT stands (docs/evaluation.md, "SPRT")."""
+
+    elo0: Number
+    elo1: Number
+    alpha: Number
+    beta: Number
+    max_games: int
+    model: Literal["trinomial", "pentanomial"]
+    llr: Number
+    lower_bound: Number
+    upper_bound: Number
+    games: int
+    pairs: int | None
+    verdict: Literal["H1 accepted", "H0 accepted", "inconclusive", "running"]
+    estimate: dict[str, Any]
+
+
+# -- documents -------------------------------------------------------------------------------
+
+
+class Run(Shape):
+    """``tourney run --json`` (version 2): the event, its series and its standings."""
+
+    version: Literal[2]
+    event: str
+    format: str
+    rule_set: str
+    seed: int
+    status: Status
+    duplicate: bool
+    games: int
+    series: list[Series]
+    ranking: str
+    tie_breaks: list[str]
+    standings: list[EventRow]
+    swiss: list[SwissRow] | None = Field(None, description="A Swiss only: the table with its tie-breaks.")
+    bracket: list[list[Tie]] | None = Field(None, description="A knockout only: the ties of each round.")
+    sprt: SprtReport | None = Field(None, description="An SPRT only: the test.")
+
+
+class SprtOut(Shape):
+    """``tourney sprt --json``."""
+
+    event: str
+    sprt: SprtReport
+
+
+class PlaySeat(Shape):
+    seat: int
+    entrant: str
+    points: Number | None
+    placement: int | None
+    fault: str | None
+
+
+class Deal(Shape):
+    game_id: int
+    deal: int
+    seed: int
+    first_player: int
+    winners: list[str]
+    reason: str
+    points: list[Number]
+    decisions: int
+
+
+class Play(Shape):
+    """``tourney play --json``: the whole game as the rule set defines it (one deal, or a leg of
+    several deals whose ``reason`` is ``leg_totals``)."""
+
+    game_id: int
+    event: str
+    rule_set: str
+    seed: int
+    first_player: int
+    winners: list[str]
+    reason: str
+    seats: list[PlaySeat]
+    decisions: int
+    deals: list[Deal]
+
+
+class MatchEntrant(Shape):
+    entrant: str
+    seat: int
+    wins: int | None
+
+
+class MatchGame(Shape):
+    game_id: int
+    game: int
+    leg: int
+    duplicate_set: int | None
+    rotation: int | None
+    seed: int
+    first_player: int
+    winners: list[str]
+    reason: str
+
+
+class MatchOut(Shape):
+    """``tourney match --json``."""
+
+    event: str
+    seed: int
+    best_of: int
+    legs: int
+    sets: int
+    outcome: Literal["win", "draw"] | None
+    winner: str | None
+    entrants: list[MatchEntrant]
+    games: list[MatchGame]
+
+
+class EventItem(Shape):
+    name: str
+    format: str
+    rule_set: str
+    games: int
+    status: Status
+    source: str
+    created_at: str
+
+
+class Events(Shape):
+    """``tourney events --json``: every stored event, oldest first."""
+
+    events: list[EventItem]
+
+
+class Club(Shape):
+    """``tourney club new``, ``add``, ``standings`` (and the other commands that change a
+    league) ``--json``: what the command did (e.g. ``entered``, ``joined``), then the league."""
+
+    version: Literal[2]
+    league: str
+    rule_set: str
+    seed: int
+    target: int | None
+    absence: str
+    withdrawal: str
+    lower_points_better: bool
+    games_played: int
+    finished: dict[str, Any] | None
+    standings: list[dict[str, Any]]
+    next_first: NextFirst | None
+    night: dict[str, Any] | None
+
+
+class Paging(Shape):
+    page: int
+    pages: int
+    size: int
+    total: int
+
+
+class WebIndex(Shape):
+    """``/index.json``: the events and club leagues."""
+
+    page: Literal["index"]
+    events: list[dict[str, Any]]
+    leagues: list[dict[str, Any]]
+
+
+class WebEvent(Shape):
+    """``/event/ID.json``: an event's page."""
+
+    page: Literal["event"]
+    id: int
+    event: dict[str, Any]
+    standings: EventStandings
+    series: list[dict[str, Any]]
+    paging: Paging
+
+
+class WebEntrant(Shape):
+    """``/entrant/ID.json``: an entrant's page."""
+
+    page: Literal["entrant"]
+    id: int
+    entrant: dict[str, Any]
+    totals: dict[str, Any]
+    faults: dict[str, int]
+    games: list[dict[str, Any]]
+    paging: Paging
+
+
+class WebGame(Shape):
+    """``/game/ID.json``: a game and its replay."""
+
+    page: Literal["game"]
+    id: int
+    game: dict[str, Any]
+    seats: list[dict[str, Any]]
+    winners: list[str]
+    replay: dict[str, Any]
+
+
+class WebLeague(Shape):
+    """``/league/ID.json``: a club league's page."""
+
+    page: Literal["league"]
+    id: int
+    standings: ClubStandings
+    history: list[dict[str, Any]]
+
+
+#: schema file name -> the shape it publishes
+SCHEMAS: dict[str, Any] = {
+    "run": Run,
+    "standings": EventStandings | ClubStandings,
+    "sprt": SprtOut,
+    "play": Play,
+    "match": MatchOut,
+    "events": Events,
+    "club": Club,
+    "web-index": WebIndex,
+    "web-event": WebEvent,
+    "web-entrant": WebEntrant,
+    "web-game": WebGame,
+    "web-league": WebLeague,
+}
+
+
+def schema(name: str) -> dict:
+    from pydantic import TypeAdapter
+
+    body = TypeAdapter(SCHEMAS[name]).json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": body.pop("title", f"tourney {name} JSON"), **body}
+
+
+def text(name: str) -> str:
+    return json.dumps(schema(name), indent=2) + "\n"
+
+
+if __name__ == "__main__":
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in SCHEMAS:
+        (OUT / f"{name}.schema.json").write_text(text(name), encoding="utf-8")
+    print(f"wrote {len(SCHEMAS)} schemas to {OUT.relative_to(ROOT)}", file=sys.stderr)

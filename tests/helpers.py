@@ -1,0 +1,185 @@
+"""Helpers shared by several test files: building stored events by hand, what a database holds
+after a run, and the processes a run leaves (read from /proc). Test files import them from
+here (``from helpers import ...``), never from each other."""
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from tourney.bots.entrants import EntrantSpec, Limits, SubprocessEntrant
+from tourney.results import store
+from tourney.results.standings import find_event
+
+ROOT = Path(__file__).resolve().parent.parent
+FAULT_BOT = str(ROOT / "tests" / "bots" / "fault_bot.py")
+RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
+#: quick limits for bots that answer at once (a fault shows within a second)
+FAST = Limits(startup_timeout=2.0, decision_timeout=0.5, grace=0.3)
+
+#: the two built-in entrants most test configs seat, as TOML
+GREEDY_AND_RANDOM = """
+[[entrants]]
+name = "greedy"
+builtin = "greedy"
+
+[[entrants]]
+name = "random"
+builtin = "random"
+"""
+
+
+# --- stored events built by hand ---------------------------------------------------------------
+
+def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
+    """series: list of (kind, [names in seat order], [games], result) where a game is
+    {"winners": [seats], "points": [...], "placements": [...], "faults": {seat: code}} and result is
+    None (pending) or ("win", winner_name) / ("draw", None)."""
+    specs = [{"name": n, "builtin": "random"} for n in entrants]
+    schedule = [{"idx": i, "round": 0, "kind": kind, "seed": i, "games_target": max(1, len(games)),
+                 "entrants": table} for i, (kind, table, games, _) in enumerate(series)]
+    event = {"name": name, "format": fmt, "rule_set": rule_set, "seed": 1, "players": len(series[0][1]),
+             "games": 1}
+    event_id = store.create_event(db, event, specs, schedule, {"name": name}, "test")
+    ids = {r["name"]: r["id"] for r in db["entrants"].rows}
+    for s, (kind, table, games, result) in zip(store.series_rows(db, event_id), series):
+        wins = dict.fromkeys(table, 0)
+        points = dict.fromkeys(table, 0)
+        for idx, g in enumerate(games):
+            for seat in g["winners"]:
+                wins[table[seat]] += 1
+            for seat, p in enumerate(g["points"]):
+                points[table[seat]] += p
+            payload = {
+                "idx": idx, "rule_set": rule_set, "options": {}, "seed": idx, "players": len(table),
+                "first_player": 0, "turn_order": list(range(len(table))), "teams": None,
+                "winners": g["winners"], "reason": "test", "detail": "", "decisions": 1, "seconds": 0.0,
+                "choices": [], "log": [], "stderr": {}, "faults": {},
+                "seats": [{"seat": seat, "entrant_id": ids[n], "points": g["points"][seat],
+                           "placement": g["placements"][seat], "eliminated": 0,
+                           "fault": g.get("faults", {}).get(seat)} for seat, n in enumerate(table)],
+            }
+            sr = None
+            if result is not None and idx == len(games) - 1:
+                outcome, winner = result
+                if kind == "league":
+                    key = {n: points[n] for n in table}
+                else:
+                    key = {n: -wins[n] for n in table}
+                placement = {n: 1 + sum(1 for o in key.values() if o < key[n]) for n in table}
+                if outcome == "draw" and kind == "match":
+                    placement = dict.fromkeys(table, 1)
+                sr = {"outcome": outcome, "winner_id": ids[winner] if winner else None,
+                      "games_played": len(games),
+                      "entrants": {ids[n]: {"wins": wins[n], "points": points[n], "placement": placement[n]}
+                                   for n in table}}
+            store.record_game(db, event_id, s["id"], payload, sr)
+    return find_event(db, name)
+
+
+def g(winners, points, placements, faults=None):
+    return {"winners": winners, "points": points, "placements": placements, "faults": faults or {}}
+
+
+
+# --- what a database holds after a run ----------------------------------------------------------
+
+def count_games(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            return con.execute("select count(*) from games").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.OperationalError:  # tables not created yet
+        return 0
+
+
+def snapshot(db: Path) -> dict:
+    """Everything that must not depend on interruptions: per (series, game) the game row,
+    seats and replay; per series its result. Ids and times are left out."""
+    con = sqlite3.connect(db)
+    con.row_factory = sqlite3.Row
+    games = {}
+    for g in con.execute(
+            "select g.*, s.idx as sidx from games g join series s on s.id = g.series_id"):
+        seats = [
+            (r["seat"], r["name"], r["first"], r["winner"], r["points"], r["placement"],
+             r["eliminated"], r["fault"])
+            for r in con.execute(
+                "select st.*, e.name from seats st join entrants e on e.id = st.entrant_id "
+                "where game_id = ? order by seat", [g["id"]])
+        ]
+        rep = con.execute("select * from replays where game_id = ?", [g["id"]]).fetchone()
+        key = (g["sidx"], g["idx"])
+        assert key not in games, f"game {key} stored twice"
+        games[key] = (g["seed"], g["first_player"], g["turn_order"], g["winners"], g["reason"],
+                      tuple(seats), rep["choices_z"], rep["seed"], rep["options_id"])
+    series = {}
+    for s in con.execute("select * from series"):
+        rows = tuple(
+            (r["name"], r["seat"], r["wins"], r["points"], r["placement"])
+            for r in con.execute(
+                "select se.*, e.name from series_entrants se join entrants e "
+                "on e.id = se.entrant_id where series_id = ? order by seat", [s["id"]])
+        )
+        series[s["idx"]] = (s["status"], s["outcome"], s["games_played"], rows)
+    status = con.execute("select status from events").fetchone()[0]
+    con.close()
+    return {"games": games, "series": series, "status": status}
+
+
+
+# --- processes ----------------------------------------------------------------------------------
+
+def processes() -> Iterator[tuple[int, str, int, int]]:
+    """Every process now: ``(pid, state, parent pid, process group)``, from /proc."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(")") + 2:].split()
+            yield int(entry), fields[0], int(fields[1]), int(fields[2])
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (for example a run's worker processes)."""
+    return [p for p, _, ppid, _ in processes() if ppid == pid]
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie counts as ended)."""
+    return all(p != pid or state == "Z" for p, state, _, _ in processes())
+
+
+def leftovers(pgids):
+    """Processes still in any of the process groups ``pgids``, and zombie children of ours."""
+    return [(p, state, ppid, pgrp) for p, state, ppid, pgrp in processes()
+            if pgrp in pgids or (ppid == os.getpid() and state == "Z")]
+
+
+def all_pids(*entrants):
+    """The process ids of every subprocess entrant among ``entrants``."""
+    return {pid for e in entrants if isinstance(e, SubprocessEntrant) for pid in e.pids}
+
+
+def processes_with(marker: str) -> list[int]:
+    """The ``sleep`` processes whose command line holds ``marker`` (what a hostile bot leaves)."""
+    found = []
+    for pid, _, _, _ in processes():
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline and b"sleep" in cmdline:
+            found.append(pid)
+    return found
+
+
+def random_spec(limits=FAST):
+    """The example random bot as a subprocess entrant."""
+    return EntrantSpec("random_bot", command=("{python}", RANDOM_BOT), limits=limits)

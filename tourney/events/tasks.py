@@ -1,0 +1,44 @@
+"""The series of an event left to play, as tasks for :func:`tourney.events.play.run_series`.
+
+Below both ways of playing them, the local pool (:mod:`tourney.events.runner`) and the Dask
+cluster (:mod:`tourney.events.cluster`): each needs a series' stored games to start it again.
+"""
+
+from __future__ import annotations
+
+from tourney.events.play import SeriesTask
+from tourney.results import store
+
+
+def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
+    """The unfinished series of an event as tasks (with their stored games)."""
+    specs = {s["name"]: s for s in cfg.resolved_entrants()}
+    ev = cfg.event
+    secret = store.event_secret(db, event_id)
+    tasks = []
+    for s in store.series_rows(db, event_id):
+        if s["status"] == "finished":
+            continue
+        tasks.append(SeriesTask(
+            idx=s["idx"], kind=s["kind"], rule_set=ev["rule_set"], options=ev["options"],
+            event_seed=ev["seed"], seed=s["seed"], games_target=s["games_target"],
+            max_games=ev.get("max_games"),
+            entrants=[specs[e["name"]] for e in s["entrants"]], done=stored_games(db, s["id"]),
+            secret=secret, duplicate=bool(ev.get("duplicate")), play_all=bool(ev.get("play_all")),
+        ))
+    return tasks
+
+
+def stored_games(db, series_id: int) -> list[dict]:
+    """A series' stored games as a task's ``done`` list (what replaying them needs)."""
+    return [
+        {
+            "idx": g["idx"],
+            "first_player": g["first_player"],
+            "winners": g["winners"],
+            "points": [st["points"] for st in g["seats"]],
+            "placements": [st["placement"] for st in g["seats"]],
+            "reason": g["reason"],
+        }
+        for g in store.series_games(db, series_id)
+    ]

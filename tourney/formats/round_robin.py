@@ -1,0 +1,34 @@
+"""The round robin: every entrant meets every other the same number of times."""
+
+from __future__ import annotations
+
+import itertools
+from typing import ClassVar
+
+from tourney.formats.base import EventSettings, Format, FormatName, Problem, RoundsSettings
+
+
+class RoundRobin(Format):
+    """Tables of 2: every pair plays one series per round, seats swapped in odd rounds. Tables of
+    k > 2 with n entrants: n tables per round, table i seating entrants i, i+1, ..., i+k-1
+    (mod n) in seats 0..k-1, so everyone plays k series per round, once in every seat."""
+
+    name = FormatName.ROUND_ROBIN
+    settings: ClassVar[type[EventSettings]] = RoundsSettings
+    summary = "Every entrant meets every other (tables of 2) or every seat (larger tables), `rounds` times."
+
+    def check_players(self, players: int, n: int) -> None:
+        if players > n:
+            raise Problem("event.players", f"tables of {players} need at least {players} entrants")
+
+    def tables(self, event: dict) -> list[tuple[int, list[str]]]:
+        names, k = list(event["entrants"]), event["players"]
+        n = len(names)
+        plans: list[tuple[int, list[str]]] = []
+        for r in range(event["rounds"]):
+            if k == 2:
+                for i, j in itertools.combinations(range(n), 2):
+                    plans.append((r, [names[i], names[j]] if r % 2 == 0 else [names[j], names[i]]))
+            else:
+                plans.extend((r, [names[(i + j) % n] for j in range(k)]) for i in range(n))
+        return plans

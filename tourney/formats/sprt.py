@@ -1,0 +1,76 @@
+"""The SPRT event: a candidate against a baseline, batch after batch, until the sequential test
+answers (:mod:`tourney.events.sprt` has the batches and the test)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field, model_validator
+
+from tourney.events import sprt
+from tourney.formats.base import EventSettings, Format, FormatName, Problem, Unit, UnitSettings
+
+
+class SprtSettings(UnitSettings):
+    elo0: float = Field(sprt.DEFAULTS["elo0"],
+                        description="H0: the candidate is at most this much better (logistic Elo).")
+    elo1: float = Field(sprt.DEFAULTS["elo1"],
+                        description="H1: the candidate is at least this much better; above elo0.")
+    alpha: float = Field(sprt.DEFAULTS["alpha"], gt=0, lt=0.5,
+                         description="Chance of accepting H1 when H0 holds.")
+    beta: float = Field(sprt.DEFAULTS["beta"], gt=0, lt=0.5,
+                        description="Chance of accepting H0 when H1 holds.")
+    max_games: int = Field(sprt.DEFAULTS["max_games"], ge=2, description=(  # type: ignore[assignment]
+        "Stop undecided (inconclusive) after this many games."))
+    expected = {**UnitSettings.expected, "alpha": "a probability between 0 and 0.5",
+                "beta": "a probability between 0 and 0.5", "max_games": "at least 2 games"}
+
+    @model_validator(mode="after")
+    def _band(self) -> SprtSettings:
+        if not self.elo0 < self.elo1:
+            raise Problem("event.elo1", f"elo1 must be above elo0, got elo0 = {self.elo0:g}, elo1 = {self.elo1:g}")
+        return self
+
+
+class Sprt(Format):
+    """Two entrants, the candidate first; batches of single games (seats alternating) or, with
+    ``duplicate = true``, mirror pairs."""
+
+    name = FormatName.SPRT
+    settings: ClassVar[type[EventSettings]] = SprtSettings
+    units = (Unit.SINGLE,)
+    reports = ("sprt",)
+    caps_games = True
+    summary = "Candidate against baseline in batches until the SPRT accepts H0 or H1, or `max_games`."
+
+    def check_entrants(self, names: list[str], defined: list[str]) -> list[str]:
+        names = super().check_entrants(names, defined)
+        if len(names) != 2:
+            raise Problem("event.entrants", "an sprt event tests a candidate against one baseline: "
+                          f"2 entrants, got {len(names)}")
+        return names
+
+    def extra(self, s: EventSettings, names: list[str]) -> dict:
+        assert isinstance(s, SprtSettings)
+        return {"sprt": {"elo0": float(s.elo0), "elo1": float(s.elo1), "alpha": float(s.alpha),
+                         "beta": float(s.beta), "max_games": s.max_games}}
+
+    def first_series(self, event: dict, secret: str | None = None) -> list[dict]:
+        return sprt.batch(event, 0, secret)
+
+    def next_series(self, db, event_id: int, event: dict, rows: list[dict],
+                    secret: str | None) -> list[dict]:
+        test = sprt.test_of(db, event_id, event)
+        per_series = 2 if event.get("duplicate") else 1
+        if test.verdict is not None or (test.units + sprt.BATCH) * per_series > sprt.settings(event)["max_games"]:
+            return []
+        return sprt.batch(event, len(rows), secret)
+
+    def between_rounds(self, db, event_id: int, event: dict) -> str | None:
+        return sprt.line(sprt.report(db, event_id, event))
+
+    def report(self, db, event_id: int, event: dict, rows: list[dict]) -> dict:
+        return {"sprt": sprt.report(db, event_id, event)}
+
+    def report_lines(self, report: dict) -> list[str]:
+        return [sprt.line(report["sprt"])] if "sprt" in report else []
