@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("results, club", ["tourney.results", "tourney.club"]),
     ("bots", ["tourney.bots"]),
     ("engine, stats, narrate", ["engine", "tourney.stats", "tourney.narrate", "tourney.cards_doc",
-                                "tourney.errors", "tourney.seeding", "tourney"]),
+                                "tourney.errors", "tourney.seeding", "tourney.charts", "tourney"]),
 ]
 
 #: arrows up a floor that are known and being removed on other branches; the lead deletes an
@@ -52,7 +52,6 @@ SQL_PENDING: dict[str, str] = {
     "tourney/events/sprt.py": "luck helper: reads.entrant_id, reads.entrant_game_results, reads.event_status",
     "tourney/commands/running.py": "config helper: reads.database_files, reads.event_game_count",
     "tourney/commands/match.py": "config helper: reads.event_best_of",
-    "tourney/web/site.py": "web helper: reads.entrant_ids_with_events, reads.game_ids",
     "tourney/events/rounds.py": "config helper: reads.every_game_ranks (rating_order)",
     "tourney/commands/replay.py": "lead: reads.game_seats, reads.game_output",
     # pages.py reads events, entrants, series and games for every page: its queries move to a

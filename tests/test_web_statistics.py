@@ -17,6 +17,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import jsonschema
 import pytest
 import tomli_w
 from typer.testing import CliRunner
@@ -151,6 +152,12 @@ def test_the_json_twin_the_cli_and_the_reports_read_one_standings(stats_db, serv
     assert r.exit_code == 0, r.output
     cli = json.loads(r.stdout)
     same(twin, cli)
+    # the whole twin as its published schema says (docs/schemas/)
+    schema = json.loads((ROOT / "docs" / "schemas" / f"web-{'league' if kind == 'club league' else 'event'}"
+                                                    f".schema.json").read_text())
+    url = (f"{server}/league/{league_id(stats_db['path'])}.json" if kind == "club league"
+           else f"{server}/event/{event_ids(stats_db['path'])[kind]}.json")
+    jsonschema.validate(fetch_json(url), schema)
     report = json.loads(invoke("report", LEAGUE if kind == "club league" else kind, "--format", "json",
                                *(["--club"] if kind == "club league" else []), "--db", path).stdout)
     same({k: report[k] for k in cli}, cli)

@@ -671,11 +671,3 @@ def list_games(db: Database, event: str | None = None, entrant: str | None = Non
         g["winners"] = json.loads(g["winners"])
         g["seats"] = seats[g["id"]]
     return rows
-
-
-def page_ids(db: Database) -> dict[str, list[int]]:
-    """The ids of every entrant that played in an event and of every game, in order: the pages
-    of the static site (:mod:`tourney.web.site`)."""
-    return {"entrant": [r[0] for r in db.execute(
-                "SELECT DISTINCT entrant_id FROM event_entrants ORDER BY entrant_id")],
-            "game": [r[0] for r in db.execute("SELECT id FROM games ORDER BY id")]}

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from tourney import formats
 from tourney.errors import UserError
-from tourney.events import rounds, sprt
+from tourney.events import sprt
 from tourney.results import standings as _standings
 from tourney.results import store
 from tourney.stats.sprt import Sprt
@@ -170,6 +171,13 @@ def event_stamp(db: Database, event_id: int) -> str:
     return f"{row['n']}.{row['last'] or 0}.{row['status']}"
 
 
+def _cross_table(matrix: dict) -> dict:
+    """The deprecated ``cross_table`` of the event page's JSON, read from the head-to-head matrix."""
+    return {"entrants": matrix["entrants"],
+            "cells": {a: {b: {"won": c["wins"], "drawn": c["draws"], "lost": c["losses"]} for b, c in row.items()}
+                      for a, row in matrix["cells"].items()}}
+
+
 def _series_page(db: Database, event_id: int, page: int, size: int | None) -> tuple[list[dict], dict]:
     total = db["series"].count_where("event_id = ?", [event_id])
     paging = _pages(total, page, size)
@@ -207,15 +215,17 @@ def format_views(db: Database, event: dict) -> dict:
     (the knockout's ties by round)."""
     config = (json.loads(event["config"]) if event.get("config") else {}).get("event") or {}
     fmt = config.get("format")
-    if fmt == "sprt":
-        candidate, baseline = config["entrants"][:2]
-        return {"sprt": {**sprt.report(db, event["id"], config), "candidate": candidate, "baseline": baseline,
-                         "course": sprt_course(db, event["id"], config)}}
-    if fmt not in ("swiss", "knockout"):
+    if fmt not in ("sprt", "swiss", "knockout"):
         return {}
     rows = store.series_rows(db, event["id"])
-    if fmt == "knockout":
-        return {"bracket": rounds.bracket(rows, config) if rows else []}
+    # the format's own report (the SPRT's verdict, the Swiss table, the bracket), as in tourney report
+    views = formats.get(fmt).report(db, event["id"], config, rows)
+    if fmt == "sprt":
+        candidate, baseline = config["entrants"][:2]
+        views["sprt"] = {**views["sprt"], "candidate": candidate, "baseline": baseline,
+                         "course": sprt_course(db, event["id"], config)}
+    if fmt != "swiss":
+        return views
     by_round: list[list[dict]] = []
     for s in rows:
         while len(by_round) <= s["round"]:
@@ -225,7 +235,7 @@ def format_views(db: Database, event: dict) -> dict:
             "series": s["idx"], "status": s["status"], "outcome": s["outcome"], "winner": winner,
             "bye": len(s["entrants"]) == 1,
             "entrants": [{k: e[k] for k in ("name", "wins", "points")} for e in s["entrants"]]})
-    return {"swiss_rounds": by_round, **rounds.format_extra(config, rows)}
+    return {"swiss_rounds": by_round, **views}
 
 
 def sprt_course(db: Database, event_id: int, config: dict) -> dict:
@@ -276,6 +286,10 @@ def event_data(db: Database, event_id: int, page: int = 1, size: int | None = PA
         "entrant_ids": entrants,
         "standings": shown.standings,
         **shown.views,
+        # deprecated, kept one version (docs/web.md): the old cross-table, and the Elo slot that
+        # stayed null; both now live in head_to_head and in the standings rows
+        "cross_table": _cross_table(shown.views["head_to_head"]),
+        "elo": None,
         "series": series,
         "paging": paging,
     }

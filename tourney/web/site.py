@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from tourney.errors import UserError
-from tourney.results import store
+from tourney.results import reads
 from tourney.web import pages
 from tourney.web.render import STATIC_FILES, Links, render, static_file
 
@@ -71,11 +71,10 @@ def _write_pages(db: Database, root: Path) -> int:
     for event in index["events"]:
         _write(root / "event", str(event["id"]), pages.event_data(db, event["id"], size=None), PAGE_LINKS)
         count += 1
-    ids = store.page_ids(db)
-    for entrant_id in ids["entrant"]:
+    for entrant_id in reads.entrant_ids_with_events(db):
         _write(root / "entrant", str(entrant_id), pages.entrant_data(db, entrant_id, size=None), PAGE_LINKS)
         count += 1
-    for game_id in ids["game"]:
+    for game_id in reads.game_ids(db):
         _write(root / "game", str(game_id), pages.game_data(db, game_id), PAGE_LINKS)
         count += 1
     for league in index["leagues"]:
