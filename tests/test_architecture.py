@@ -54,9 +54,6 @@ SQL_PENDING: dict[str, str] = {
     "tourney/commands/match.py": "config helper: reads.event_best_of",
     "tourney/events/rounds.py": "config helper: reads.every_game_ranks (rating_order)",
     "tourney/commands/replay.py": "lead: reads.game_seats, reads.game_output",
-    # pages.py reads events, entrants, series and games for every page: its queries move to a
-    # read module of results/ with the web helper's one standings function
-    "tourney/web/pages.py": "web helper",
 }
 
 
@@ -321,7 +318,6 @@ DEFERRED_PENDING = [
     "tourney/events/sprt.py",
     "tourney/events/workers.py",
     "tourney/results/report.py",
-    "tourney/web/pages.py",
 ]
 
 
