@@ -343,6 +343,57 @@ class WebIndex(Shape):
     leagues: list[dict[str, Any]]
 
 
+class HeadToHeadCell(Shape):
+    """The row entrant's record against the column's."""
+
+    wins: int
+    draws: int
+    losses: int
+    games: int
+    score: Opt
+    elo: Opt
+    elo_low: Opt
+    elo_high: Opt
+    elo_pm: Opt
+    los: Opt
+    model: str | None
+
+
+class HeadToHead(Shape):
+    entrants: list[str]
+    cells: dict[str, dict[str, HeadToHeadCell]] = Field(
+        description="cells[row][column]; a pair that never met has none.")
+
+
+class EloCourse(Shape):
+    games: list[int] = Field(description="Game numbers (schedule order) after which the points are taken.")
+    rounds: list[int]
+    series: dict[str, list[list[Opt] | None]] = Field(
+        description="entrant -> [elo, low, high] at each point; null while the Elo is infinite.")
+
+
+class SprtCourse(Shape):
+    games: list[int]
+    llr: list[Number]
+    elo: list[list[Opt] | None]
+    counts: list[int] = Field(description="[L, D, W] of games, or the five pair scores of duplicate pairs.")
+
+
+class WebSprt(SprtReport):
+    candidate: str
+    baseline: str
+    course: SprtCourse
+
+
+class WebSwissTable(Shape):
+    series: int
+    status: str
+    outcome: str | None
+    winner: str | None
+    bye: bool
+    entrants: list[dict[str, Any]]
+
+
 class WebEvent(Shape):
     """``/event/ID.json``: an event's page."""
 
@@ -350,6 +401,16 @@ class WebEvent(Shape):
     id: int
     event: dict[str, Any]
     standings: EventStandings
+    head_to_head: HeadToHead
+    course: EloCourse
+    sprt: WebSprt | None = Field(None, description="An SPRT only: the test and its course batch by batch.")
+    bracket: list[list[Tie]] | None = Field(None, description="A knockout only: the ties of each round.")
+    swiss: list[SwissRow] | None = Field(None, description="A Swiss only: the table with its tie-breaks.")
+    swiss_rounds: list[list[WebSwissTable]] | None = Field(None, description="A Swiss only: each round's tables.")
+    cross_table: dict[str, Any] = Field(description="Deprecated: read head_to_head.",
+                                        json_schema_extra={"deprecated": True})
+    elo: None = Field(description="Deprecated, always null: read standings.standings[].elo.",
+                      json_schema_extra={"deprecated": True})
     series: list[dict[str, Any]]
     paging: Paging
 
@@ -383,6 +444,7 @@ class WebLeague(Shape):
     page: Literal["league"]
     id: int
     standings: ClubStandings
+    course: dict[str, Any] = Field(description="Totals after each round: games, rounds, series {member: [total]}.")
     history: list[dict[str, Any]]
 
 

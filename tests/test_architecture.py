@@ -31,7 +31,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("results, club", ["tourney.results", "tourney.club"]),
     ("bots", ["tourney.bots"]),
     ("engine, stats, narrate", ["engine", "tourney.stats", "tourney.narrate", "tourney.cards_doc",
-                                "tourney.errors", "tourney.seeding", "tourney.botkit", "tourney"]),
+                                "tourney.errors", "tourney.seeding", "tourney.botkit", "tourney.charts",
+                                "tourney"]),
 ]
 
 #: arrows up a floor that are known and being removed on other branches; the lead deletes an
@@ -47,10 +48,6 @@ SQL_HOMES = ["tourney/results/", "tourney/club/tables.py"]
 #: ready in tourney/results/reads.py (the lead switches the call sites and deletes the entry)
 SQL_PENDING: dict[str, str] = {
     "tourney/events/sprt.py": "luck helper: reads.entrant_id, reads.entrant_game_results, reads.event_status",
-    "tourney/web/site.py": "web helper: reads.entrant_ids_with_events, reads.game_ids",
-    # pages.py reads events, entrants, series and games for every page: its queries move to a
-    # read module of results/ with the web helper's one standings function
-    "tourney/web/pages.py": "web helper",
 }
 
 
@@ -314,7 +311,6 @@ DEFERRED_PENDING = [
     "tourney/events/sprt.py",
     "tourney/events/workers.py",
     "tourney/results/report.py",
-    "tourney/web/pages.py",
 ]
 
 

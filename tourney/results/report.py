@@ -6,9 +6,9 @@ views, never from memory) plus a *progress* series for the chart:
 * club leagues and bot events ranked by points: each entrant's cumulative points after each game;
 * other bot events: each entrant's rating ordinal (openskill, ``mu - 3*sigma``) after each game.
 
-The html page draws that series with matplotlib as an inline SVG (no script, no network, no
-external file); every name is escaped. The JSON shape (``version`` 1) is documented in
-docs/standings.md.
+The html page draws that series as an inline SVG (:mod:`tourney.charts`: no script, no network,
+no external file) and shows the head-to-head matrix; every name is escaped. The JSON shape
+(``version`` 1) is documented in docs/standings.md.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import json
 
 from sqlite_utils import Database
 
+from tourney import charts
 from tourney.results import ratings as _ratings
 from tourney.results import standings as _standings
 
@@ -55,10 +56,20 @@ def elo_text(block: dict | None) -> str:
     if elo is None:  # no games, or every game won (lost): the Elo is infinite
         return "+inf" if block["score"] == 1 else "-inf" if block["score"] == 0 else ""
     if pm is not None:
-        return f"{elo:+.0f} ± {pm:.0f}"
+        return f"{_signed(elo)} ± {pm:.0f}"
     if low is None and high is None:
-        return f"{elo:+.0f} (no interval yet)"
-    return f"{elo:+.0f} [{'-inf' if low is None else f'{low:+.0f}'}, {'+inf' if high is None else f'{high:+.0f}'}]"
+        return f"{_signed(elo)} (no interval yet)"
+    return f"{_signed(elo)} [{'-inf' if low is None else _signed(low)}, {'+inf' if high is None else _signed(high)}]"
+
+
+def _signed(value: float) -> str:
+    """A signed whole number, with no minus sign on a value that rounds to zero.
+
+    >>> _signed(-0.3), _signed(12.6), _signed(-40)
+    ('+0', '+13', '-40')
+    """
+    text = f"{value:+.0f}"
+    return "+0" if text == "-0" else text
 
 
 def _average(value) -> str:
@@ -291,36 +302,36 @@ def footer(data: dict) -> str:
 
 
 def chart_svg(prog: dict) -> str:
-    """The progress chart as an inline ``<svg>`` element (matplotlib, no pyplot state)."""
-    import matplotlib
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    """The progress chart as an inline ``<figure>`` with its ``<svg>`` (:mod:`tourney.charts`: no
+    script, no external file; the numbers one click away)."""
+    points = prog["metric"] == "points"
+    series = [charts.Series(name, list(zip(prog["games"], values))) for name, values in prog["series"].items()]
+    return charts.line_chart(
+        "progress", "Cumulative points after each game" if points else "Rating (conservative ordinal) after each game",
+        "game", "cumulative points (fewer is better)" if points else "rating ordinal, mu - 3 sigma (higher is better)",
+        series)
 
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "tourney"}):
-        fig = Figure(figsize=(8, 4.5))
-        ax = fig.add_subplot()
-        handles, labels = [], []
-        for name, values in prog["series"].items():
-            xs = [g for g, v in zip(prog["games"], values) if v is not None]
-            ys = [v for v in values if v is not None]
-            (line,) = ax.plot(xs, ys, marker="o", markersize=3)
-            handles.append(line)
-            # matplotlib reads $...$ as maths: show names literally
-            labels.append(name.replace("$", r"\$"))
-        ax.set_xlabel("game")
-        ax.set_ylabel("cumulative points (lower is better)" if prog["metric"] == "points"
-                      else "rating ordinal (mu - 3 sigma)")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(True, alpha=0.3)
-        if prog["games"]:
-            ax.set_xlim(0, max(prog["games"]) or 1)
-        if handles:
-            ax.legend(handles, labels, loc="best", fontsize="small")
-        fig.tight_layout()
-        buf = io.StringIO()
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": "tourney"})
-    svg = buf.getvalue()
-    return svg[svg.index("<svg"):]
+
+def head_to_head_html(data: dict) -> str:
+    """The head-to-head matrix of an event (:func:`tourney.results.standings.head_to_head`) as
+    an html table: won-drawn-lost, the Elo difference and the LOS from the row's side."""
+    e = html.escape
+    matrix = _standings.head_to_head(data)
+    names = matrix["entrants"]
+    out = ['<div class="scroll"><table class="h2h">',
+           "<thead><tr><th></th>" + "".join(f'<th scope="col">{e(n)}</th>' for n in names) + "</tr></thead><tbody>"]
+    for a in names:
+        cells = []
+        for b in names:
+            c = matrix["cells"].get(a, {}).get(b)
+            if a == b or c is None:
+                cells.append("<td></td>")
+                continue
+            los = "" if c["los"] is None else f" · LOS {100 * c['los']:.1f}%"
+            cells.append(f"<td>{c['wins']}-{c['draws']}-{c['losses']}<br><small>{e(elo_text(c))}{los}</small></td>")
+        out.append(f'<tr><th scope="row">{e(a)}</th>' + "".join(cells) + "</tr>")
+    out.append("</tbody></table></div>")
+    return "\n".join(out)
 
 
 _CSS = """
@@ -331,6 +342,9 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 th { background: #f3f3f3; }
 figure { margin: 1em 0; }
 svg { max-width: 100%; height: auto; }
+figure.chart { max-width: 680px; }
+.scroll { overflow-x: auto; }
+small { color: #555; }
 .muted { color: #666; font-size: .9em; }
 """
 
@@ -346,9 +360,10 @@ def render_html(data: dict) -> str:
             for h, c in zip(headers, row)) + "</tr>")
     body.append("</tbody></table>")
     prog = data["progress"]
-    caption = ("Cumulative points after each game" if prog["metric"] == "points"
-               else "Rating (conservative ordinal) after each game")
     below = footer(data)
+    h2h = ("<h2>Head to head</h2><p class=\"muted\">Row against column: games won-drawn-lost, the Elo "
+           "difference with half its 95% interval, and the likelihood of superiority.</p>"
+           + head_to_head_html(data)) if data["kind"] == "event" and data.get("pairwise") else ""
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -364,7 +379,8 @@ def render_html(data: dict) -> str:
         *body,
         f"<p>{e(below)}</p>" if below else "",
         f"<pre>{e(chr(10).join(_extra_lines(data)))}</pre>" if _extra_lines(data) else "",
-        f"<figure>{chart_svg(prog)}<figcaption>{e(caption)}</figcaption></figure>",
+        h2h,
+        chart_svg(prog),
         f'<p class="muted">Made by tourney from the results database (report format version {data["version"]}).</p>',
         "</body>",
         "</html>",

@@ -29,6 +29,7 @@ by conservative ordinal. docs/standings.md documents all of it and the JSON shap
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from sqlite_utils import Database
 
@@ -37,7 +38,7 @@ from tourney.club.league import League
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
 from tourney.results import store
-from tourney.results.comparisons import event_comparisons
+from tourney.results.comparisons import event_comparisons, field_estimate, field_scores
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
@@ -110,6 +111,7 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
             "elo": compared["elo"][r["entrant"]],
             "rank_range": compared["rank_range"][r["entrant"]],
         })
+    add_columns(db, event, out)
     return {
         "version": JSON_VERSION,
         "kind": "event",
@@ -125,6 +127,127 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
         "standings": out,
         "pairwise": compared["pairwise"],
     }
+
+
+def add_columns(db: Database, event: dict, rows: list[dict]) -> None:
+    """The place for further per-entrant columns of the standings (luck-adjusted scores, ...):
+    each adds its keys to ``rows`` here, so that every reader (pages, JSON twins, ``standings
+    --json``, ``run --json``, every report) shows them. Nothing is added yet."""
+
+
+def head_to_head(data: dict) -> dict:
+    """The head-to-head matrix of :func:`event_standings`'s ``pairwise`` records, from each row
+    entrant's side: ``{"entrants": [...], "cells": {a: {b: {"wins", "draws", "losses", "games",
+    "score", "elo", "elo_low", "elo_high", "elo_pm", "los", "model"}}}}``. A pair that never met
+    has no cell.
+
+    >>> m = head_to_head({"standings": [{"entrant": "A"}, {"entrant": "B"}], "pairwise": [
+    ...     {"first": "A", "second": "B", "wins": 3, "draws": 1, "losses": 0, "score": 0.875,
+    ...      "elo": 338.0, "elo_low": 100.0, "elo_high": None, "elo_pm": None, "los": 0.99,
+    ...      "model": "trinomial"}]})
+    >>> m["cells"]["B"]["A"]["wins"], m["cells"]["B"]["A"]["score"], m["cells"]["B"]["A"]["elo_high"]
+    (0, 0.125, -100.0)
+    """
+    order = [r["entrant"] for r in data["standings"]]
+    cells: dict[str, dict[str, dict]] = {name: {} for name in order}
+
+    def neg(v):
+        return None if v is None else round(-v, 4) + 0.0
+
+    for p in data.get("pairwise", []):
+        a, b = p["first"], p["second"]
+        games = p["wins"] + p["draws"] + p["losses"]
+        cells.setdefault(a, {})[b] = {
+            "wins": p["wins"], "draws": p["draws"], "losses": p["losses"], "games": games,
+            "score": p.get("score"), "elo": p.get("elo"), "elo_low": p.get("elo_low"),
+            "elo_high": p.get("elo_high"), "elo_pm": p.get("elo_pm"), "los": p.get("los"),
+            "model": p.get("model")}
+        cells.setdefault(b, {})[a] = {
+            "wins": p["losses"], "draws": p["draws"], "losses": p["wins"], "games": games,
+            "score": None if p.get("score") is None else round(1 - p["score"], 4),
+            "elo": neg(p.get("elo")), "elo_low": neg(p.get("elo_high")), "elo_high": neg(p.get("elo_low")),
+            "elo_pm": p.get("elo_pm"), "los": None if p.get("los") is None else round(1 - p["los"], 4),
+            "model": p.get("model")}
+    return {"entrants": order, "cells": cells}
+
+
+#: the most checkpoints of a chart of ratings over time
+MAX_CHECKPOINTS = 60
+
+
+def checkpoints(rounds: list[int], limit: int = MAX_CHECKPOINTS) -> list[int]:
+    """Game numbers (1-based, in schedule order) after which to draw a chart of ratings over
+    time: the last game of each round (or batch) when the games' ``rounds`` run over more than
+    one, else evenly spaced; at most ``limit``, the last game always included.
+
+    >>> checkpoints([0, 0, 1, 1, 2])
+    [2, 4, 5]
+    >>> checkpoints([0] * 10, limit=4)
+    [3, 6, 9, 10]
+    """
+    n = len(rounds)
+    if n == 0:
+        return []
+    ends = [i + 1 for i in range(n) if i + 1 == n or rounds[i + 1] != rounds[i]]
+    if len(ends) < 2:
+        step = -(-n // limit)
+        ends = [k for k in range(step, n + 1, step)]
+    if len(ends) > limit:
+        step = -(-len(ends) // limit)
+        ends = ends[step - 1::step]
+    if not ends or ends[-1] != n:
+        ends.append(n)
+    return ends
+
+
+def elo_course(db: Database, event: dict) -> dict:
+    """Each entrant's Elo against the field, with its 95% interval, after each round (or batch,
+    or evenly spaced group of games): ``{"games": [game numbers], "rounds": [round after it],
+    "series": {entrant: [[elo, low, high] or None]}}``; the last point equals the standings' Elo
+    against the field (:mod:`tourney.results.comparisons`)."""
+    games = _ratings.event_games(db, event["id"])
+    rounds = [r["round"] for r in db.query(
+        "SELECT s.round FROM games g JOIN series s ON s.id = g.series_id WHERE g.event_id = ? "
+        "ORDER BY s.idx, g.idx", [event["id"]])][:len(games)]
+    marks = checkpoints(rounds)
+    names = sorted({name for seats in games for name, _ in seats})
+    tally: dict[str, Counter] = {name: Counter() for name in names}
+    series: dict[str, list] = {name: [] for name in names}
+    done = 0
+    for mark in marks:
+        for name, counts in field_scores(games[done:mark]).items():
+            tally[name].update(counts)
+        done = mark
+        for name in names:
+            if not tally[name]:
+                series[name].append(None)
+                continue
+            series[name].append(elo_point(field_estimate(tally[name]).to_dict()))
+    return {"games": marks, "rounds": [rounds[m - 1] + 1 for m in marks], "series": series}
+
+
+def elo_point(estimate: dict) -> list | None:
+    """``[elo, low, high]`` of an estimate's JSON-safe dict (bounds None where infinite), or None
+    while the Elo itself is infinite (every game won or lost) or unknown."""
+    if estimate["elo"] is None:
+        return None
+    return [round(estimate[k], 2) if estimate[k] is not None else None for k in ("elo", "elo_low", "elo_high")]
+
+
+def club_course(db: Database, name: str) -> dict:
+    """A club league's totals after each round (a club night's tables make one round; a game
+    entered on its own is a round of its own), from the start (round 0): ``{"games": [games
+    entered by then], "rounds": [round numbers], "series": {member: [total or None]}}`` (None
+    before the member joined)."""
+    from tourney.club.league import League  # club imports results: a top-level import would be a circle
+
+    league = League(db, name)
+    games = league.games()
+    cumulative = league.cumulative()
+    rounds = [g.round if g.round is not None else g.number for g in games]
+    ends = [0] + [i + 1 for i in range(len(games)) if i + 1 == len(games) or rounds[i + 1] != rounds[i]]
+    return {"games": ends, "rounds": [rounds[k - 1] if k else 0 for k in ends],
+            "series": {member: [values[k] for k in ends] for member, values in cumulative.items()}}
 
 
 def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float]]]:

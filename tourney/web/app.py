@@ -87,6 +87,9 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -
         except pages.PageNotFound:
             return _missing(request)
 
+    def help_page(request: Request) -> Response:
+        return HTMLResponse(render({"page": "help"}, PAGE_LINKS))
+
     def static(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in STATIC_FILES:
@@ -106,6 +109,7 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -
         Route("/entrant/{key}", page(pages.entrant_data)),
         Route("/game/{key}", page(lambda d, i, p: pages.game_data(d, i))),
         Route("/league/{key}", page(lambda d, i, p: pages.league_data(d, i))),
+        Route("/help/statistics", help_page),
         Route("/static/{name}", static),
     ]
     if club_entry:

@@ -1,11 +1,11 @@
 """What each page of the web view shows, as plain JSON-ready data.
 
 Every page of :mod:`tourney.web` is one of these dicts drawn by a template, and the same dict is
-the page's JSON twin (docs/web.md lists the URLs). They read the database only: standings through
-:func:`tourney.results.standings.event_standings` (the SQL views), club leagues through
-:class:`tourney.club.league.League`, replays through :mod:`tourney.web.replay`; the paged lists
-(series, an entrant's games) are single queries here so that a page of an event of 100,000 games
-reads only the rows it shows.
+the page's JSON twin (docs/web.md lists the URLs). They read the database only, and write no SQL:
+standings, head-to-head and ratings over time through :mod:`tourney.results.standings` (the one
+source of every reader), club leagues through :class:`tourney.club.league.League`, replays
+through :mod:`tourney.web.replay`, and the rest through :mod:`tourney.results.browse`, whose
+paged lists (series, an entrant's games) read only the rows a page shows.
 
 An unknown id raises :class:`PageNotFound`, which the app turns into a 404 page.
 """
@@ -20,9 +20,13 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from tourney import formats
+from tourney.club.league import League
 from tourney.errors import UserError
+from tourney.events import sprt
+from tourney.results import browse, store
 from tourney.results import standings as _standings
-from tourney.results import store
+from tourney.stats.sprt import Sprt
 from tourney.web.replay import replay_data
 
 #: rows per page of the paged lists (an event's series, an entrant's games)
@@ -35,17 +39,18 @@ class PageNotFound(UserError):
 
 @dataclass
 class Computed:
-    """An event's standings and cross-table as of ``stamp``, and how long they took to compute."""
+    """An event's standings and what is drawn from them (head-to-head matrix, ratings over
+    time, the SPRT's course, rounds) as of ``stamp``, and how long they took to compute."""
 
     stamp: str
     standings: dict
-    cross_table: dict
+    views: dict
     seconds: float
 
 
 @dataclass
 class Cache:
-    """Standings and cross-tables by event, kept while the event's games stay the same.
+    """Standings and what is drawn from them, by event, kept while the event's games stay the same.
 
     The ratings of a large event take seconds to compute (openskill, game by game), and the live
     page asks every two seconds. When an event's last computation took ``slow_seconds`` or more
@@ -92,20 +97,15 @@ class Cache:
 
 
 def compute(db: Database, event: dict) -> Computed:
-    """The standings and cross-table of ``event`` now, read in one transaction so that they and
-    their stamp agree."""
+    """The standings of ``event`` now and what is drawn from them, read in one transaction so
+    that they and their stamp agree."""
     start = time.perf_counter()
-    own = not db.conn.in_transaction
-    if own:
-        db.execute("BEGIN")
-    try:
+    with browse.snapshot(db):
         stamp = event_stamp(db, event["id"])
         standings = _standings.event_standings(db, event)
-        crosstable = cross_table(db, event["id"], [r["entrant"] for r in standings["standings"]])
-    finally:
-        if own:
-            db.execute("COMMIT")
-    return Computed(stamp, standings, crosstable, time.perf_counter() - start)
+        views = {"head_to_head": _standings.head_to_head(standings),
+                 "course": _standings.elo_course(db, event), **format_views(db, event)}
+    return Computed(stamp, standings, views, time.perf_counter() - start)
 
 
 def _computed(db: Database, event: dict, cache: Cache | None) -> tuple[Computed, bool]:
@@ -123,11 +123,10 @@ def _computed(db: Database, event: dict, cache: Cache | None) -> tuple[Computed,
     return fresh, False
 
 
-def _one(db: Database, sql: str, params: list) -> dict:
-    rows = [dict(r) for r in db.query(sql, params)]
-    if not rows:
+def _found(row: dict | None) -> dict:
+    if row is None:
         raise PageNotFound("no such page")
-    return rows[0]
+    return row
 
 
 def _pages(total: int, page: int, size: int | None) -> dict:
@@ -144,14 +143,7 @@ def _pages(total: int, page: int, size: int | None) -> dict:
 
 def index_data(db: Database) -> dict:
     """Every event (newest first) and every club league."""
-    events = [dict(r) for r in db.query(
-        "SELECT ev.id, ev.name, ev.format, ev.rule_set, ev.status, ev.source, ev.created_at, "
-        "(SELECT COUNT(*) FROM games g WHERE g.event_id = ev.id) AS games FROM events ev ORDER BY ev.id DESC")]
-    leagues = [dict(r) for r in db.query(
-        "SELECT l.id, l.name, l.rule_set, l.target, l.created_at, "
-        "(SELECT COUNT(*) FROM club_games g WHERE g.league_id = l.id) AS games "
-        "FROM club_leagues l ORDER BY l.name")]
-    return {"page": "index", "events": events, "leagues": leagues}
+    return {"page": "index", "events": browse.events(db), "leagues": browse.leagues(db)}
 
 
 # --------------------------------------------------------------------------- an event
@@ -160,50 +152,31 @@ def index_data(db: Database) -> dict:
 def event_stamp(db: Database, event_id: int) -> str:
     """Changes whenever a game of the event is stored or the event's status changes: the live
     page polls it and redraws only then."""
-    row = _one(db, "SELECT ev.status, (SELECT COUNT(*) FROM games g WHERE g.event_id = ev.id) AS n, "
-                   "(SELECT MAX(id) FROM games g WHERE g.event_id = ev.id) AS last "
-                   "FROM events ev WHERE ev.id = ?", [event_id])
+    row = _found(browse.event_stamp(db, event_id))
     return f"{row['n']}.{row['last'] or 0}.{row['status']}"
 
 
-def cross_table(db: Database, event_id: int, order: list[str]) -> dict:
-    """Each pair of entrants over the games they sat at together: how often the row's entrant
-    placed ahead of (``won``), level with (``drawn``) or behind (``lost``) the column's."""
-    cells: dict[str, dict[str, dict]] = {name: {} for name in order}
-    for r in db.query(
-            "SELECT ea.name AS a, eb.name AS b, SUM(sa.placement < sb.placement) AS won, "
-            "SUM(sa.placement = sb.placement) AS drawn, SUM(sa.placement > sb.placement) AS lost "
-            "FROM games g JOIN seats sa ON sa.game_id = g.id JOIN seats sb ON sb.game_id = g.id "
-            "AND sb.entrant_id != sa.entrant_id JOIN entrants ea ON ea.id = sa.entrant_id "
-            "JOIN entrants eb ON eb.id = sb.entrant_id WHERE g.event_id = ? GROUP BY ea.name, eb.name",
-            [event_id]):
-        cells.setdefault(r["a"], {})[r["b"]] = {"won": r["won"], "drawn": r["drawn"], "lost": r["lost"]}
-    return {"entrants": order, "cells": cells}
+def _cross_table(matrix: dict) -> dict:
+    """The deprecated ``cross_table`` of the event page's JSON, read from the head-to-head matrix."""
+    return {"entrants": matrix["entrants"],
+            "cells": {a: {b: {"won": c["wins"], "drawn": c["draws"], "lost": c["losses"]} for b, c in row.items()}
+                      for a, row in matrix["cells"].items()}}
 
 
 def _series_page(db: Database, event_id: int, page: int, size: int | None) -> tuple[list[dict], dict]:
-    total = db["series"].count_where("event_id = ?", [event_id])
-    paging = _pages(total, page, size)
-    limit = "" if size is None else f" LIMIT {int(size)} OFFSET {int((page - 1) * size)}"
-    series = [dict(r) for r in db.query(
-        "SELECT s.id, s.idx, s.round, s.kind, s.status, s.outcome, s.games_played, e.name AS winner "
-        "FROM series s LEFT JOIN entrants e ON e.id = s.winner_id WHERE s.event_id = ? ORDER BY s.idx" + limit,
-        [event_id])]
+    paging = _pages(browse.series_count(db, event_id), page, size)
+    series = browse.series_page(db, event_id, size, (page - 1) * (size or 0))
     by_id = {s["id"]: s for s in series}
     for s in series:
         s["entrants"], s["games"] = [], []
     if not series:
         return series, paging
     lo, hi = min(by_id), max(by_id)  # series of one event page have consecutive ids
-    for r in db.query(
-            "SELECT se.series_id, se.entrant_id, e.name, se.seat, se.wins, se.points, se.placement "
-            "FROM series_entrants se JOIN entrants e ON e.id = se.entrant_id "
-            "WHERE se.series_id BETWEEN ? AND ? ORDER BY se.series_id, se.seat", [lo, hi]):
+    for r in browse.series_seats(db, lo, hi):
         if r["series_id"] in by_id:
             by_id[r["series_id"]]["entrants"].append(
                 {k: r[k] for k in ("entrant_id", "name", "seat", "wins", "points", "placement")})
-    for r in db.query("SELECT id, series_id, idx, winners, reason FROM games "
-                      "WHERE series_id BETWEEN ? AND ? ORDER BY series_id, idx", [lo, hi]):
+    for r in browse.series_game_list(db, lo, hi):
         owner = by_id.get(r["series_id"])
         if owner is not None:
             names = [owner["entrants"][seat]["name"] for seat in json.loads(r["winners"])
@@ -212,16 +185,70 @@ def _series_page(db: Database, event_id: int, page: int, size: int | None) -> tu
     return series, paging
 
 
+def format_views(db: Database, event: dict) -> dict:
+    """What an event's format adds to its page: ``sprt`` (the test's settings, verdict and its
+    course batch by batch), ``swiss_rounds`` (each round's tables and results) or ``bracket``
+    (the knockout's ties by round)."""
+    config = (json.loads(event["config"]) if event.get("config") else {}).get("event") or {}
+    fmt = config.get("format")
+    if fmt not in ("sprt", "swiss", "knockout"):
+        return {}
+    rows = store.series_rows(db, event["id"])
+    # the format's own report (the SPRT's verdict, the Swiss table, the bracket), as in tourney report
+    views = formats.get(fmt).report(db, event["id"], config, rows)
+    if fmt == "sprt":
+        candidate, baseline = config["entrants"][:2]
+        views["sprt"] = {**views["sprt"], "candidate": candidate, "baseline": baseline,
+                         "course": sprt_course(db, event["id"], config)}
+    if fmt != "swiss":
+        return views
+    by_round: list[list[dict]] = []
+    for s in rows:
+        while len(by_round) <= s["round"]:
+            by_round.append([])
+        winner = next((e["name"] for e in s["entrants"] if e["entrant_id"] == s["winner_id"]), None)
+        by_round[s["round"]].append({
+            "series": s["idx"], "status": s["status"], "outcome": s["outcome"], "winner": winner,
+            "bye": len(s["entrants"]) == 1,
+            "entrants": [{k: e[k] for k in ("name", "wins", "points")} for e in s["entrants"]]})
+    return {"swiss_rounds": by_round, **views}
+
+
+def sprt_course(db: Database, event_id: int, config: dict) -> dict:
+    """The SPRT after each batch, as the event runs it (:mod:`tourney.events.sprt`): ``{"games":
+    [...], "llr": [...], "elo": [[elo, low, high] or None], "counts": [...]}`` (the Elo from the
+    candidate's side; ``counts`` as the test keeps them, lowest score first: ``[L, D, W]`` of
+    games, or the five pair scores 0, ½, 1, 1½, 2 of duplicate pairs)."""
+    settings = sprt.settings(config)
+    test = Sprt(settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"],
+                unit="pair" if config.get("duplicate") else "game")
+    out: dict[str, list] = {"games": [0], "llr": [0.0], "elo": [None]}
+    games = 0
+    scores = sprt.candidate_scores(db, event_id, config)
+    for n, series_scores in enumerate(scores, 1):
+        if config.get("duplicate"):
+            test.add_pair(series_scores[0], series_scores[1])
+        else:
+            for score in series_scores:
+                test.add_game(score)
+        games += len(series_scores)
+        if n % sprt.BATCH == 0 or n == len(scores):
+            out["games"].append(games)
+            out["llr"].append(round(test.llr, 4))
+            out["elo"].append(_standings.elo_point(test.estimate().to_dict()))
+    out["counts"] = list(test.counts)
+    return out
+
+
 def event_data(db: Database, event_id: int, page: int = 1, size: int | None = PAGE_SIZE,
                cache: Cache | None = None) -> dict:
-    """An event: standings with ratings, the cross-table, and one page of its series with their
-    games. ``elo`` is reserved for Elo ratings with error bars (see the note in the code)."""
-    event = _one(db, "SELECT * FROM events WHERE id = ?", [event_id])
+    """An event: standings with Elo, rank ranges and ratings (exactly ``tourney standings
+    --json``), the head-to-head matrix, each entrant's Elo after each round, what its format
+    adds (:func:`format_views`), and one page of its series with their games."""
+    event = _found(browse.event(db, event_id))
     shown, updating = _computed(db, event, cache)
     series, paging = _series_page(db, event_id, page, size)
-    entrants = {r["name"]: r["id"] for r in db.query(
-        "SELECT e.id, e.name FROM event_entrants ee JOIN entrants e ON e.id = ee.entrant_id "
-        "WHERE ee.event_id = ?", [event_id])}
+    entrants = browse.event_entrant_ids(db, event_id)
     return {
         "page": "event",
         "id": event_id,
@@ -232,11 +259,11 @@ def event_data(db: Database, event_id: int, page: int = 1, size: int | None = PA
                                         "created_at", "finished_at")},
         "entrant_ids": entrants,
         "standings": shown.standings,
-        # ELO: Elo ratings with error bars come from tourney/stats (another engineer's work, not
-        # merged yet). Until then this stays None and the page says so; fill it with
-        # {entrant: {"elo", "low", "high"}} from there, never with numbers made up here.
+        **shown.views,
+        # deprecated, kept one version (docs/web.md): the old cross-table, and the Elo slot that
+        # stayed null; both now live in head_to_head and in the standings rows
+        "cross_table": _cross_table(shown.views["head_to_head"]),
         "elo": None,
-        "cross_table": shown.cross_table,
         "series": series,
         "paging": paging,
     }
@@ -248,20 +275,11 @@ def event_data(db: Database, event_id: int, page: int = 1, size: int | None = PA
 def entrant_data(db: Database, entrant_id: int, page: int = 1, size: int | None = PAGE_SIZE) -> dict:
     """An entrant: its games in every event (newest first) with the faults it made, and its faults
     counted by reason."""
-    entrant = _one(db, "SELECT id, name, kind, builtin, created_at FROM entrants WHERE id = ?", [entrant_id])
-    totals = _one(db, "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, "
-                      "COALESCE(SUM(points), 0) AS points FROM seats WHERE entrant_id = ?", [entrant_id])
-    faults = {r["fault"]: r["n"] for r in db.query(
-        "SELECT fault, COUNT(*) AS n FROM seats WHERE entrant_id = ? AND fault IS NOT NULL "
-        "GROUP BY fault ORDER BY fault", [entrant_id])}
+    entrant = _found(browse.entrant(db, entrant_id))
+    totals = browse.entrant_totals(db, entrant_id)
+    faults = browse.entrant_faults(db, entrant_id)
     paging = _pages(totals["games"], page, size)
-    limit = "" if size is None else f" LIMIT {int(size)} OFFSET {int((page - 1) * size)}"
-    games = [dict(r) for r in db.query(
-        "SELECT g.id, g.event_id, ev.name AS event, s.idx AS series, g.idx AS game, g.reason, st.seat, "
-        "st.points, st.placement, st.winner, st.fault, gl.faults AS messages FROM seats st "
-        "JOIN games g ON g.id = st.game_id JOIN events ev ON ev.id = g.event_id "
-        "JOIN series s ON s.id = g.series_id LEFT JOIN game_logs gl ON gl.game_id = g.id "
-        "WHERE st.entrant_id = ? ORDER BY g.id DESC" + limit, [entrant_id])]
+    games = browse.entrant_games(db, entrant_id, size, (page - 1) * (size or 0))
     for g in games:
         messages = json.loads(g.pop("messages") or "{}")
         g["winner"] = bool(g["winner"])
@@ -269,11 +287,8 @@ def entrant_data(db: Database, entrant_id: int, page: int = 1, size: int | None 
         g["opponents"] = []
     if games:
         by_id = {g["id"]: g for g in games}
-        marks = ",".join("?" * len(by_id))
-        for r in db.query(f"SELECT st.game_id, e.name FROM seats st JOIN entrants e ON e.id = st.entrant_id "
-                          f"WHERE st.game_id IN ({marks}) AND st.entrant_id != ? ORDER BY st.seat",
-                          [*by_id, entrant_id]):
-            by_id[r["game_id"]]["opponents"].append(r["name"])
+        for game_id, name in browse.opponents(db, list(by_id), entrant_id):
+            by_id[game_id]["opponents"].append(name)
     return {"page": "entrant", "id": entrant_id, "entrant": entrant, "totals": totals, "faults": faults,
             "games": games, "paging": paging}
 
@@ -283,15 +298,9 @@ def entrant_data(db: Database, entrant_id: int, page: int = 1, size: int | None 
 
 def game_data(db: Database, game_id: int) -> dict:
     """A game: who sat where, the result and any fault in words, and its replay step by step."""
-    game = _one(db, "SELECT g.*, ev.name AS event, s.idx AS series_idx FROM games g "
-                    "JOIN events ev ON ev.id = g.event_id JOIN series s ON s.id = g.series_id "
-                    "WHERE g.id = ?", [game_id])
-    seats = [dict(r) for r in db.query(
-        "SELECT st.seat, st.entrant_id, e.name, st.points, st.placement, st.winner, st.eliminated, st.fault "
-        "FROM seats st JOIN entrants e ON e.id = st.entrant_id WHERE st.game_id = ? ORDER BY st.seat",
-        [game_id])]
-    logs = next(iter(db.query("SELECT faults FROM game_logs WHERE game_id = ?", [game_id])), None)
-    messages = json.loads(logs["faults"] or "{}") if logs else {}
+    game = _found(browse.game(db, game_id))
+    seats = browse.game_seats(db, game_id)
+    messages = json.loads(browse.game_fault_messages(db, game_id) or "{}")
     for s in seats:
         s["winner"], s["eliminated"] = bool(s["winner"]), bool(s["eliminated"])
         s["fault_message"] = messages.get(str(s["seat"])) if s["fault"] else None
@@ -334,9 +343,8 @@ def result_in_words(reason: str, detail: str, winners: list[str], seats: list[di
 
 def league_data(db: Database, league_id: int) -> dict:
     """A club league: standings, who goes first in the next game, and every entry and correction."""
-    from tourney.club.league import League
-
-    row = _one(db, "SELECT name FROM club_leagues WHERE id = ?", [league_id])
-    league = League(db, row["name"])
-    return {"page": "league", "id": league_id, "standings": _standings.club_standings(db, row["name"]),
-            "history": league.history()}
+    name = browse.league_name(db, league_id)
+    if name is None:
+        raise PageNotFound("no such page")
+    return {"page": "league", "id": league_id, "standings": _standings.club_standings(db, name),
+            "course": _standings.club_course(db, name), "history": League(db, name).history()}

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from importlib import resources
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from tourney import charts
+from tourney.results.report import elo_text
 
 #: the static files every page uses, read from the package (the app serves these names only)
 STATIC_FILES = ("web.css", "live.js", "replay.js")
@@ -80,6 +84,66 @@ def rating_bars(rows: list[dict]) -> list[tuple[float, float, float]]:
     return [(pct(a), round(pct(b) - pct(a), 1), pct(m)) for a, b, m in spans]
 
 
+def los_shade(los: float | None) -> str:
+    """A cell's background for a likelihood of superiority: green the surer the row's entrant is
+    better, red the surer it is worse, white at 50%.
+
+    >>> los_shade(0.5), los_shade(1.0), los_shade(0.0), los_shade(None)
+    ('hsl(140 45% 100%)', 'hsl(140 45% 72%)', 'hsl(4 70% 72%)', '')
+    """
+    if los is None:
+        return ""
+    strength = min(1.0, abs(los - 0.5) * 2)
+    light = round(100 - 28 * strength)
+    return f"hsl(140 45% {light}%)" if los >= 0.5 else f"hsl(4 70% {light}%)"
+
+
+def _band(points: list) -> list[tuple[float, float | None, float | None]]:
+    return [(x, None, None) if p is None else (x, p[1], p[2]) for x, p in points]
+
+
+def course_chart(course: dict, key: str = "course") -> Markup:
+    """Each entrant's Elo against the field after each round (:func:`results.standings.elo_course`),
+    intervals shaded when few entrants share the chart."""
+    bands = len(course["series"]) <= 3
+    series = [charts.Series(name, [(g, None if p is None else p[0]) for g, p in zip(course["games"], values)],
+                            _band(list(zip(course["games"], values))) if bands else ())
+              for name, values in course["series"].items()]
+    return Markup(charts.line_chart(
+        key, "Elo against the field after each round", "games played", "Elo vs field (higher is better)",
+        series, [charts.Rule(0, "average opponent")],
+        caption="Each entrant's Elo against the field (with its 95% interval when at most three are drawn) "
+                "after each round or batch; a line starts once its Elo is finite (not all won or all lost)."))
+
+
+def sprt_charts(test: dict) -> Markup:
+    """The SPRT's LLR with both bounds, and its Elo estimate with the interval, against games."""
+    course = test["course"]
+    points = list(zip(course["games"], course["elo"]))
+    llr = charts.line_chart(
+        "sprt-llr", "Log-likelihood ratio against games", "games played", "LLR",
+        [charts.Series("LLR", list(zip(course["games"], course["llr"])))],
+        [charts.Rule(test["upper_bound"], f"upper bound {test['upper_bound']:.2f}: H1"),
+         charts.Rule(test["lower_bound"], f"lower bound {test['lower_bound']:.2f}: H0")],
+        caption="The test stops when the LLR reaches a bound: the upper accepts H1, the lower H0.")
+    elo = charts.line_chart(
+        "sprt-elo", "Elo estimate against games", "games played", "Elo of the candidate (higher is better)",
+        [charts.Series("Elo estimate", [(g, None if p is None else p[0]) for g, p in points],
+                       _band(points))],
+        [charts.Rule(test["elo0"], f"elo0 = {test['elo0']:g}"), charts.Rule(test["elo1"], f"elo1 = {test['elo1']:g}")],
+        caption="The candidate's Elo against the baseline with its 95% interval after each batch "
+                "(biased once a sequential test stops: docs/evaluation.md).")
+    return Markup(llr + "\n" + elo)
+
+
+def club_chart(course: dict) -> Markup:
+    """A club league's totals after each round (a club night's tables are one round)."""
+    series = [charts.Series(name, list(zip(course["rounds"], values))) for name, values in course["series"].items()]
+    return Markup(charts.line_chart(
+        "club-course", "Totals after each round", "round (a club night is one)", "total points (fewer is better)",
+        series, caption="Each member's total after each round; a club night's tables count as one round."))
+
+
 def plain(value) -> str:
     """A value of a club log entry in words: ``{"Ann": 3, "Bob": 6}`` as ``Ann 3, Bob 6``.
 
@@ -99,6 +163,12 @@ def _environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["script_json"] = script_json
     env.globals["rating_bars"] = rating_bars
+    env.globals["course_chart"] = course_chart
+    env.globals["sprt_charts"] = sprt_charts
+    env.globals["club_chart"] = club_chart
+    env.filters["los_shade"] = los_shade
+    env.filters["elo_text"] = elo_text
+    env.filters["pct"] = lambda v: "" if v is None else f"{100 * v:.1f}%"
     env.filters["plain"] = plain
     env.filters["average"] = lambda v: "" if v is None else f"{v:.2f}"
     env.filters["faults"] = lambda f: ", ".join(f"{k} {v}" for k, v in sorted(f.items()))

@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from tourney.errors import UserError
+from tourney.results import reads
 from tourney.web import pages
 from tourney.web.render import STATIC_FILES, Links, render, static_file
 
@@ -59,20 +60,21 @@ def write_site(db: Database, out: Path) -> int:
 
 
 def _write_pages(db: Database, root: Path) -> int:
-    for kind in ("static", "event", "entrant", "game", "league"):
+    for kind in ("static", "event", "entrant", "game", "league", "help"):
         (root / kind).mkdir()
+    (root / "help" / "statistics.html").write_text(render({"page": "help"}, PAGE_LINKS), encoding="utf-8")
     for name in STATIC_FILES:
         (root / "static" / name).write_bytes(static_file(name))
     index = pages.index_data(db)
     _write(root, "index", index, INDEX_LINKS)
-    count = 1
+    count = 2  # the index and the help page
     for event in index["events"]:
         _write(root / "event", str(event["id"]), pages.event_data(db, event["id"], size=None), PAGE_LINKS)
         count += 1
-    for (entrant_id,) in db.execute("SELECT DISTINCT entrant_id FROM event_entrants ORDER BY entrant_id"):
+    for entrant_id in reads.entrant_ids_with_events(db):
         _write(root / "entrant", str(entrant_id), pages.entrant_data(db, entrant_id, size=None), PAGE_LINKS)
         count += 1
-    for (game_id,) in db.execute("SELECT id FROM games ORDER BY id"):
+    for game_id in reads.game_ids(db):
         _write(root / "game", str(game_id), pages.game_data(db, game_id), PAGE_LINKS)
         count += 1
     for league in index["leagues"]:
