@@ -146,6 +146,8 @@ class SubprocessEntrant(Entrant):
         self._pidfd = open_pidfd(proc.pid)
         if self._pidfd is not None:
             self._poll_in.register(self._pidfd, select.POLLIN)
+        # and its stdin: a bot that closes it after a request was sent will never read it
+        self._poll_in.register(self._in_fd, 0)
         self._poll_out = select.poll()
         self._poll_out.register(self._in_fd, select.POLLOUT | select.POLLERR)
         # asked with no wait: has the bot exited, or closed its stdin (POLLERR on our end)?
@@ -356,6 +358,8 @@ class SubprocessEntrant(Entrant):
             try:
                 chunk = os.read(self._out_fd, 1 << 16)
             except BlockingIOError:
+                if any(fd == self._in_fd for fd, _ in ready):  # nothing to read, and it stopped reading
+                    raise ProtocolError(FaultCode.CRASH, "the bot closed its stdin") from None
                 continue
             except OSError:
                 chunk = b""

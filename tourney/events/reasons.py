@@ -19,3 +19,4 @@ class Reason(StrEnum):
     BLOCKED = "blocked"                # nobody could play or draw: fewest points in hand
     FORFEIT = "forfeit"                # the others forfeited
     LEG_TOTALS = "leg_totals"          # a game of several deals, decided on their totals
+    DECISION_CAP = "decision_cap"      # the deal reached engine.common.DECISION_CAP (ruling P18)
