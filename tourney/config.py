@@ -70,6 +70,7 @@ EVENT_KEYS = {
     "name", "format", "rule_set", "options", "seed", "players", "games", "rounds",
     "max_games", "concurrency", "entrants", "unit", "duplicate", "play_all", "candidates",
     "bye_score", "seeding", "public_seeds", "cluster", "elo0", "elo1", "alpha", "beta",
+    "luck_adjusted",
 }
 ENTRANT_KEYS = {"name", "builtin", "command", "cwd", "env", "limits", "network", "writable"}
 #: what a command entrant's sandbox may be opened up to, each false by default
@@ -422,6 +423,11 @@ def check_event(path: str, raw, entrant_names: list[str]) -> tuple[dict, int]:
         for key in ("elo0", "elo1", "alpha", "beta"):
             if key in raw:
                 _fail(path, f"event.{key}", f"only an sprt event takes '{key}'")
+
+    if "luck_adjusted" in raw:  # left out when not given: the rule set's default (tourney/luck)
+        if not isinstance(raw["luck_adjusted"], bool):
+            _fail(path, "event.luck_adjusted", f"expected true or false, got {raw['luck_adjusted']!r}")
+        extra["luck_adjusted"] = raw["luck_adjusted"]
 
     try:
         import engine

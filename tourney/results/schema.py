@@ -736,3 +736,13 @@ def m009_club_nights(db: Database) -> None:
         )
         """, replace=True)
     db.create_view("club_standings", CLUB_STANDINGS, replace=True)
+
+
+@MIGRATIONS()
+def m011_luck(db: Database) -> None:
+    # luck-adjusted scores computed from replays on demand (tourney/luck/standings.py), keyed by
+    # the weights they were computed with so that re-fitted weights never mix with old ones
+    db.table("luck_scores").create(
+        {"game_id": int, "seat": int, "raw": float, "adjusted": float, "weights": str},
+        pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")], if_not_exists=True,
+    )
