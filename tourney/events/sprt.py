@@ -85,10 +85,10 @@ def test_of(db, event_id: int, event: dict) -> Sprt | ScoreSprt:
         from tourney.luck.standings import adjusted_by_game
 
         series = candidate_games(db, event_id, event)
-        scores = adjusted_by_game(db, [gid for games in series for gid, _ in games])
+        luck = adjusted_by_game(db, [gid for games in series for gid, _ in games])
         test = ScoreSprt(cfg["elo0"], cfg["elo1"], cfg["alpha"], cfg["beta"], unit=unit)
         for games in series:
-            values = [scores[gid][seat][1] for gid, seat in games if gid in scores]
+            values = [luck[gid][seat][1] for gid, seat in games if gid in luck]
             if event.get("duplicate"):
                 test.add(sum(values[:2]) / 2)
             else:

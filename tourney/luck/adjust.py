@@ -42,6 +42,7 @@ from tourney.luck.chance import Before, Draw, Stock, draws_of_step
 from tourney.luck.value import (
     BLOCKS,
     FEATURES,
+    Table,
     card_key,
     features,
     outcome,
@@ -123,7 +124,7 @@ class Position:
     top, and per seat (assets in play, to move, alive). Nothing that could depend on the card."""
 
     hands: list
-    table: object
+    table: Table
     context: list
 
     @classmethod
@@ -144,8 +145,8 @@ def draw_luck(position: Position, draw: Draw) -> tuple[int, list[float]]:
     The features see a card only through its :func:`card_key` (rank, playable now, asset), so
     the mean is taken over the distinct keys, each weighted by how many candidates share it."""
     hands = [[list(h) for h in seat] for seat in position.hands]
-    for card, player, slot in draw.before:
-        hands[player][slot].append(card)
+    for card, player, index in draw.before:
+        hands[player][index].append(card)
     hand = hands[draw.player]
     slot = hand[draw.slot]
     context = position.context[draw.player]

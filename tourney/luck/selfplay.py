@@ -5,6 +5,7 @@ uniformly random option 30% of the time (a bot of close but lower strength)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import engine
 from engine.bots import make_bot
@@ -36,11 +37,11 @@ def bot(name: str, seed: int):
 
 
 def play(rule_set: str, names: list[str], seed: int, first_player: int, bot_seed: int,
-         on_step=None) -> tuple[dict, list[str], object]:
+         on_step=None) -> tuple[dict, list[str], Any]:
     """Play one game, seat p held by bot ``names[p]``; returns (start, choices, finished game).
     ``on_step(game)`` is called at every decision before it is answered."""
     start = {"rule_set": rule_set, "players": len(names), "seed": seed, "first_player": first_player}
-    game = engine.new_game(**start)
+    game = engine.new_game(rule_set, players=len(names), seed=seed, first_player=first_player)
     bots = [bot(n, bot_seed * 31 + p) for p, n in enumerate(names)]
     for b in bots:
         b.start(game.card_table())

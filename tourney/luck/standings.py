@@ -132,7 +132,7 @@ def adjusted_by_game(db, game_ids: Iterable[int]) -> dict[int, dict[int, tuple[f
                 f"where game_id in ({','.join('?' * len(ids))})", ids):
             if gid in meta and key == weights_key(*meta[gid]):
                 out.setdefault(gid, {})[seat] = (raw, adj)
-    fresh = []
+    fresh: list[dict] = []
     for gid in ids:
         if gid in out and len(out[gid]) == meta[gid][1]:
             continue
