@@ -282,17 +282,23 @@ def test_config_takes_luck_adjusted_as_a_boolean(tmp_path):
         load_config(bad)
 
 
-def test_sprt_command_runs_on_luck_adjusted_scores(tmp_path):
+def test_sprt_command_runs_on_luck_adjusted_scores_and_standings_show_them(tmp_path):
     from typer.testing import CliRunner
 
     from tourney.cli import app
 
+    db = str(tmp_path / "t.db")
     result = CliRunner().invoke(app, ["sprt", "greedy", "random", "--luck-adjusted", "--elo1", "200",
-                                      "--max-games", "24", "-j", "1", "--db", str(tmp_path / "t.db"), "--json"])
+                                      "--max-games", "24", "-j", "1", "--name", "lucky", "--db", db, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)["sprt"]
     assert data["model"] == "luck-adjusted normal" and data["luck_adjusted"] is True
     assert data["games"] >= 8 and data["estimate"]["model"] == "luck-adjusted"
-    standings = CliRunner().invoke(app, ["standings", data.get("event", "") or "", "--db", str(tmp_path / "t.db"),
-                                         "--json"])
-    del standings
+    standings = CliRunner().invoke(app, ["standings", "lucky", "--db", db, "--json"])
+    assert standings.exit_code == 0, standings.output
+    table = json.loads(standings.output)
+    assert table["luck"]["on"] is True and "luck_adjusted = true" in table["luck"]["why"]
+    rows = {r["entrant"]: r["luck_adjusted"] for r in table["standings"]}
+    assert rows["greedy"]["games"] == data["games"]
+    # the two entrants' adjusted scores of each game add up to 1, so their means do too
+    assert rows["greedy"]["score"] + rows["random"]["score"] == pytest.approx(1.0)
