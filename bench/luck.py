@@ -1,7 +1,7 @@
 """What luck-adjusted scores buy: raw against luck-adjusted scores (and duplicate, and both).
 
     python bench/luck.py [--rule-set crazier-eights] [--players 2] [--games 2000]
-                         [--pairing close|identical|unequal] [--no-duplicate]
+                         [--pairing close|identical|unequal] [--no-duplicate] [--weights FILE]
 
 Entrant A is the greedy bot; B is greedy playing a random option 30% of the time (``close``, the
 default), greedy too (``identical``) or random (``unequal``). A holds ``players // 2`` seats, B the
@@ -10,7 +10,9 @@ the mean of its seats' scores (docs/evaluation.md: 1, ½, 0 at two players; the 
 others placed below at more). Plain: ``--games`` games on seeds 0, 1, ... Duplicate: each of
 ``--games / 2`` further deals played twice with A and B exchanging seats (same first player);
 fresh bots every game. The luck-adjusted score of a game is computed from its replay by
-tourney.luck (no bot involved).
+tourney.luck (no bot involved), with the shipped weights or those of ``--weights`` (a file in the
+format of tourney/luck/coefficients.json; bench/luck_weights_first_fit.json holds the first fit,
+in-sample ridge λ = 1, which the 10,000-game bias runs of docs/evaluation.md used).
 
 Printed per method: the mean score of A, its per-game variance (duplicate: twice the per-pair
 variance), the games the 95% interval needs to exclude 50% (``(1.96·σ/edge)²``, edge the
@@ -24,6 +26,7 @@ is the z of the mean of (adjusted - raw) for A and for every seat. Last line:
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -34,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tourney.luck import adjust
 from tourney.luck.selfplay import play
-from tourney.luck.value import outcome
+from tourney.luck.value import outcome, weight_names
 from tourney.stats.elo import elo_from_score, score_from_elo
 from tourney.stats.sprt import bounds
 
@@ -42,11 +45,11 @@ Z = 1.959964
 PAIRINGS = {"close": "greedy30", "identical": "greedy", "unequal": "random"}
 
 
-def one_game(rule_set, players, seed, a_seats, first_player, b_bot, bot_seed):
+def one_game(rule_set, players, seed, a_seats, first_player, b_bot, bot_seed, weights=None):
     names = ["greedy" if p in a_seats else b_bot for p in range(players)]
     start, choices, game = play(rule_set, names, seed, first_player, bot_seed)
     raw = outcome(game.result.placements)
-    adj = adjust(start, choices)
+    adj = adjust(start, choices, weights=weights)
     assert max(abs(a - b) for a, b in zip(raw, adj.raw)) < 1e-12
     score = lambda v: sum(v[p] for p in a_seats) / len(a_seats)  # noqa: E731
     return score(raw), score(adj.adjusted), raw, adj.adjusted
@@ -89,7 +92,13 @@ def main() -> None:
     parser.add_argument("--pairing", choices=sorted(PAIRINGS), default="close")
     parser.add_argument("--no-duplicate", action="store_true", help="plain games only (the bias runs)")
     parser.add_argument("--progress", type=int, default=0, help="print the bias every N games")
+    parser.add_argument("--weights", type=Path, help="weights file (coefficients.json format)")
     args = parser.parse_args()
+    weights = None
+    if args.weights:
+        table = json.loads(args.weights.read_text())[args.rule_set]
+        entry = table[min(table, key=lambda n: abs(int(n) - args.players))]
+        weights = [float(entry["weights"].get(name, 0.0)) for name in weight_names()]
     k, b_bot = args.players, PAIRINGS[args.pairing]
     rng = random.Random(f"bench luck {args.rule_set} {k} {args.pairing}")
     a_count = max(1, k // 2)
@@ -104,7 +113,7 @@ def main() -> None:
 
     for seed in range(args.games):
         seats = rng.sample(range(k), a_count)
-        r, a, raw_seats, adj_seats = one_game(args.rule_set, k, seed, seats, rng.randrange(k), b_bot, seed)
+        r, a, raw_seats, adj_seats = one_game(args.rule_set, k, seed, seats, rng.randrange(k), b_bot, seed, weights)
         raw.append(r)
         adj.append(a)
         diffs[k].append(a - r)
@@ -119,8 +128,8 @@ def main() -> None:
             seats = rng.sample(range(k), a_count)
             other = [p for p in range(k) if p not in seats][:a_count]
             first = rng.randrange(k)
-            g1 = one_game(args.rule_set, k, deal, seats, first, b_bot, 2 * deal)
-            g2 = one_game(args.rule_set, k, deal, other, first, b_bot, 2 * deal + 1)
+            g1 = one_game(args.rule_set, k, deal, seats, first, b_bot, 2 * deal, weights)
+            g2 = one_game(args.rule_set, k, deal, other, first, b_bot, 2 * deal + 1, weights)
             pairs_raw.append((g1[0] + g2[0]) / 2)
             pairs_adj.append((g1[1] + g2[1]) / 2)
             for g in (g1, g2):
