@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("results, club", ["tourney.results", "tourney.club"]),
     ("bots", ["tourney.bots"]),
     ("engine, stats, narrate", ["engine", "tourney.stats", "tourney.narrate", "tourney.cards_doc",
-                                "tourney.errors", "tourney.seeding", "tourney.botkit", "tourney.charts",
+                                "tourney.errors", "tourney.seeding", "tourney.botkit", "tourney.charts", "tourney.luck",
                                 "tourney"]),
 ]
 
@@ -47,7 +47,6 @@ SQL_HOMES = ["tourney/results/", "tourney/club/tables.py"]
 #: files that still hold SQL while other branches change them; each has its read functions
 #: ready in tourney/results/reads.py (the lead switches the call sites and deletes the entry)
 SQL_PENDING: dict[str, str] = {
-    "tourney/events/sprt.py": "luck helper: reads.entrant_id, reads.entrant_game_results, reads.event_status",
 }
 
 
@@ -308,7 +307,6 @@ DEFERRED_PENDING = [
     "tourney/events/play.py",
     "tourney/events/rounds.py",
     "tourney/events/series.py",
-    "tourney/events/sprt.py",
     "tourney/events/workers.py",
     "tourney/results/report.py",
 ]

@@ -24,6 +24,9 @@ def sprt(
     beta: float = typer.Option(0.05, "--beta", help="Chance of accepting H0 when H1 holds."),
     max_games: int = typer.Option(20000, "--max-games", min=2, help="Stop undecided after this many games."),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play mirror pairs (the pentanomial model)."),
+    luck_adjusted: bool = typer.Option(
+        None, "--luck-adjusted/--raw",
+        help="Test the luck-adjusted scores (docs/evaluation.md) or the raw ones; default: the rule set's."),
     concurrency: int = typer.Option(0, "--concurrency", "-j", min=0, help="Series played at once (0: cores)."),
     seed: int = typer.Option(1, help="Event seed."),
     rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
@@ -39,15 +42,17 @@ def sprt(
 
     The test is updated between batches (LLR, bounds and Elo on stderr) and stored as an event
     (tourney standings NAME, tourney report NAME). Methods: docs/evaluation.md.
-    JSON shape: {"event", "sprt": {"elo0", "elo1", "alpha", "beta", "max_games", "model", "llr",
-    "lower_bound", "upper_bound", "games", "pairs", "verdict", "estimate"}}.
+    JSON shape: {"event", "sprt": {"elo0", "elo1", "alpha", "beta", "max_games", "model",
+    "luck_adjusted", "luck_adjusted_why", "llr", "lower_bound", "upper_bound", "games", "pairs",
+    "verdict", "estimate"}}.
     """
     from tourney.events import sprt as test
 
     cfg = event_from_words("sprt", [candidate, baseline], seed=seed, rule_set=rule_set,
                            options=parse_options(option), games=1, max_games=max_games, config=config,
                            name=name, duplicate=duplicate, public_seeds=public_seeds,
-                           settings={"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta})
+                           settings={"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
+                                     **({} if luck_adjusted is None else {"luck_adjusted": luck_adjusted})})
     database = open_store(db)
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=concurrency, json_out=json_out,
                       quiet=json_out)

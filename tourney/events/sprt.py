@@ -9,12 +9,19 @@ ratio crosses a bound (H1 accepted: the candidate is at least ``elo1`` better; H
 ``elo0``), or when ``max_games`` is reached (inconclusive). The test is evaluated only between
 batches, from the results in schedule order, so the verdict and the games played are the same at
 any concurrency and after a resume (fishtest's lesson: results that arrive first must not decide).
+
+With ``luck_adjusted = true`` (``tourney sprt --luck-adjusted``; the default only for a rule set
+and player count where bench/luck.py showed it pays, tourney.luck.value.on_by_default) the test
+runs on each game's (or pair's) luck-adjusted score of the candidate instead, computed from the
+stored replays (tourney/luck): the GSPRT of :class:`tourney.stats.sprt.ScoreSprt`, a normal model
+with the variance estimated from the data (docs/evaluation.md, "Luck-adjusted scores").
 """
 
 from __future__ import annotations
 
 from tourney import seeding
-from tourney.stats.sprt import Sprt
+from tourney.results import luck, reads
+from tourney.stats.sprt import ScoreSprt, Sprt
 
 #: series per batch: fixed, so that where the test stops never depends on the number of workers
 BATCH = 8
@@ -42,21 +49,44 @@ def batch(event: dict, start: int, secret: str | None) -> list[dict]:
 def candidate_scores(db, event_id: int, event: dict) -> list[list[float]]:
     """The candidate's score in each game of each finished series, in schedule order (1 a win,
     ½ no winner, 0 a loss); one query, however long the test has run."""
-    candidate = db.execute("select id from entrants where name = ?", [event["entrants"][0]]).fetchone()[0]
+    candidate = reads.entrant_id(db, event["entrants"][0])
     out: dict[int, list[float]] = {}
-    for series_idx, winners, won in db.execute(
-            "select s.idx, g.winners, st.winner from games g join series s on s.id = g.series_id "
-            "join seats st on st.game_id = g.id and st.entrant_id = ? "
-            "where g.event_id = ? and s.status = 'finished' order by s.idx, g.idx", [candidate, event_id]):
-        out.setdefault(series_idx, []).append(0.5 if winners == "[]" else 1.0 if won else 0.0)
+    for series_idx, had_winner, won in reads.entrant_game_results(db, event_id, candidate):
+        out.setdefault(series_idx, []).append(1.0 if won else 0.0 if had_winner else 0.5)
     return list(out.values())
 
 
-def test_of(db, event_id: int, event: dict) -> Sprt:
+def luck_adjusted(event: dict) -> tuple[bool, str]:
+    """Whether the event's test runs on luck-adjusted scores, and why."""
+    return luck.enabled(event, 2)
+
+
+def candidate_games(db, event_id: int, event: dict) -> list[list[tuple[int, int]]]:
+    """The candidate's (game id, seat) in each game of each finished series, in schedule order."""
+    candidate = reads.entrant_id(db, event["entrants"][0])
+    out: dict[int, list[tuple[int, int]]] = {}
+    for series_idx, game_id, seat in reads.entrant_games(db, event_id, candidate):
+        out.setdefault(series_idx, []).append((game_id, seat))
+    return list(out.values())
+
+
+def test_of(db, event_id: int, event: dict) -> Sprt | ScoreSprt:
     """The SPRT fed with every finished series of the event."""
     cfg = settings(event)
-    sprt = Sprt(cfg["elo0"], cfg["elo1"], cfg["alpha"], cfg["beta"],
-                unit="pair" if event.get("duplicate") else "game")
+    unit = "pair" if event.get("duplicate") else "game"
+    if luck_adjusted(event)[0]:
+        series = candidate_games(db, event_id, event)
+        adjusted = luck.adjusted_by_game(db, [gid for games in series for gid, _ in games])
+        test = ScoreSprt(cfg["elo0"], cfg["elo1"], cfg["alpha"], cfg["beta"], unit=unit)
+        for games in series:
+            values = [adjusted[gid][seat][1] for gid, seat in games if gid in adjusted]
+            if event.get("duplicate"):
+                test.add(sum(values[:2]) / 2)
+            else:
+                for v in values:
+                    test.add(v)
+        return test
+    sprt = Sprt(cfg["elo0"], cfg["elo1"], cfg["alpha"], cfg["beta"], unit=unit)
     for scores in candidate_scores(db, event_id, event):
         if event.get("duplicate"):
             sprt.add_pair(scores[0], scores[1])
@@ -66,34 +96,21 @@ def test_of(db, event_id: int, event: dict) -> Sprt:
     return sprt
 
 
-def next_batch(db, event_id: int, event: dict) -> bool:
-    """Add the next batch when every series so far has finished and the test has no answer yet
-    (and the cap is not reached); True if one was added."""
-    from tourney.results import store
-
-    rows = store.series_rows(db, event_id)
-    if any(s["status"] != "finished" for s in rows):
-        return False
-    sprt = test_of(db, event_id, event)
-    per_series = 2 if event.get("duplicate") else 1
-    if sprt.verdict is not None or (sprt.units + BATCH) * per_series > settings(event)["max_games"]:
-        return False
-    store.add_series(db, event_id, batch(event, len(rows), store.event_secret(db, event_id)))
-    return True
-
-
 def report(db, event_id: int, event: dict) -> dict:
     """The ``sprt`` part of the event summary: settings, LLR, bounds, counts, verdict and the Elo
     estimate so far (an estimate after a sequential test is biased; docs/evaluation.md)."""
     cfg = settings(event)
     sprt = test_of(db, event_id, event)
-    finished = db.execute("select status from events where id = ?", [event_id]).fetchone()[0] == "finished"
+    finished = reads.event_status(db, event_id) == "finished"
+    on, why = luck_adjusted(event)
     verdict = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(sprt.verdict or "")
     if verdict is None:
         verdict = "inconclusive" if finished else "running"
     lower, upper = sprt.bounds
     return {"elo0": cfg["elo0"], "elo1": cfg["elo1"], "alpha": cfg["alpha"], "beta": cfg["beta"],
-            "max_games": cfg["max_games"], "model": "pentanomial" if event.get("duplicate") else "trinomial",
+            "max_games": cfg["max_games"],
+            "model": ("luck-adjusted normal" if on else "pentanomial" if event.get("duplicate") else "trinomial"),
+            "luck_adjusted": on, "luck_adjusted_why": why,
             "llr": round(sprt.llr, 4), "lower_bound": round(lower, 4), "upper_bound": round(upper, 4),
             "games": sprt.units * (2 if event.get("duplicate") else 1),
             "pairs": sprt.units if event.get("duplicate") else None,

@@ -61,6 +61,15 @@ def entrant_game_results(db: Database, event_id: int, entrant: int) -> list[tupl
         "where g.event_id = ? and s.status = 'finished' order by s.idx, g.idx", [entrant, event_id])]
 
 
+def entrant_games(db: Database, event_id: int, entrant: int) -> list[tuple[int, int, int]]:
+    """Every game of ``entrant`` in the finished series of an event, in schedule order, as
+    ``(series idx, game id, the entrant's seat)`` (an SPRT's games, luck-adjusted)."""
+    return [tuple(r) for r in db.execute(
+        "select s.idx, g.id, st.seat from games g join series s on s.id = g.series_id "
+        "join seats st on st.game_id = g.id and st.entrant_id = ? "
+        "where g.event_id = ? and s.status = 'finished' order by s.idx, g.idx", [entrant, event_id])]
+
+
 def entrant_ids_with_events(db: Database) -> list[int]:
     """Every entrant that takes part in an event, by id."""
     return [r[0] for r in db.execute("select distinct entrant_id from event_entrants order by entrant_id")]

@@ -766,6 +766,16 @@ def m010_pair_tallies(db: Database) -> None:
 
 
 @MIGRATIONS()
+def m011_luck(db: Database) -> None:
+    # luck-adjusted scores computed from replays on demand (tourney/results/luck.py), keyed by
+    # the weights they were computed with so that re-fitted weights never mix with old ones
+    db.table("luck_scores").create(
+        {"game_id": int, "seat": int, "raw": float, "adjusted": float, "weights": str},
+        pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")], if_not_exists=True,
+    )
+
+
+@MIGRATIONS()
 def m012_club_codes(db: Database) -> None:
     """Club entry from phones (issue 26): league codes (only a salted scrypt hash is kept), the
     idempotency keys of web forms, where each change came from (``club_log.source``: None for

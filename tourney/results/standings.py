@@ -36,6 +36,7 @@ from sqlite_utils import Database
 from tourney.club import ClubError
 from tourney.club.league import League
 from tourney.errors import UserError
+from tourney.results.luck import standings_luck
 from tourney.results import ratings as _ratings
 from tourney.results import store
 from tourney.results.comparisons import event_comparisons, field_estimate, field_scores
@@ -89,6 +90,7 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
     compared = event_comparisons(db, event["id"], [r["entrant"] for r in rows], reference)
     games_played = db["games"].count_where("event_id = ?", [event["id"]])
     ranking = rows[0]["ranking"] if rows else "games"
+    luck = standings_luck(db, event)  # tourney/luck: adjusted score and Elo, where switched on
     out = []
     for r in rows:
         rating = rated.get(r["entrant"])
@@ -110,6 +112,7 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
                         "ordinal": round(_ratings.MU - 3 * _ratings.SIGMA, 4), "games": 0, "rank": None}),
             "elo": compared["elo"][r["entrant"]],
             "rank_range": compared["rank_range"][r["entrant"]],
+            "luck_adjusted": luck["entrants"].get(r["entrant"], {}).get("adjusted"),
         })
     add_columns(db, event, out)
     return {
@@ -126,6 +129,7 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
         "elo_reference": compared["reference"],
         "standings": out,
         "pairwise": compared["pairwise"],
+        "luck": {k: luck[k] for k in ("on", "why", "model")},
     }
 
 
