@@ -5,6 +5,7 @@ properties far longer.
 """
 
 import os
+import shutil
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -40,3 +41,16 @@ def run(tmp_path, monkeypatch):
 
     invoke.db = db
     return invoke
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright (the README's test command installs it; no browser
+    download), one per test module."""
+    from playwright.sync_api import sync_playwright  # only the browser tests need Playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield b
+        b.close()

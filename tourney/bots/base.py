@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from tourney.bots.protocol import FaultCode, ProtocolError
+from tourney.bots.protocol import Fault, FaultCode, ProtocolError
 from tourney.bots.spec import EntrantSpec
 
 __all__ = ["Entrant", "EntrantError"]
 
 
-class EntrantError(Exception):
+class EntrantError(Fault):
     """An entrant that cannot play: ``code`` is a fault code (``startup`` or ``version``)."""
-
-    def __init__(self, code: FaultCode | str, message: str):
-        super().__init__(message)
-        self.code = FaultCode(code)
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
 
 
 class Entrant:

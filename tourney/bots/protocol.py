@@ -76,8 +76,9 @@ FAULT_MEANINGS: dict[str, str] = {
 }
 
 
-class ProtocolError(Exception):
-    """A line from a bot that breaks the protocol; ``code`` is a :class:`FaultCode`."""
+class Fault(Exception):
+    """Something a seat did (or could not do) that costs it the game: a :class:`FaultCode` and
+    what happened, in words."""
 
     def __init__(self, code: FaultCode | str, message: str):
         super().__init__(message)
@@ -86,6 +87,10 @@ class ProtocolError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+class ProtocolError(Fault):
+    """A line from a bot that breaks the protocol, or a bot gone while playing."""
 
 
 # --- JSON -----------------------------------------------------------------------------------
