@@ -286,8 +286,6 @@ def test_the_sql_check_sees_sql(tmp_path):
 #: files whose imports inside functions still lack their reason while other branches change them
 #: (issue 25 point 9; the lead deletes an entry once each such import goes or says why)
 DEFERRED_PENDING = [
-    "tourney/bots/human.py",
-    "tourney/bots/sandbox.py",
     "tourney/commands/check.py",
     "tourney/commands/club.py",
     "tourney/commands/common.py",
@@ -303,14 +301,7 @@ DEFERRED_PENDING = [
     "tourney/commands/sprt.py",
     "tourney/commands/standings.py",
     "tourney/commands/upgrade.py",
-    "tourney/config.py",
-    "tourney/errors.py",
-    "tourney/events/play.py",
-    "tourney/events/rounds.py",
-    "tourney/events/series.py",
     "tourney/events/sprt.py",
-    "tourney/events/workers.py",
-    "tourney/results/report.py",
 ]
 
 
