@@ -286,21 +286,7 @@ def test_the_sql_check_sees_sql(tmp_path):
 #: files whose imports inside functions still lack their reason while other branches change them
 #: (issue 25 point 9; the lead deletes an entry once each such import goes or says why)
 DEFERRED_PENDING = [
-    "tourney/commands/check.py",
-    "tourney/commands/club.py",
-    "tourney/commands/common.py",
-    "tourney/commands/demo.py",
-    "tourney/commands/events.py",
-    "tourney/commands/games.py",
-    "tourney/commands/init.py",
-    "tourney/commands/replay.py",
-    "tourney/commands/report.py",
-    "tourney/commands/run.py",
-    "tourney/commands/running.py",
-    "tourney/commands/serve.py",
     "tourney/commands/sprt.py",
-    "tourney/commands/standings.py",
-    "tourney/commands/upgrade.py",
     "tourney/events/sprt.py",
 ]
 
