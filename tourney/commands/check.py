@@ -9,7 +9,6 @@ import typer
 
 from engine import OptionsError, validate_options
 from tourney.app import app
-from tourney.bots.protocol import FAULT_MEANINGS
 from tourney.bots.sandbox import MODES, Policy, problem
 from tourney.bots.spec import EntrantSpec, Limits
 from tourney.commands.common import EXIT_CODES
@@ -123,6 +122,7 @@ def _handshake(bot, sandbox: str) -> None:
 
 def _play(bot, other, rule_set: str, seed: int, games: int, verbose: bool) -> tuple[int, str | None]:
     """Play the seeded games, seats swapped each game; (games with a fault, the last game's fault)."""
+    from tourney.bots.protocol import FAULT_MEANINGS  # with the bot machinery: loads for check only
     from tourney.bots.referee import play_game  # heavy at CLI start: loads for check
 
     problems, code = 0, None
