@@ -311,3 +311,24 @@ def test_an_import_inside_a_function_says_why():
                        f"(an optional or heavy dependency, a circle): {found}")
     done = [rel for rel in DEFERRED_PENDING if not unexplained_deferred_imports(ROOT / rel)]
     assert not done, f"every import there says why: delete from DEFERRED_PENDING: {done}"
+
+
+#: a module longer than this has a row in docs/architecture.md's "Long modules, kept on purpose"
+LONG_MODULE = 500
+
+
+def long_module_rows() -> set[str]:
+    """The modules listed in the docs' table of long modules."""
+    section = DOC.read_text().split("## Long modules, kept on purpose", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([^`]+\.py)` \|", section, re.MULTILINE))
+
+
+def test_a_long_module_says_why_in_the_docs():
+    lengths = {path.relative_to(ROOT).as_posix(): len(path.read_text().splitlines())
+               for path in modules().values()}
+    long = {rel for rel, n in lengths.items() if n > LONG_MODULE}
+    listed = long_module_rows()
+    assert not long - listed, (f"over {LONG_MODULE} lines: split it, or give its reason in docs/architecture.md "
+                               f"(Long modules, kept on purpose): {sorted(long - listed)}")
+    assert not listed - long, ("no longer long (or gone): delete its row in docs/architecture.md: "
+                               f"{sorted(listed - long)}")
