@@ -284,32 +284,7 @@ def test_the_sql_check_sees_sql(tmp_path):
 
 #: files whose imports inside functions still lack their reason while other branches change them
 #: (issue 25 point 9; the lead deletes an entry once each such import goes or says why)
-DEFERRED_PENDING = [
-    "tourney/bots/human.py",
-    "tourney/bots/sandbox.py",
-    "tourney/commands/check.py",
-    "tourney/commands/club.py",
-    "tourney/commands/common.py",
-    "tourney/commands/demo.py",
-    "tourney/commands/events.py",
-    "tourney/commands/games.py",
-    "tourney/commands/init.py",
-    "tourney/commands/replay.py",
-    "tourney/commands/report.py",
-    "tourney/commands/run.py",
-    "tourney/commands/running.py",
-    "tourney/commands/serve.py",
-    "tourney/commands/sprt.py",
-    "tourney/commands/standings.py",
-    "tourney/commands/upgrade.py",
-    "tourney/config.py",
-    "tourney/errors.py",
-    "tourney/events/play.py",
-    "tourney/events/rounds.py",
-    "tourney/events/series.py",
-    "tourney/events/workers.py",
-    "tourney/results/report.py",
-]
+DEFERRED_PENDING: list[str] = []
 
 
 def unexplained_deferred_imports(path: Path) -> list[int]:
@@ -332,3 +307,24 @@ def test_an_import_inside_a_function_says_why():
                        f"(an optional or heavy dependency, a circle): {found}")
     done = [rel for rel in DEFERRED_PENDING if not unexplained_deferred_imports(ROOT / rel)]
     assert not done, f"every import there says why: delete from DEFERRED_PENDING: {done}"
+
+
+#: a module longer than this has a row in docs/architecture.md's "Long modules, kept on purpose"
+LONG_MODULE = 500
+
+
+def long_module_rows() -> set[str]:
+    """The modules listed in the docs' table of long modules."""
+    section = DOC.read_text().split("## Long modules, kept on purpose", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([^`]+\.py)` \|", section, re.MULTILINE))
+
+
+def test_a_long_module_says_why_in_the_docs():
+    lengths = {path.relative_to(ROOT).as_posix(): len(path.read_text().splitlines())
+               for path in modules().values()}
+    long = {rel for rel, n in lengths.items() if n > LONG_MODULE}
+    listed = long_module_rows()
+    assert not long - listed, (f"over {LONG_MODULE} lines: split it, or give its reason in docs/architecture.md "
+                               f"(Long modules, kept on purpose): {sorted(long - listed)}")
+    assert not listed - long, ("no longer long (or gone): delete its row in docs/architecture.md: "
+                               f"{sorted(listed - long)}")

@@ -182,17 +182,17 @@ def test_games_json_shows_the_set_and_rotation(tmp_path):
 
 
 def test_every_duplicate_game_gets_fresh_bots(monkeypatch):
-    from tourney.bots import entrants as entrant_module
+    from tourney.events import play as play_module  # where run_series looks open_entrant up
 
     opened = []
-    real = entrant_module.open_entrant
+    real = play_module.open_entrant
 
     def spy(spec, seed=0):
         entrant = real(spec, seed)
         opened.append(entrant)
         return entrant
 
-    monkeypatch.setattr(entrant_module, "open_entrant", spy)
+    monkeypatch.setattr(play_module, "open_entrant", spy)
     task = SeriesTask(idx=0, kind="match", rule_set="crazier-eights", options={}, event_seed=3,
                       seed=seeding.series_seed(3, 0), games_target=3, max_games=None,
                       entrants=entrants("a", "b", "c"), duplicate=True)

@@ -324,16 +324,16 @@ def test_super_crazy_eights_match_leg_is_fifteen_deals():
 
 
 def test_bots_are_told_the_leg_and_deal(monkeypatch):
-    from tourney.bots import referee
+    from tourney.events import play as play_module  # where run_series looks play_game up
 
     seen = []
-    real = referee.play_game
+    real = play_module.play_game
 
     def spy(entrants, **kw):
         seen.append(kw["series"])
         return real(entrants, **kw)
 
-    monkeypatch.setattr(referee, "play_game", spy)
+    monkeypatch.setattr(play_module, "play_game", spy)
     task = SeriesTask(idx=0, kind="match", rule_set="crazy-eights", options=TARGET,
                               event_seed=4, seed=seeding.series_seed(4, 0), games_target=3,
                               max_games=None, entrants=entrants("a", "b"))

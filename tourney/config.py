@@ -33,6 +33,7 @@ Every mistake is a :class:`ConfigError` whose text is one line: ``FILE: PLACE: P
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import os
 import shutil
 import sys
@@ -41,12 +42,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, ClassVar, Literal
 
+import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine.bots import BOT_NAMES
 from tourney import formats
+from tourney.bots import sandbox
+from tourney.bots.sandbox import Policy
+from tourney.bots.spec import EntrantSpec, Limits
 from tourney.errors import UserError
 
-BUILTIN_BOTS = ("random", "greedy")
+BUILTIN_BOTS = BOT_NAMES
 #: the built-in entrant of a person at the terminal (tourney/bots/human.py)
 HUMAN = "human"
 
@@ -139,15 +145,7 @@ def _fail(path, place, problem):
 
 
 def _bot_names() -> tuple[str, ...]:
-    try:
-        import engine.bots as bots
-
-        names = getattr(bots, "BOTS", None) or getattr(bots, "BOT_NAMES", None)
-        if names:
-            return (*names, HUMAN)
-    except Exception:
-        pass
-    return (*BUILTIN_BOTS, HUMAN)
+    return (*BOT_NAMES, HUMAN)
 
 
 def check_limits(path: str, place: str, limits) -> dict:
@@ -270,8 +268,6 @@ def parse_config(data: dict, path: str = "<config>", base_dir: str = ".",
 def check_sandbox(path: str, entrants: list[dict]) -> None:
     """Refuse an event whose bots must be isolated (``sandbox = "on"``) where they cannot be;
     where ``"auto"`` bots cannot be, say so once, now, rather than from every worker."""
-    from tourney.bots import sandbox
-
     modes = {(e.get("limits") or {}).get("sandbox", "auto") for e in entrants if "command" in e}
     if not modes - {"off"}:
         return
@@ -303,9 +299,6 @@ def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventCo
 
 def entrant_spec(spec: dict):
     """A :class:`tourney.bots.spec.EntrantSpec` from a resolved spec dict."""
-    from tourney.bots.sandbox import Policy
-    from tourney.bots.spec import EntrantSpec, Limits
-
     limit_fields = {f.name for f in dataclasses.fields(Limits)}
     given = spec.get("limits") or {}
     limits = Limits(**{k: v for k, v in given.items() if k in limit_fields})
@@ -383,8 +376,6 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
                      public_seeds: bool = False, settings: dict | None = None) -> EventConfig:
     """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
     names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
-    import datetime
-
     known: dict[str, dict] = {}
     base_dir = os.getcwd()
     if config is not None:
@@ -418,8 +409,6 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
 
 
 def starter_text() -> str:
-    import tomli_w
-
     head = (
         "# A tourney event. Run it with: tourney run THIS_FILE\n"
         "# Reference: docs/formats.md. format = single | match | league | round-robin |\n"

@@ -12,6 +12,8 @@ CLI's top-level group (:mod:`tourney.app`).
 
 from __future__ import annotations
 
+from engine import OptionsError, PositionError
+
 #: The exit codes of every tourney command (also shown in every command's ``--help``).
 EXIT_CODES: dict[int, str] = {
     0: "success",
@@ -65,8 +67,6 @@ def exit_code_for(exc: BaseException) -> int | None:
     >>> exit_code_for(KeyError("x")) is None
     True
     """
-    from engine import OptionsError, PositionError
-
     if isinstance(exc, TourneyError):
         return exc.exit_code
     if isinstance(exc, OptionsError | PositionError):

@@ -23,6 +23,7 @@ from tourney import narrate
 from tourney.bots.base import Entrant
 from tourney.bots.protocol import FaultCode, ProtocolError
 from tourney.bots.spec import EntrantSpec
+from tourney.cards_doc import card_help
 
 #: the built-in entrant name of a person at the terminal
 HUMAN = "human"
@@ -239,8 +240,6 @@ def _place(pos: int) -> str:
 
 def help_text(t: narrate.Table, topic: str, labels: list[str]) -> str:
     """What ``?``, ``? rules`` and ``? CARD`` show."""
-    from tourney.cards_doc import card_help
-
     if topic.lower() in ("rules", "rule"):
         return RULES.get(t.rule_set, "")
     if topic:

@@ -29,6 +29,7 @@ that started ``bwrap``); tourney starts bots from the main thread of each proces
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import select
@@ -296,8 +297,6 @@ def become_subreaper() -> bool:
         _SUBREAPER, _SUBREAPER_PID = False, os.getpid()
         if sys.platform.startswith("linux"):
             try:
-                import ctypes
-
                 libc = ctypes.CDLL(None, use_errno=True)
                 _SUBREAPER = libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
             except (OSError, AttributeError):  # pragma: no cover

@@ -7,7 +7,10 @@ import shutil
 
 import typer
 
+from engine import OptionsError, validate_options
 from tourney.app import app
+from tourney.bots.sandbox import MODES, Policy, problem
+from tourney.bots.spec import EntrantSpec, Limits
 from tourney.commands.common import EXIT_CODES
 from tourney.errors import CheckFailed, UserError
 
@@ -59,8 +62,7 @@ def check(
 
     Exit status: 0 the bot behaved, 3 it broke the protocol, 2 bad usage.
     """
-    from tourney.bots.entrants import EntrantSpec, Limits, SubprocessEntrant, open_entrant
-    from tourney.bots.sandbox import Policy
+    from tourney.bots.entrants import SubprocessEntrant, open_entrant  # heavy at CLI start: loads for check
 
     _refuse_bad_usage(command, cwd, opponent, sandbox, rule_set)
     limits = Limits(startup_timeout=startup_timeout, decision_timeout=decision_timeout)
@@ -79,9 +81,6 @@ def check(
 def _refuse_bad_usage(command: list[str] | None, cwd: str | None, opponent: str, sandbox: str,
                       rule_set: str) -> None:
     """A :class:`UserError` for anything wrong before a bot is started."""
-    from engine import OptionsError, validate_options
-    from tourney.bots.sandbox import MODES
-
     if not command:
         raise UserError("give the bot's command after --, e.g. tourney check -- python3 my_bot.py")
     if cwd is not None and not os.path.isdir(cwd):
@@ -103,8 +102,7 @@ def _refuse_bad_usage(command: list[str] | None, cwd: str | None, opponent: str,
 
 def _handshake(bot, sandbox: str) -> None:
     """Start the bot and say how the handshake and the sandbox went; CheckFailed if it failed."""
-    from tourney.bots.entrants import EntrantError
-    from tourney.bots.sandbox import problem
+    from tourney.bots.entrants import EntrantError  # heavy at CLI start: loads for check
 
     try:
         bot.start()
@@ -124,8 +122,8 @@ def _handshake(bot, sandbox: str) -> None:
 
 def _play(bot, other, rule_set: str, seed: int, games: int, verbose: bool) -> tuple[int, str | None]:
     """Play the seeded games, seats swapped each game; (games with a fault, the last game's fault)."""
-    from tourney.bots.protocol import FAULT_MEANINGS
-    from tourney.bots.referee import play_game
+    from tourney.bots.protocol import FAULT_MEANINGS  # with the bot machinery: loads for check only
+    from tourney.bots.referee import play_game  # heavy at CLI start: loads for check
 
     problems, code = 0, None
     for g in range(games):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
+from urllib.parse import quote
 
 import typer
 from tabulate import tabulate
@@ -62,7 +63,7 @@ def _json_option():
 @contextmanager
 def _league(db_path: str | None, name: str | None = None, *, readonly: bool = False):
     """The database (or league ``name`` in it); read-only for commands that only look."""
-    from tourney.club.league import League
+    from tourney.club.league import League  # heavy at CLI start: the club service loads for club commands
 
     db = open_store(db_path, readonly=readonly)
     yield (League(db, name) if name is not None else db)
@@ -73,8 +74,8 @@ def _out_json(data) -> None:
 
 
 def _print_standings(summary: dict) -> None:
-    from tourney.results.report import footer_lines, render_table
-    from tourney.results.standings import club_envelope
+    from tourney.results.report import footer_lines, render_table  # heavy at CLI start: loads when a report is shown
+    from tourney.results.standings import club_envelope  # heavy at CLI start: loads when standings are shown
 
     data = club_envelope(summary)
     typer.echo(render_table(data), nl=False)
@@ -104,7 +105,7 @@ def _confirm(yes: bool, question: str, hint: str = "add --yes") -> None:
 
 
 def _pairs(cards: list[str], card: list[str]):
-    from tourney.club.entries import parse_pairs
+    from tourney.club.entries import parse_pairs  # heavy at CLI start: the club service loads for club commands
 
     return parse_pairs(cards or []) + parse_pairs(card or [], split=False)
 
@@ -138,7 +139,7 @@ def new(
     as_json: bool = _json_option(),
 ) -> None:
     """Create a club league with its players."""
-    from tourney.club.league import League
+    from tourney.club.league import League  # heavy at CLI start: the club service loads for club commands
 
     names = [p for p in players.split(",") if p.strip()] + list(player or [])
     with _league(db) as database:
@@ -152,7 +153,7 @@ def new(
 @club_app.command("list", epilog=_epilog("tourney club list --json"))
 def list_(db: str | None = _db_option(), as_json: bool = _json_option()) -> None:
     """List the club leagues in the database."""
-    from tourney.club.league import list_leagues
+    from tourney.club.league import list_leagues  # heavy at CLI start: the club service loads for club commands
 
     with _league(db, readonly=True) as database:
         rows = list_leagues(database)
@@ -572,7 +573,7 @@ def code_new(
     as_json: bool = _json_option(),
 ) -> None:
     """Make a code that lets a phone enter this league's results (shown once; only its hash is kept)."""
-    from tourney.club.codes import new_code
+    from tourney.club.codes import new_code  # heavy at CLI start: the club service loads for club commands
 
     with _league(db, name) as league:
         code, row = new_code(league, table=table, expires=expires, by=by)
@@ -586,22 +587,20 @@ def code_new(
     if link:
         typer.echo(f"link: {link}")
     if qr:
-        import segno
+        import segno  # heavy: the QR code only for --qr
 
         segno.make(link or code, error="m").terminal(compact=True)
     err("the code is shown once and stored only as a hash; tourney club code revoke stops it")
 
 
 def _code_link(url: str, league_id: int, code: str) -> str:
-    from urllib.parse import quote
-
     return f"{url.rstrip('/')}/league/{league_id}#code={quote(code)}"
 
 
 @code_app.command("list", epilog=_epilog("tourney club code list thursday"))
 def code_list(name: str = _name_argument(), db: str | None = _db_option(), as_json: bool = _json_option()) -> None:
     """List a league's codes (never the codes themselves): label, made, expires, last used, status."""
-    from tourney.club.codes import list_codes
+    from tourney.club.codes import list_codes  # heavy at CLI start: the club service loads for club commands
 
     with _league(db, name, readonly=True) as league:
         rows = list_codes(league)
@@ -623,7 +622,7 @@ def code_revoke(
     db: str | None = _db_option(),
 ) -> None:
     """Stop a code working at once: phones signed in with it can no longer write."""
-    from tourney.club.codes import revoke
+    from tourney.club.codes import revoke  # heavy at CLI start: the club service loads for club commands
 
     if (code_id is None) == (not every):
         raise UserError("give a code's id or --all")

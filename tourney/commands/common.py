@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import sys
+import tomllib
 
 import typer
 
 from tourney.errors import UserError, exit_codes_help
+from tourney.results import store
 
 DB_HELP = "Database file (default: $TOURNEY_DB, else results/tourney.db)."
 #: the epilog line every command's help ends with (the one table: tourney.errors.EXIT_CODES)
@@ -30,8 +32,6 @@ def out_json(data) -> None:
 
 def open_store(db: str | None, *, readonly: bool = False):
     """The results database of ``--db`` (read-only for commands that only read)."""
-    from tourney.results import store
-
     return store.open_db(db, readonly=readonly)
 
 
@@ -42,8 +42,6 @@ def show_progress(quiet: bool) -> bool:
 def parse_options(items: list[str] | None) -> dict:
     """``--option key=value`` pairs; values are read as TOML (``3``, ``true``, ``"zero"``) and
     fall back to plain strings."""
-    import tomllib
-
     options = {}
     for item in items or []:
         if "=" not in item:

@@ -2,6 +2,8 @@
 
 import typer
 
+import engine
+from engine.bots import make_bot
 from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import EXIT_CODES
@@ -14,9 +16,6 @@ def demo(
     rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
 ) -> None:
     """Play one seeded game between built-in bots (greedy in seat 0, random elsewhere) and print its log."""
-    import engine
-    from engine.bots import make_bot
-
     # a bad rule set or player count is the engine's OptionsError: one error line, exit 2
     engine.validate_options(rule_set, {}, players)
     game = engine.new_game(rule_set, players=players, seed=seed)

@@ -10,6 +10,7 @@ from tabulate import tabulate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, out_json
 from tourney.errors import UserError
+from tourney.results import store
 
 events_app = typer.Typer(
     name="events",
@@ -34,8 +35,6 @@ def events(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from tourney.results import store
-
     rows = store.list_events(open_store(db, readonly=True))
     if json_out:
         out_json({"events": rows})
@@ -53,8 +52,6 @@ def delete(
     db: str = typer.Option(None, "--db", help=DB_HELP),
 ) -> None:
     """Remove one event and everything stored for it (series, games, replays, logs). Entrants stay."""
-    from tourney.results import store
-
     database = open_store(db)
     event = store.find_event(database, name)
     if event is None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import typer
+from tabulate import tabulate
 
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, out_json
+from tourney.results import store
 
 #: games per page unless --limit says otherwise
 PAGE = 100
@@ -33,10 +35,6 @@ def games(
     [{"seat", "entrant", "points", "placement", "fault"}]}], "offset", "next_offset"}, where
     next_offset is the --offset of the next page, or null after the last one.
     """
-    from tabulate import tabulate
-
-    from tourney.results import store
-
     database = open_store(db, readonly=True)
     rows = store.list_games(database, event=event, entrant=entrant, limit=limit + 1 if limit else None,
                             offset=offset)

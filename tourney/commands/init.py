@@ -8,6 +8,7 @@ import typer
 
 from tourney.app import app
 from tourney.commands.common import EXIT_CODES
+from tourney.config import starter_text
 from tourney.errors import UserError
 
 
@@ -20,8 +21,6 @@ def init(
 
     An existing file is never overwritten (exit code 2).
     """
-    from tourney.config import starter_text
-
     try:
         with open(path, "x", encoding="utf-8") as fh:
             fh.write(starter_text())

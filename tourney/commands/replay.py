@@ -9,10 +9,12 @@ from typing import Any
 
 import typer
 
+import engine
 from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json
 from tourney.errors import CheckFailed, UserError
+from tourney.results import reads, store
 
 
 @dataclass
@@ -38,9 +40,6 @@ def replay_steps(row: dict, names: list[str], seat: int | None = None, options: 
     it, and its own decisions. ``options`` lists every legal option of a shown decision, the
     chosen one marked with ``*``.
     """
-    import engine
-    from tourney.results import store
-
     game = engine.new_game(**store.replay_start(row))
     table = narrate.table_for(game, names)
     details = fault_details or {}
@@ -129,8 +128,6 @@ def replay(
     "faults": [{"seat", "entrant", "code", "detail"}], "stderr": {entrant: text},
     "result": {winners, reason, points, placements, eliminated, detail}, "matches_stored": bool}.
     """
-    from tourney.results import reads, store
-
     database = open_store(db, readonly=True)
     row = store.load_replay(database, game_id)
     if row is None:

@@ -37,7 +37,7 @@ def report(
     for a forum post, html as one self-contained page with a chart of the entrants' progress; site
     writes the pages of tourney serve, for every event and league, as static files to a folder."""
     if fmt is Format.site:
-        from tourney.web.site import write_site
+        from tourney.web.site import write_site  # heavy: the web stack (Jinja2) loads for --format site only
 
         if event is not None or club:
             raise UserError("--format site writes every event and club league; leave out EVENT and --club")
@@ -46,7 +46,7 @@ def report(
         count = write_site(open_store(db, readonly=True), output)
         typer.echo(f"wrote {output}/ ({count} pages, each with its JSON twin; open {output}/index.html)", err=True)
         return
-    from tourney.results.report import build, render
+    from tourney.results.report import build, render  # heavy at CLI start: loads when a report is shown
 
     data = build(open_store(db, readonly=True), event, club=club, reference=reference)
     text = render(data, fmt.value)

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import typer
 
+from tourney import formats
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json
 from tourney.commands.running import execute
+from tourney.config import load_config
 from tourney.errors import UserError
 
 
@@ -42,9 +44,8 @@ def run(
     interrupted run resumes where it stopped when run again, with the same seeds, and gives the
     same results.
     """
-    from tourney.config import load_config
-    from tourney.results.report import render_table
-    from tourney.results.standings import event_standings, find_event
+    from tourney.results.report import render_table  # heavy at CLI start: loads when shown
+    from tourney.results.standings import event_standings, find_event  # heavy at CLI start: loads when shown
 
     if resume and restart:
         raise UserError("use just one of --resume and --restart")
@@ -59,8 +60,6 @@ def run(
         typer.echo("")
         typer.echo(f"event {summary['event']} (seed {summary['seed']})")
         typer.echo(render_table(event_standings(database, find_event(database, summary["event"]))), nl=False)
-        from tourney import formats
-
         lines = formats.get(summary["format"]).report_lines(summary)
         if lines:
             typer.echo("")

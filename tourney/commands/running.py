@@ -3,21 +3,21 @@ table on stdout (shared by ``tourney run``, ``play`` and ``match``)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
 
-from tourney.commands.common import err, show_progress
+from tourney import formats
+from tourney.bots import sandbox
+from tourney.commands.common import err, open_store, parse_options, show_progress
+from tourney.config import HUMAN, event_from_words
+from tourney.results import reads, store
 
 
 def keep_from_bots(db, cfg) -> None:
     """Hide the database, the config and every entrant's folder from the sandboxed bots (each
     still sees its own folder): docs/protocol.md, "Fair play"."""
-    import os
-
-    from tourney.bots import sandbox
-    from tourney.results import reads
-
     files = reads.database_files(db)
     if os.path.isfile(cfg.path):
         files.append(cfg.path)
@@ -73,10 +73,6 @@ def play_words(fmt, words: list[str], *, db: str | None, seed: int, rule_set: st
     series at a time in this process, nothing printed but what ``log`` (each log line; never
     when a person plays, whose seat must not see the others' hands) and ``on_game`` print.
     Returns (database, config, summary)."""
-    from tourney.commands.common import open_store, parse_options
-    from tourney.config import event_from_words
-    from tourney.results import store
-
     cfg = event_from_words(fmt, words, seed=seed, rule_set=rule_set, options=parse_options(option),
                            config=config, name=name, public_seeds=public_seeds, **settings)
     database = open_store(db)
@@ -88,15 +84,13 @@ def play_words(fmt, words: list[str], *, db: str | None, seed: int, rule_set: st
 
 def has_human(cfg) -> bool:
     """Whether a person plays in this event (the built-in entrant ``human``)."""
-    from tourney.config import HUMAN
-
     return any(e.get("builtin") == HUMAN for e in cfg.entrants)
 
 
 def progress_bar(name: str, total: int, completed: int, games: int):
     """A progress bar on stderr (series done, games stored, time left) and its task id."""
-    from rich.console import Console
-    from rich.progress import (
+    from rich.console import Console  # heavy at CLI start: rich loads to draw progress
+    from rich.progress import (  # heavy at CLI start: rich loads to draw progress
         BarColumn,
         MofNCompleteColumn,
         Progress,
@@ -148,7 +142,7 @@ class Screen:
             self.progress.update(self.task_id, games=self.games, refresh=True)
 
     def series(self, s: dict, result: dict) -> None:
-        from tourney.events.summary import series_line
+        from tourney.events.summary import series_line  # heavy at CLI start: loads when an event runs
 
         self.printed.add(s["idx"])
         if self.progress is not None:
@@ -171,10 +165,8 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
             on_line=None, on_game=None, expect_resume=False, cluster=None):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
     Returns the summary dict (:func:`tourney.events.summary.event_summary`)."""
-    from tourney import formats
-    from tourney.events import runner
-    from tourney.events import summary as summaries
-    from tourney.results import reads, store
+    from tourney.events import runner  # heavy at CLI start: loads when an event runs
+    from tourney.events import summary as summaries  # heavy at CLI start: loads when an event runs
 
     event_id, resumed = runner.prepare_event(db, cfg, source, restart=restart)
     # a Swiss or knockout stopped between rounds goes on with its next round

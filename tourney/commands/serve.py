@@ -11,6 +11,7 @@ import typer
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store
 from tourney.errors import UserError
+from tourney.results.store import db_path
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -62,13 +63,12 @@ def serve(
     leagues, entrants, and a replay of every game. Read-only: safe next to a running tourney run.
     Every page has a JSON twin (docs/web.md). With --club-entry, holders of a league's code can
     enter its results from their phones. Ctrl-C stops it."""
-    import uvicorn
+    import uvicorn  # heavy: the web stack loads for serve only
 
-    from tourney.results.store import db_path
-    from tourney.web.app import create_app
+    from tourney.web.app import create_app  # heavy: the web stack (Starlette, Jinja2) loads for serve only
 
     if club_entry:
-        from tourney.web.club_entry import any_live_code
+        from tourney.web.club_entry import any_live_code  # heavy: the web stack loads for serve only
 
         # the forms write: the file is created or brought up to date like any writing command
         database = open_store(db)

@@ -10,6 +10,7 @@ from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
 from tourney.commands.running import execute
 from tourney.config import event_from_words
+from tourney.events import sprt as sprt_event
 from tourney.results import store
 
 
@@ -46,8 +47,6 @@ def sprt(
     "luck_adjusted", "luck_adjusted_why", "llr", "lower_bound", "upper_bound", "games", "pairs",
     "verdict", "estimate"}}.
     """
-    from tourney.events import sprt as test
-
     cfg = event_from_words("sprt", [candidate, baseline], seed=seed, rule_set=rule_set,
                            options=parse_options(option), games=1, max_games=max_games, config=config,
                            name=name, duplicate=duplicate, public_seeds=public_seeds,
@@ -59,4 +58,4 @@ def sprt(
     if json_out:
         out_json({"event": summary["event"], "sprt": summary["sprt"]})
         return
-    typer.echo(test.line(summary["sprt"]))
+    typer.echo(sprt_event.line(summary["sprt"]))

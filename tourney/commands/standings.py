@@ -18,8 +18,8 @@ def standings(
 ) -> None:
     """Show an event's standings: games, wins, draws, losses, points, faults and rating, ranked by
     the documented tie-breaks (entrants equal on all of them share a rank)."""
-    from tourney.results.report import footer_lines, render_table
-    from tourney.results.standings import dumps, resolve
+    from tourney.results.report import footer_lines, render_table  # heavy at CLI start: loads when shown
+    from tourney.results.standings import dumps, resolve  # heavy at CLI start: loads when shown
 
     data = resolve(open_store(db, readonly=True), event, club=club, reference=reference)
     if as_json:

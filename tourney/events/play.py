@@ -15,6 +15,9 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from tourney import seeding
+from tourney.bots.entrants import open_entrant
+from tourney.bots.referee import play_game
+from tourney.config import HUMAN, entrant_spec
 from tourney.events.series import SeriesState
 
 
@@ -103,10 +106,6 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
     if task.duplicate:
         _run_duplicate(task, state, emit, on_line, opened)
         return
-    from tourney.bots.entrants import open_entrant
-    from tourney.bots.referee import play_game
-    from tourney.config import HUMAN, entrant_spec
-
     n = len(task.entrants)
     replay_state = task.state()
     with ExitStack() as stack:
@@ -150,10 +149,6 @@ def _run_duplicate(task: SeriesTask, state: SeriesState, emit, on_line,
                    opened: list | None) -> None:
     """Play on a duplicate series: each game with the set's deal, its rotation's seating and
     bots opened for that game only (a bot never sees a deal it will meet again)."""
-    from tourney.bots.entrants import open_entrant
-    from tourney.bots.referee import play_game
-    from tourney.config import entrant_spec
-
     n = len(task.entrants)
     while not state.over():
         gi = len(state.games)

@@ -32,7 +32,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tabulate import tabulate
+
+import engine
 from tourney import seeding
+from tourney.results import ratings, reads
 
 #: bye value by stored outcome (tourney.results.store.BYE_ROWS)
 BYE_VALUES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
@@ -248,8 +252,6 @@ def advancer(s: dict, seeds: dict[str, int], low_points_win: bool = True) -> str
 
 def low_points_win(event: dict) -> bool:
     """Fewer points are better, except in legs of a rule set with high scoring."""
-    import engine
-
     module = engine.rule_set_module(event["rule_set"])
     return not (hasattr(module, "series_over") and event["options"].get("scoring") == "high")
 
@@ -286,8 +288,6 @@ def bracket_lines(tree: list[list[dict]]) -> list[str]:
 
 
 def swiss_lines(table: list[dict]) -> list[str]:
-    from tabulate import tabulate
-
     return tabulate([[r["rank"], r["entrant"], r["score"], r["buchholz_cut1"],
                       r["sonneborn_berger"]] for r in table],
                     headers=["rank", "entrant", "score", "Buchholz Cut-1", "Sonneborn-Berger"],
@@ -297,8 +297,6 @@ def swiss_lines(table: list[dict]) -> list[str]:
 def rating_order(db, names: list[str]) -> list[str]:
     """``names`` by stored rating (openskill ordinal over every game in the database, best
     first); entrants without a rated game follow in their given order."""
-    from tourney.results import ratings, reads
-
     rated = ratings.rate_games(reads.every_game_ranks(db))
     known = [n for n in names if n in rated]
     known.sort(key=lambda n: (-rated[n].ordinal, names.index(n)))

@@ -7,6 +7,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import engine
+
 #: a leg that never reaches its end (crazy-eights' high scoring with blocked deals scores nothing)
 #: is stopped after this many deals and decided on its totals
 MAX_DEALS_PER_LEG = 1000
@@ -59,8 +61,6 @@ class SeriesState:
         #: the rule set's module when legs are runs of deals, else None (a leg is one deal)
         self.module: Any = None
         if self.rule_set and not (self.kind == "league" and self.games_target > 0):
-            import engine
-
             module = engine.rule_set_module(self.rule_set)
             if hasattr(module, "series_over"):
                 self.module = module

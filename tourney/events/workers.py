@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 
 from tourney.bots import keeper
 from tourney.events.play import SeriesTask, run_series
@@ -29,8 +31,6 @@ def _abandon(code: int) -> None:
 
 
 def _watch_main(main_pid: int) -> None:
-    import time
-
     while True:
         time.sleep(0.2)
         try:
@@ -42,8 +42,6 @@ def _watch_main(main_pid: int) -> None:
 
 
 def init(q, main_pid: int) -> None:
-    import threading
-
     global _QUEUE
     _QUEUE = q
     # the main process may be killed (kill -9): do not play on, do not leave bots behind

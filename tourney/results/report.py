@@ -17,10 +17,13 @@ import csv
 import html
 import io
 import json
+import textwrap
 
 from sqlite_utils import Database
+from tabulate import tabulate
 
 from tourney import charts
+from tourney.club.league import League
 from tourney.results import ratings as _ratings
 from tourney.results import standings as _standings
 
@@ -110,8 +113,6 @@ def table_rows(data: dict) -> tuple[list[str], list[list]]:
 
 def title(data: dict, width: int = 79) -> str:
     """What the table shows, wrapped to lines a terminal can show (``width`` characters)."""
-    import textwrap
-
     if data["kind"] == "club":
         target = f", play to {data['target']}" if data.get("target") else ""
         head = f"{data['event']} (club league, {data['rule_set']}{target}; lowest total wins; " \
@@ -132,8 +133,6 @@ def progress(db: Database, data: dict) -> dict:
     index 0 is before the first game. Beyond :data:`MAX_POINTS` games the series are sampled
     every ``ceil(n / MAX_POINTS)`` games (``games`` says which), the last game always included."""
     if data["kind"] == "club":
-        from tourney.club.league import League
-
         cum = League(db, data["event"]).cumulative()
         n = data["games_played"]
         return {"metric": "points", "games": list(range(n + 1)), "series": cum}
@@ -229,8 +228,6 @@ def render_json(data: dict) -> str:
 
 
 def render_table(data: dict) -> str:
-    from tabulate import tabulate
-
     headers, rows = table_rows(data)
     text = title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True) + "\n"
     extra = _extra_lines(data)
@@ -275,8 +272,6 @@ def _subtitle(data: dict) -> str:
 
 def footer_lines(data: dict, width: int = 79) -> str:
     """:func:`footer` wrapped for a terminal ("" when there is nothing to say)."""
-    import textwrap
-
     return textwrap.fill(footer(data), width)
 
 
