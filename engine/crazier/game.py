@@ -278,7 +278,7 @@ class Game(Table):
         """Collect the conditional abilities of this moment (a snapshot, item 12) in groups per
         controller, active player first then clockwise (CR §10)."""
         hooked = self._hooked[when]
-        if not any(hooked[c] for cards in self.in_play for c in cards):
+        if all(map(hooked.isdisjoint, self.in_play)):  # hooked: the ids of the cards with an ability now
             return  # no card in play has an ability at this moment
         active = self.turn
         groups = []

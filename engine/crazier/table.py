@@ -182,8 +182,7 @@ class Table(State):
     # ----------------------------------------------------------------- discards
     def _discard_allowance(self, p: int) -> int:
         allowed = 1 + (self.bonus_discards if p == self.turn else 0)
-        changes = self._changes_discards
-        if not any(changes[c] for cards in self.in_play for c in cards):
+        if all(map(self._changes_discards.isdisjoint, self.in_play)):
             return allowed  # no card in play changes it (the usual case: checked first)
         cap = None
         for q in range(self.players):
