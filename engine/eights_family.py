@@ -374,7 +374,11 @@ class EightsGame:
                     self.drawn = 0
             ok = self._playable()
             options = [PLAY_IDS[c] for c in hand if c in ok]
-            can_draw = self._can_draw()
+            # _can_draw() inline (asked at every decision)
+            if self.draw_pile:
+                can_draw = self.stack > 0 or not self.draw_limit or self.drawn < self.draw_limit
+            else:
+                can_draw = self.reshuffle and len(self.discard) > 1
             dummy = self.dummy[h]
             if dummy and options and len(hand) > 1:
                 pass  # Super 12: a dummy may not draw instead of playing a legal card

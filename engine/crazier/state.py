@@ -52,6 +52,8 @@ def _no_cards(players: int) -> list:
 
 def _per_player(value):
     """Default: one ``value`` per player (a fresh copy of it for each)."""
+    if not isinstance(value, (list, dict)):
+        return lambda players: [value] * players  # an int or bool is immutable: one may be shared
     return lambda players: [_json_copy(value) for _ in range(players)]
 
 
@@ -107,10 +109,11 @@ class State:
         self.deck = deck  # card id -> name (or a promo spec dict)
         self.team = team
         self.rng = rng
-        tables = _DECK_TABLES.get(tuple(deck)) if all(isinstance(d, str) for d in deck) else None
+        named = all(isinstance(d, str) for d in deck)  # no promo card (a dict): the tables may be shared
+        tables = _DECK_TABLES.get(tuple(deck)) if named else None
         if tables is None:
             tables = _deck_tables(deck)
-            if len(_DECK_TABLES) < 16 and all(isinstance(d, str) for d in deck):
+            if len(_DECK_TABLES) < 16 and named:
                 _DECK_TABLES[tuple(deck)] = tables
         defs, ranks, suits, effects, playable, self._fortune_tellers, self._hooked, self._changes_discards = tables
         self.defs: list[CardDef] = list(defs)
