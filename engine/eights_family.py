@@ -37,6 +37,7 @@ from engine.common import (
     record_forfeit,
     rng_from_json,
     rng_to_json,
+    shuffle,
 )
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -445,7 +446,7 @@ class EightsGame:
         """Super 10: the latest card played stays; the rest is shuffled to form a new stock."""
         top = self.discard.pop()
         pile = self.discard
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         self.draw_pile = pile
         self.discard = [top]
         self._event({"type": "reshuffle", "count": len(pile)})
@@ -789,7 +790,7 @@ class EightsGame:
         draw = data.get("draw_pile")
         listed_draw = [take(x) for x in draw] if draw is not None else []
         rest = [c for c in unused if c in unused_set]
-        self.rng.shuffle(rest)
+        shuffle(self.rng, rest)
         where = data.get("rest", "draw_pile")
         if where == "draw_pile":
             self.draw_pile = rest + listed_draw[::-1]
@@ -854,7 +855,7 @@ def deal_cards(game: EightsGame, hand_size: int, first_hand: int) -> None:
     """Shuffle the whole deck and deal ``hand_size`` cards to each hand, one at a time, starting
     with ``first_hand`` and going round in turn order; the rest is the stock."""
     deck = list(range(game.n_cards))
-    game.rng.shuffle(deck)
+    shuffle(game.rng, deck)
     n = len(game.hands)
     for i in range(hand_size * n):
         game.hands[(first_hand + i) % n].append(deck.pop())

@@ -13,7 +13,7 @@ Orders chosen one card at a time (the tests check them):
 
 from __future__ import annotations
 
-from engine.common import Decision
+from engine.common import Decision, shuffle
 from engine.effects.helpers import any_card_in_play, arg, choose_card, choose_player, own_turn
 from engine.effects.registry import register
 
@@ -253,7 +253,7 @@ def _revolution(game, f):
         if game.alive[q]:
             cards.extend(game.hands[q])
             game.hands[q].clear()
-    game.rng.shuffle(cards)
+    shuffle(game.rng, cards)
     for i, c in enumerate(cards):
         game.hands[order[i % len(order)]].append(c)
     game._log({"type": "effect", "card": "Revolution", "player": f["p"],
