@@ -60,6 +60,8 @@ _MATCH = {
     for s in range(4)
     for r in range(1, 14)
 }
+#: the same sets by top card id (one index instead of a tuple key built at every decision)
+_MATCH_ON = tuple(_MATCH[SUIT[c], RANK[c]] for c in range(MAX_CARDS))
 #: cards playable after an eight that named suit s: that suit or another eight
 _NAMED = tuple(
     frozenset(c for c in range(MAX_CARDS) if SUIT[c] == s or RANK[c] == 8) for s in range(4)
@@ -341,8 +343,7 @@ class EightsGame:
             return _ANY
         if self.named_suit is not None:
             return _NAMED[self.named_suit]
-        top = self.discard[-1]
-        return _MATCH[SUIT[top], RANK[top]]
+        return _MATCH_ON[self.discard[-1]]
 
     def _can_draw(self) -> bool:
         if self.draw_pile:
