@@ -90,14 +90,13 @@ def _draw_then_put_back(n: int, where: str):
             return None
         if len(hand) == 1:
             cid = hand[0]
-        else:
-            ask = choose_card(
+        elif "answer" not in f:  # asked only now: the prompt is not formatted once answered
+            return choose_card(
                 game, f, hand,
                 f"{f['name']}: choose a card from your hand to put on {places[where]} ({f['left']} to go)",
                 kind="put_back",
             )
-            if ask:
-                return ask
+        else:
             cid = arg(f.pop("answer"))
         hand.remove(cid)
         if where == "discard_bottom":
