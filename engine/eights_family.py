@@ -37,6 +37,7 @@ from engine.common import (
     record_forfeit,
     rng_from_json,
     rng_to_json,
+    shuffle,
 )
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -59,6 +60,8 @@ _MATCH = {
     for s in range(4)
     for r in range(1, 14)
 }
+#: the same sets by top card id (one index instead of a tuple key built at every decision)
+_MATCH_ON = tuple(_MATCH[SUIT[c], RANK[c]] for c in range(MAX_CARDS))
 #: cards playable after an eight that named suit s: that suit or another eight
 _NAMED = tuple(
     frozenset(c for c in range(MAX_CARDS) if SUIT[c] == s or RANK[c] == 8) for s in range(4)
@@ -340,8 +343,7 @@ class EightsGame:
             return _ANY
         if self.named_suit is not None:
             return _NAMED[self.named_suit]
-        top = self.discard[-1]
-        return _MATCH[SUIT[top], RANK[top]]
+        return _MATCH_ON[self.discard[-1]]
 
     def _can_draw(self) -> bool:
         if self.draw_pile:
@@ -374,7 +376,11 @@ class EightsGame:
                     self.drawn = 0
             ok = self._playable()
             options = [PLAY_IDS[c] for c in hand if c in ok]
-            can_draw = self._can_draw()
+            # _can_draw() inline (asked at every decision)
+            if self.draw_pile:
+                can_draw = self.stack > 0 or not self.draw_limit or self.drawn < self.draw_limit
+            else:
+                can_draw = self.reshuffle and len(self.discard) > 1
             dummy = self.dummy[h]
             if dummy and options and len(hand) > 1:
                 pass  # Super 12: a dummy may not draw instead of playing a legal card
@@ -441,7 +447,7 @@ class EightsGame:
         """Super 10: the latest card played stays; the rest is shuffled to form a new stock."""
         top = self.discard.pop()
         pile = self.discard
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         self.draw_pile = pile
         self.discard = [top]
         self._event({"type": "reshuffle", "count": len(pile)})
@@ -785,7 +791,7 @@ class EightsGame:
         draw = data.get("draw_pile")
         listed_draw = [take(x) for x in draw] if draw is not None else []
         rest = [c for c in unused if c in unused_set]
-        self.rng.shuffle(rest)
+        shuffle(self.rng, rest)
         where = data.get("rest", "draw_pile")
         if where == "draw_pile":
             self.draw_pile = rest + listed_draw[::-1]
@@ -850,7 +856,7 @@ def deal_cards(game: EightsGame, hand_size: int, first_hand: int) -> None:
     """Shuffle the whole deck and deal ``hand_size`` cards to each hand, one at a time, starting
     with ``first_hand`` and going round in turn order; the rest is the stock."""
     deck = list(range(game.n_cards))
-    game.rng.shuffle(deck)
+    shuffle(game.rng, deck)
     n = len(game.hands)
     for i in range(hand_size * n):
         game.hands[(first_hand + i) % n].append(deck.pop())

@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import CARDS
-from engine.common import OptionsError, PositionError
+from engine.common import OptionsError, PositionError, shuffle
 from engine.crazier.game import Game
 from engine.crazier.options import FORMAT_VERSION, OPTIONS, RULE_SET, _team_ids, validate_options
 from engine.crazier.state import State
@@ -49,7 +49,7 @@ def new_game(players=2, seed=0, options=None, first_player=None, teams=None) -> 
     elif not 0 <= first_player < players:
         raise OptionsError(f"first player must be a seat from 0 to {players - 1}")
     order = list(range(len(deck)))
-    rng.shuffle(order)
+    shuffle(rng, order)
     game = Game(players, seed, opts, deck, _team_ids(players, teams), rng)
     game.turn_number = 0  # _start_turn counts the first turn
     size = opts["hand_size"]

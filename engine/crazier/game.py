@@ -39,17 +39,14 @@ class Game(Table):
 
     def __init__(self, players, seed, options, deck, team, rng):
         super().__init__(players, seed, options, deck, team, rng)
-        self._pending: Decision | None = None
+        #: the decision asked now, None once the game is over (a plain attribute: read at every step)
+        self.pending: Decision | None = None
         self._labels: dict[str, str] = {}  # option id -> label, see label()
 
     # ----------------------------------------------------------------- the contract
-    @property
-    def pending(self) -> Decision | None:
-        return self._pending
-
     def apply(self, option_id: str) -> None:
         """Answer the pending decision with one of its option ids."""
-        decision = self._pending
+        decision = self.pending
         if decision is None:
             raise IllegalOption("the game is over: no decision is pending")
         if option_id not in decision.options:
@@ -61,7 +58,7 @@ class Game(Table):
         self.seen[decision.player] = len(self.events)
         self.stack[-1]["answer"] = option_id
         self._advance()
-        if self._pending is not None and len(self.choices) >= DECISION_CAP:
+        if self.pending is not None and len(self.choices) >= DECISION_CAP:
             self._fewest_cards_win(CAPPED)  # P18: the closest ending the rules give
 
     def forfeit(self, player: int, reason: str) -> None:
@@ -74,7 +71,7 @@ class Game(Table):
         if self.result is None:
             self._advance()
         else:
-            self._pending = None
+            self.pending = None
 
     def label(self, option_id: str) -> str:
         """A readable text for an option id (a pure function of the id in a given game, so it is
@@ -201,9 +198,9 @@ class Game(Table):
             if decision is not None:
                 if not self._fortune_tellers.isdisjoint(self.in_play[self.turn]) and self._fortune_teller_looks():
                     continue  # the step changed nothing, so asking it again gives the decision anew
-                self._pending = decision
+                self.pending = decision
                 return
-        self._pending = None
+        self.pending = None
 
     def _fortune_teller_looks(self) -> bool:
         """Fortune Teller lets its controller look at the top card of the draw pile all through
@@ -278,7 +275,7 @@ class Game(Table):
         """Collect the conditional abilities of this moment (a snapshot, item 12) in groups per
         controller, active player first then clockwise (CR §10)."""
         hooked = self._hooked[when]
-        if not any(hooked[c] for cards in self.in_play for c in cards):
+        if all(map(hooked.isdisjoint, self.in_play)):  # hooked: the ids of the cards with an ability now
             return  # no card in play has an ability at this moment
         active = self.turn
         groups = []
@@ -337,7 +334,7 @@ class Game(Table):
             detail=detail,
         )
         self.stack.clear()
-        self._pending = None
+        self.pending = None
         self._log({"type": "end", "winners": sorted(winners), "reason": reason})
 
     def _win(self, players: list[int], reason: str) -> None:

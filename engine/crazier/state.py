@@ -52,6 +52,8 @@ def _no_cards(players: int) -> list:
 
 def _per_player(value):
     """Default: one ``value`` per player (a fresh copy of it for each)."""
+    if not isinstance(value, (list, dict)):
+        return lambda players: [value] * players  # an int or bool is immutable: one may be shared
     return lambda players: [_json_copy(value) for _ in range(players)]
 
 
@@ -107,10 +109,11 @@ class State:
         self.deck = deck  # card id -> name (or a promo spec dict)
         self.team = team
         self.rng = rng
-        tables = _DECK_TABLES.get(tuple(deck)) if all(isinstance(d, str) for d in deck) else None
+        named = all(isinstance(d, str) for d in deck)  # no promo card (a dict): the tables may be shared
+        tables = _DECK_TABLES.get(tuple(deck)) if named else None
         if tables is None:
             tables = _deck_tables(deck)
-            if len(_DECK_TABLES) < 16 and all(isinstance(d, str) for d in deck):
+            if len(_DECK_TABLES) < 16 and named:
                 _DECK_TABLES[tuple(deck)] = tables
         defs, ranks, suits, effects, playable, self._fortune_tellers, self._hooked, self._changes_discards = tables
         self.defs: list[CardDef] = list(defs)
@@ -195,8 +198,9 @@ _DECK_TABLES: dict[tuple, tuple] = {}
 def _deck_tables(deck: list) -> tuple:
     """Card id -> definition, rank, suits, effect, "may be played now" test; the ids of the
     Fortune Tellers (checked at every decision, P14, so a set rather than a scan of names); per
-    moment ("begin", "end"), card id -> whether it has an ability then; card id -> whether it
-    changes how many cards may be discarded."""
+    moment ("begin", "end"), the ids of the cards with an ability then; the ids of the cards that
+    change how many cards may be discarded (sets: the usual question, "does any card in play?",
+    is then one isdisjoint per seat)."""
     defs = tuple(BY_NAME[d] if isinstance(d, str) else promo_card(d) for d in deck)
     effects = tuple(EFFECTS.get(d.name) for d in defs)
     return (
@@ -207,12 +211,12 @@ def _deck_tables(deck: list) -> tuple:
         tuple(None if e is None else e.playable for e in effects),
         frozenset(c for c, d in enumerate(defs) if d.name == "Fortune Teller"),
         {
-            "begin": tuple(e is not None and e.at_begin is not None for e in effects),
-            "end": tuple(e is not None and e.at_end is not None for e in effects),
+            "begin": frozenset(c for c, e in enumerate(effects) if e is not None and e.at_begin is not None),
+            "end": frozenset(c for c, e in enumerate(effects) if e is not None and e.at_end is not None),
         },
-        tuple(
-            e is not None and bool(e.extra_discards_all or e.extra_discards_own or e.opponents_discard_cap is not None)
-            for e in effects
+        frozenset(
+            c for c, e in enumerate(effects)
+            if e is not None and (e.extra_discards_all or e.extra_discards_own or e.opponents_discard_cap is not None)
         ),
     )
 

@@ -7,6 +7,7 @@ the outside readers of a game's state (the luck estimates) rely on.
 
 from __future__ import annotations
 
+from engine.common import shuffle
 from engine.crazier.options import _DISCARD, _PLAY
 from engine.crazier.state import State
 
@@ -149,7 +150,7 @@ class Table(State):
             return False
         rest = self.discard[:-1]
         del self.discard[:-1]
-        self.rng.shuffle(rest)
+        shuffle(self.rng, rest)
         self.draw_pile = rest + self.draw_pile
         for k in self.known:
             k.clear()
@@ -162,7 +163,7 @@ class Table(State):
         if len(self.draw_pile) < k and len(self.discard) > 1:
             rest = self.discard[:-1]
             del self.discard[:-1]
-            self.rng.shuffle(rest)
+            shuffle(self.rng, rest)
             self.draw_pile[:0] = rest
             self._log({"type": "reshuffle", "count": len(rest)})
 
@@ -182,8 +183,7 @@ class Table(State):
     # ----------------------------------------------------------------- discards
     def _discard_allowance(self, p: int) -> int:
         allowed = 1 + (self.bonus_discards if p == self.turn else 0)
-        changes = self._changes_discards
-        if not any(changes[c] for cards in self.in_play for c in cards):
+        if all(map(self._changes_discards.isdisjoint, self.in_play)):
             return allowed  # no card in play changes it (the usual case: checked first)
         cap = None
         for q in range(self.players):

@@ -13,7 +13,7 @@ Orders chosen one card at a time (the tests check them):
 
 from __future__ import annotations
 
-from engine.common import Decision
+from engine.common import Decision, shuffle
 from engine.effects.helpers import any_card_in_play, arg, choose_card, choose_player, own_turn
 from engine.effects.registry import register
 
@@ -90,14 +90,13 @@ def _draw_then_put_back(n: int, where: str):
             return None
         if len(hand) == 1:
             cid = hand[0]
-        else:
-            ask = choose_card(
+        elif "answer" not in f:  # asked only now: the prompt is not formatted once answered
+            return choose_card(
                 game, f, hand,
                 f"{f['name']}: choose a card from your hand to put on {places[where]} ({f['left']} to go)",
                 kind="put_back",
             )
-            if ask:
-                return ask
+        else:
             cid = arg(f.pop("answer"))
         hand.remove(cid)
         if where == "discard_bottom":
@@ -253,7 +252,7 @@ def _revolution(game, f):
         if game.alive[q]:
             cards.extend(game.hands[q])
             game.hands[q].clear()
-    game.rng.shuffle(cards)
+    shuffle(game.rng, cards)
     for i, c in enumerate(cards):
         game.hands[order[i % len(order)]].append(c)
     game._log({"type": "effect", "card": "Revolution", "player": f["p"],

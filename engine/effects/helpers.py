@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from engine.common import Decision
 
+#: "card:<id>" for every card id a deck can hold, formatted once rather than at every question
+_CARD_IDS = tuple(f"card:{c}" for c in range(512))
+
 
 def arg(option_id: str) -> int:
     """The number after the colon of an option id such as ``"card:17"``."""
@@ -32,7 +35,7 @@ def choose_card(game, frame, cards, prompt: str, optional: bool = False, kind: s
     """Ask ``frame["p"]`` to choose one of ``cards`` (plus "done" when optional)."""
     if "answer" in frame:
         return None
-    options = [f"card:{c}" for c in cards] + (["done"] if optional else [])
+    options = [_CARD_IDS[c] for c in cards] + (["done"] if optional else [])
     return Decision(frame["p"], kind, options, prompt, frame["name"])
 
 

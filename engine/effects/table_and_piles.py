@@ -17,7 +17,7 @@ public events.
 
 from __future__ import annotations
 
-from engine.common import Decision
+from engine.common import Decision, shuffle
 from engine.effects.helpers import always, arg, ask_yes_no, choose_card, choose_player, destroy_one_of, own_turn
 from engine.effects.registry import register
 
@@ -268,7 +268,7 @@ def _elven_ritual(game, f):
     for c in held:
         game.limbo.remove(c)
     game.draw_pile.extend(held)
-    game.rng.shuffle(game.draw_pile)
+    shuffle(game.rng, game.draw_pile)
     for k in game.known:
         k.clear()
     _say(game, f, f"{len(held)} revealed cards go back and the draw pile is shuffled")
