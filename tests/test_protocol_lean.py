@@ -24,8 +24,8 @@ BOTS = ROOT / "tests" / "bots"
 LIMITS = Limits(decision_timeout=5.0, grace=0.5)
 
 
-def lean_spec(features: str) -> EntrantSpec:
-    return EntrantSpec(f"lean {features}", command=("{python}", str(BOTS / "lean_bot.py"), features),
+def lean_spec(features: str, *views: str) -> EntrantSpec:
+    return EntrantSpec(f"lean {features}", command=("{python}", str(BOTS / "lean_bot.py"), features, *views),
                        limits=LIMITS, sandbox=Policy("off"))
 
 
@@ -68,17 +68,18 @@ def requests_seen(entrant) -> list[dict]:
 
 
 @pytest.mark.parametrize("features", ["view_delta", "option_ids", "option_ids,view_delta"])
-def test_a_lean_bot_holds_the_same_views_and_plays_the_same_game(features):
+def test_a_lean_bot_holds_the_same_views_and_plays_the_same_game(features, tmp_path):
     """The same seeded game, once with a 1.0 bot and once with a bot that chose ``features``: the
     same choices, and the views it rebuilt are the whole views the 1.0 bot was sent."""
     games = {}
     for chosen in ("-", features):
-        with open_entrant(lean_spec(chosen), 1) as bot, \
+        views = tmp_path / f"views{len(games)}.jsonl"
+        with open_entrant(lean_spec(chosen, str(views)), 1) as bot, \
                 open_entrant(EntrantSpec("g", builtin="greedy"), 2) as other:
             bot.start()
             bot.wire_log = []
             records = [play_game([bot, other], seed=seed, first_player=0) for seed in (4, 5)]
-            rebuilt = [json.loads(line) for r in records for line in r.stderr.get(0, "").splitlines()]
+            rebuilt = [json.loads(line) for line in views.read_text().splitlines()]
             games[chosen] = (records, rebuilt, requests_seen(bot))
             assert bot.features == frozenset(f for f in chosen.split(",") if f != "-")
     (full_records, full_views, full_requests), (lean_records, lean_views, lean_requests) = games.values()
