@@ -4,7 +4,8 @@ Usage: lean_bot.py FEATURES [VIEWS]   (comma-separated, or "-" for none: a 1.0 b
 
 It answers the first option of every request. To the file VIEWS (default: stderr), before it
 answers each request, it writes one line: the JSON of the view it holds (rebuilt from
-``delta`` and ``gone`` under ``view_delta``, else the request's ``view``), so a test can compare the rebuilt views with whole ones.
+``delta`` and ``gone`` under ``view_delta``, else the request's ``view``), so a test can
+compare the rebuilt views with whole ones.
 """
 
 import json
