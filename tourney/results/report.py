@@ -79,6 +79,10 @@ def _average(value) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
+LUCK_SCORE = "luck-adjusted\nscore (higher\nis better)"
+LUCK_ELO = "luck-adjusted\nElo (higher\nis better)"
+
+
 def table_rows(data: dict) -> tuple[list[str], list[list]]:
     """Headers and rows of a standings table: ``tourney standings``, ``tourney run``'s results and
     ``tourney report --format table``/markdown/html all show this one table."""
@@ -97,18 +101,29 @@ def table_rows(data: dict) -> tuple[list[str], list[list]]:
     # a legs column only where legs are runs of deals (docs/formats.md, "Legs")
     legs = series and any(r["series"]["legs_won"] != r["wins"] for r in data["standings"])
     elo_head = f"Elo vs {data.get('elo_reference', 'field')}\n(higher is better)"
+    # luck-adjusted score and Elo beside the raw ones, where the event has them switched on
+    luck = bool(data.get("luck", {}).get("on"))
     headers = ["rank", "rank\n(95%)", "entrant", *(["series\nW-D-L"] if series else []),
                *(["legs\nwon"] if legs else []), "games", "games\nW-D-L", POINTS, AVERAGE, "faults", elo_head,
+               *([LUCK_SCORE, LUCK_ELO] if luck else []),
                RATING, ORDINAL]
     rows = []
     for r in data["standings"]:
-        s, rt = r["series"], r["rating"]
+        s, rt, adj = r["series"], r["rating"], r.get("luck_adjusted")
         rows.append([r["rank"], r["rank_range"], r["entrant"],
                      *([f"{s['won']}-{s['drawn']}-{s['lost']}"] if series else []),
                      *([s["legs_won"]] if legs else []), r["games"], f"{r['wins']}-{r['draws']}-{r['losses']}",
                      r["points"], _average(r["average"]), _fmt_faults(r["faults"]), elo_text(r["elo"]),
+                     *([_luck_score(adj), elo_text(adj) if adj else ""] if luck else []),
                      f"{rt['mu']:.2f} ± {rt['sigma']:.2f}", f"{rt['ordinal']:.2f}"])
     return headers, rows
+
+
+def _luck_score(adj: dict | None) -> str:
+    """``0.612 ± 0.031`` (the mean luck-adjusted score and its standard error)."""
+    if not adj or adj.get("score") is None:
+        return ""
+    return f"{adj['score']:.3f}" + (f" ± {adj['se']:.3f}" if adj.get("se") is not None else "")
 
 
 def title(data: dict, width: int = 79) -> str:
