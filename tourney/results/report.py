@@ -293,9 +293,11 @@ def footer_lines(data: dict, width: int = 79) -> str:
 def footer(data: dict) -> str:
     """The line under a standings table: how ratings read, or where a club league stands."""
     if data["kind"] != "club":
+        luck = data.get("luck")
         return ("Elo: against the field (or the named reference), with half its 95% interval; rank (95%): "
                 "the places the results cannot yet tell apart. Rating: openskill Plackett-Luce, mu ± sigma; "
-                "ordinal = mu - 3 sigma. Methods: docs/evaluation.md.")
+                "ordinal = mu - 3 sigma. " + (f"Luck-adjusted scores: {luck['why']}. " if luck else "")
+                + "Methods: docs/evaluation.md.")
     if data.get("finished"):
         f = data["finished"]
         return f"Finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}."
