@@ -179,13 +179,22 @@ class _Table:
             self.on_line(line)
 
     def flush_events(self) -> None:
+        """Narrate the game's events not narrated yet, in order."""
         events = self.game.events
-        while self.shown < len(events):
-            self.emit(narrate.event(self.narration, events[self.shown]))
-            self.shown += 1
+        shown = self.shown
+        if shown == len(events):
+            return
+        table, tell = self.narration, narrate.event
+        lines = [tell(table, e) for e in events[shown:]]
+        self.shown = len(events)
+        self.log += lines
+        if self.on_line is not None:
+            for line in lines:
+                self.on_line(line)
 
     def fault(self, seat: int, code: FaultCode, message: str) -> None:
         """Seat ``seat`` faulted: its entrant stops, and it forfeits the game under the rules."""
+        self.flush_events()  # what happened before the fault is told before it
         entrant = self.entrants[seat]
         self.faults[seat] = code
         entrant.fault(code)
@@ -229,6 +238,9 @@ class _Table:
         """Ask and apply decisions until the game is over; the number of decisions applied."""
         game, entrants = self.game, self.entrants
         watch = bool(self.watched)
+        # without a listener, events are narrated in batches: before a fault's line and at the
+        # end (narration reads only the events, so the log is the same, in the same order)
+        live = self.on_line is not None
         decisions = 0
         request_id = 0
         last = None
@@ -249,7 +261,9 @@ class _Table:
                 continue
             game.apply(option)
             decisions += 1
-            self.flush_events()
+            if live:
+                self.flush_events()
+        self.flush_events()
         return decisions
 
     def end(self) -> None:

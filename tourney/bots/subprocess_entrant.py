@@ -424,9 +424,10 @@ class SubprocessEntrant(Entrant):
                 raise ProtocolError(FaultCode.TIMEOUT, f"no answer to request {request_id} within {time_left:g} s"
                 ) from None
             raise
-        used = time.monotonic() - start
-        if bank is not None and used > lim.decision_timeout:
-            self._bank = max(0.0, bank - (used - lim.decision_timeout))
+        if bank is not None:  # the time used is needed only to draw on a bank
+            used = time.monotonic() - start
+            if used > lim.decision_timeout:
+                self._bank = max(0.0, bank - (used - lim.decision_timeout))
         answer = protocol.parse_line(line)
         return protocol.check_answer(answer, request_id, decision.options)
 
