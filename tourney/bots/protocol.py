@@ -246,17 +246,6 @@ def view_delta(view: dict, previous: dict) -> tuple[dict, list[str]]:
     >>> view_delta({"hand": [1, 2], "turn": 4}, {"hand": [1, 2], "turn": 3, "looking_at": {}})
     ({'turn': 4}, ['looking_at'])
     """
-    if len(view) == len(previous):
-        # the usual case: the same keys in the same order (views are built by one function), so
-        # pairs are compared in step without looking keys up; any other order falls back below
-        delta = {}
-        for (k, v), (pk, pv) in zip(view.items(), previous.items()):
-            if k != pk:
-                break
-            if v is not pv and v != pv:
-                delta[k] = v
-        else:
-            return delta, []
     missing = _MISSING
     get = previous.get
     delta = {k: v for k, v in view.items() if get(k, missing) != v}
