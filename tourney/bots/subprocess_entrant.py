@@ -353,6 +353,8 @@ class SubprocessEntrant(Entrant):
             ready = self._poll_in.poll(wait_ms)
             if self._pidfd is None:
                 gone = self._exited(0)
+            elif len(ready) == 1 and ready[0][0] == self._out_fd:
+                gone = False  # the usual case: only the bot's stdout has something
             else:
                 gone = any(fd == self._pidfd for fd, _ in ready)
             try:
@@ -365,6 +367,12 @@ class SubprocessEntrant(Entrant):
                 chunk = b""
             if not chunk:
                 raise ProtocolError(FaultCode.CRASH, "the bot closed its stdout (it has probably exited)")
+            if not buf and chunk.find(b"\n") == len(chunk) - 1 and len(chunk) <= max_bytes and chunk.strip():
+                # the usual case: exactly one whole line, not blank, not too long
+                line = chunk[:-1]
+                if self.wire_log is not None:
+                    self.wire_log.append(("in", line))
+                return line
             buf += chunk
             gone = False  # read on until the pipe is empty before calling it a crash
 
