@@ -307,7 +307,16 @@ class SubprocessEntrant(Entrant):
     def _send(self, data: bytes, deadline: float) -> None:
         if self.wire_log is not None:
             self.wire_log.append(("out", data))
-        view = memoryview(data)
+        written = 0
+        try:  # the usual case: the pipe takes the whole message at once
+            written = os.write(self._in_fd, data)
+        except BlockingIOError:
+            pass
+        except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+            raise ProtocolError(FaultCode.CRASH, "the bot closed its stdin (it has probably exited)") from None
+        if written == len(data):
+            return
+        view = memoryview(data)[written:]
         while view:
             try:
                 n = os.write(self._in_fd, view)
