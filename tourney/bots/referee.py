@@ -52,8 +52,9 @@ class GameRecord:
     for replays). ``fault_details`` maps a seat to a readable reason. ``faults`` maps a seat to
     its fault code. ``choices`` is ``game.choices``: the option ids applied in order, with the
     engine's record ``"forfeit:<seat>:<code>"`` where a bot faulted; with :meth:`start`,
-    ``engine.replay`` re-creates the game from them. ``log`` holds readable lines (each event's
-    ``game.describe``, and one line per fault). ``stderr`` holds each seat's captured stderr
+    ``engine.replay`` re-creates the game from them. ``log`` holds readable lines (each event
+    narrated, and one line per fault); without an ``on_line`` listener they are written the first
+    time ``log`` is read, since most games are stored without them. ``stderr`` holds each seat's captured stderr
     during this game (capped; seats with none are left out). ``seconds`` is wall-clock time.
     """
 
@@ -65,12 +66,17 @@ class GameRecord:
     result: engine.Result
     faults: dict[int, str]
     choices: list[str]
-    log: list[str]
+    story: _Story
     stderr: dict[int, str]
     decisions: int
     seconds: float
     fault_details: dict[int, str] = field(default_factory=dict)
     first_player_drawn: bool = False
+
+    @property
+    def log(self) -> list[str]:
+        """The game's readable lines, in order."""
+        return self.story.lines()
 
     def start(self) -> dict:
         """The ``engine.replay`` start of this game.
@@ -139,7 +145,7 @@ def play_game(
         result=game.result,
         faults=table.faults,
         choices=list(game.choices),
-        log=table.log,
+        story=table.story,
         stderr=table.take_stderr(),
         decisions=decisions,
         seconds=time.monotonic() - started,
@@ -158,6 +164,31 @@ def _check_seats(entrants: list[Entrant]) -> None:
             seen.add(id(e))
 
 
+class _Story:
+    """A game's log as it is made: lines already written, and runs of the game's events, from
+    one index to another, to narrate when the log is first read (narration reads only the events
+    and the names, so the lines are those that narrating at once would have written)."""
+
+    def __init__(self, narration: narrate.Table, events: list[dict]):
+        self.narration = narration
+        self.events = events
+        self.parts: list[str | tuple[int, int]] = []
+        self.written: list[str] | None = None
+
+    def lines(self) -> list[str]:
+        """Every line, narrating the runs of events (once: read after the game is over)."""
+        if self.written is None:
+            table, tell, events = self.narration, narrate.event, self.events
+            lines: list[str] = []
+            for part in self.parts:
+                if isinstance(part, str):
+                    lines.append(part)
+                else:
+                    lines += [tell(table, e) for e in events[part[0]:part[1]]]
+            self.written = lines
+        return self.written
+
+
 class _Table:
     """One game in progress: the game, who sits where, and what has been logged and faulted."""
 
@@ -166,7 +197,7 @@ class _Table:
         self.entrants = entrants
         self.on_line = on_line
         self.narration = narrate.table_for(game, [e.name for e in entrants])
-        self.log: list[str] = []
+        self.story = _Story(self.narration, game.events)
         self.faults: dict[int, str] = {}
         self.details: dict[int, str] = {}
         self.shown = 0  # events of the game already narrated
@@ -174,18 +205,26 @@ class _Table:
         self.watched = [s for s, e in enumerate(entrants) if isinstance(e, SubprocessEntrant)]
 
     def emit(self, line: str) -> None:
-        self.log.append(line)
+        self.story.parts.append(line)
         if self.on_line is not None:
             self.on_line(line)
 
     def flush_events(self) -> None:
-        events = self.game.events
-        while self.shown < len(events):
-            self.emit(narrate.event(self.narration, events[self.shown]))
-            self.shown += 1
+        """Log the game's events not logged yet, in order: narrated now for a listener, else
+        when the log is read."""
+        end = len(self.game.events)
+        if self.shown == end:
+            return
+        if self.on_line is None:
+            self.story.parts.append((self.shown, end))
+        else:
+            for e in self.game.events[self.shown:]:
+                self.emit(narrate.event(self.narration, e))
+        self.shown = end
 
     def fault(self, seat: int, code: FaultCode, message: str) -> None:
         """Seat ``seat`` faulted: its entrant stops, and it forfeits the game under the rules."""
+        self.flush_events()  # what happened before the fault is told before it
         entrant = self.entrants[seat]
         self.faults[seat] = code
         entrant.fault(code)
@@ -229,6 +268,9 @@ class _Table:
         """Ask and apply decisions until the game is over; the number of decisions applied."""
         game, entrants = self.game, self.entrants
         watch = bool(self.watched)
+        # without a listener, events are narrated in batches: before a fault's line and at the
+        # end (narration reads only the events, so the log is the same, in the same order)
+        live = self.on_line is not None
         decisions = 0
         request_id = 0
         last = None
@@ -249,7 +291,9 @@ class _Table:
                 continue
             game.apply(option)
             decisions += 1
-            self.flush_events()
+            if live:
+                self.flush_events()
+        self.flush_events()
         return decisions
 
     def end(self) -> None:

@@ -307,7 +307,16 @@ class SubprocessEntrant(Entrant):
     def _send(self, data: bytes, deadline: float) -> None:
         if self.wire_log is not None:
             self.wire_log.append(("out", data))
-        view = memoryview(data)
+        written = 0
+        try:  # the usual case: the pipe takes the whole message at once
+            written = os.write(self._in_fd, data)
+        except BlockingIOError:
+            pass
+        except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+            raise ProtocolError(FaultCode.CRASH, "the bot closed its stdin (it has probably exited)") from None
+        if written == len(data):
+            return
+        view = memoryview(data)[written:]
         while view:
             try:
                 n = os.write(self._in_fd, view)
@@ -353,6 +362,8 @@ class SubprocessEntrant(Entrant):
             ready = self._poll_in.poll(wait_ms)
             if self._pidfd is None:
                 gone = self._exited(0)
+            elif len(ready) == 1 and ready[0][0] == self._out_fd:
+                gone = False  # the usual case: only the bot's stdout has something
             else:
                 gone = any(fd == self._pidfd for fd, _ in ready)
             try:
@@ -365,6 +376,12 @@ class SubprocessEntrant(Entrant):
                 chunk = b""
             if not chunk:
                 raise ProtocolError(FaultCode.CRASH, "the bot closed its stdout (it has probably exited)")
+            if not buf and chunk.find(b"\n") == len(chunk) - 1 and len(chunk) <= max_bytes and chunk.strip():
+                # the usual case: exactly one whole line, not blank, not too long
+                line = chunk[:-1]
+                if self.wire_log is not None:
+                    self.wire_log.append(("in", line))
+                return line
             buf += chunk
             gone = False  # read on until the pipe is empty before calling it a crash
 
@@ -424,9 +441,10 @@ class SubprocessEntrant(Entrant):
                 raise ProtocolError(FaultCode.TIMEOUT, f"no answer to request {request_id} within {time_left:g} s"
                 ) from None
             raise
-        used = time.monotonic() - start
-        if bank is not None and used > lim.decision_timeout:
-            self._bank = max(0.0, bank - (used - lim.decision_timeout))
+        if bank is not None:  # the time used is needed only to draw on a bank
+            used = time.monotonic() - start
+            if used > lim.decision_timeout:
+                self._bank = max(0.0, bank - (used - lim.decision_timeout))
         answer = protocol.parse_line(line)
         return protocol.check_answer(answer, request_id, decision.options)
 
