@@ -149,9 +149,13 @@ class Encoding:
             for o in options:
                 out[self.action(o)] = 1
             return out
-        mask = bytearray(len(self._action_of))
-        for o in options:
-            mask[self.action(o)] = 1
+        ids = self._action_of
+        mask = bytearray(len(ids))
+        try:
+            for o in options:
+                mask[ids[o]] = 1
+        except KeyError:
+            self.action(o)  # raises the EncodingError naming the option
         return np.frombuffer(mask, dtype=np.int8)
 
     # -- observations ----------------------------------------------------------------------------
@@ -183,7 +187,6 @@ class Encoding:
         """
         at = self._at
         cards = self.cards
-        players = self.players
         # every number is written straight into a copy of a zeroed float buffer, which takes single
         # writes far faster than a numpy array does (an observation costs about as much as an engine
         # step, so every microsecond shows); numpy then wraps the buffer without copying it
