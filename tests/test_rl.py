@@ -302,3 +302,92 @@ def test_max_decisions_truncates_every_agent():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         stepped += 1
     assert stepped == 5 and env.agents == [] and env.game.result is None
+
+
+def _reference_observation(encoding: Encoding, view: dict, kind: str | None) -> np.ndarray:
+    """The observation as tourney/rl/encoding.py's docstrings describe it, written slice by slice
+    with numpy and no shortcut: the fast encoder must give exactly these numbers."""
+    from tourney.rl.encoding import NAMED, PHASES, SMALL_CAP, TURN_CAP
+
+    cards, players, me = encoding.cards, encoding.players, view["player"]
+    obs = np.zeros(encoding.size, np.float32)
+    part = {name: obs[start:start + size] for name, start, size in encoding.layout()}
+
+    def seat(name, s, value=1.0):
+        part[f"{name}_{(s - me) % players}"][0] = value
+
+    part["hand"][list(view["hand"])] = 1
+    part["discard_pile"][list(view["discard_pile"])] = 1
+    if view.get("top") is not None:
+        part["top"][view["top"]] = 1
+    for s, n in enumerate(view["hand_sizes"]):
+        seat("hand_size", s, min(n / cards, 1.0))
+    for s, alive in enumerate(view["alive"]):
+        seat("alive", s, float(bool(alive)))
+    for name in ("active", "dealer"):
+        if view.get(name) is not None:
+            seat(name, view[name])
+    for position, ids in (view.get("dummies") or {}).items():
+        mine = position == view.get("dummy_position")
+        part["dummy_mine" if mine else "dummy_other"][list(ids)] = 1
+    if "phase" in view:
+        part["limbo"][list(view["limbo"])] = 1
+        part["known_draw_pile"][[int(c) for c in view["known_draw_pile"]]] = 1
+        if view.get("looking_at"):
+            part["looking_at"][list(view["looking_at"]["cards"])] = 1
+            seat("being_looked_at", view["looking_at"]["hand_of"])
+        for s, ids in enumerate(view["in_play"]):
+            part[f"in_play_{(s - me) % players}"][list(ids)] = 1
+        part["turn_number"][0] = min(view["turn"] / TURN_CAP, 1.0)
+        for name in ("skips", "extra_turns"):
+            for s, n in enumerate(view[name]):
+                seat(name, s, min(n / SMALL_CAP, 1.0))
+        for team in view["teams"] or ():
+            for s in team:
+                if me in team and s != me:
+                    seat("team_mate", s)
+        part["played_this_turn"][0] = float(bool(view["this_turn"]["played"]))
+        part["discards_made"][0] = min(view["this_turn"]["discards_made"] / SMALL_CAP, 1.0)
+        part["discards_allowed"][0] = min(view["this_turn"]["discards_allowed"] / SMALL_CAP, 1.0)
+        if view["phase"] in PHASES:
+            part["phase"][PHASES.index(view["phase"])] = 1
+    else:
+        if view.get("turn") is not None:
+            seat("turn", view["turn"])
+        holders = {h["position"]: h["player"] for h in view.get("hands") or ()}
+        for who in view.get("missed_call") or ():
+            holder = holders.get(who) if isinstance(who, str) else who
+            if holder is not None:
+                seat("missed_call", holder)
+        part["clockwise"][0] = float(view.get("direction", "clockwise") == "clockwise")
+        part["draw_stack"][0] = min((view.get("draw_stack") or 0) / cards, 1.0)
+        part["any_card"][0] = float(bool(view.get("any_card")))
+    part["draw_pile"][0] = min(view["draw_pile"] / cards, 1.0)
+    part["discard_size"][0] = min(len(view["discard_pile"]) / cards, 1.0)
+    named = view.get("named_colour") or view.get("named_suit")
+    if named in NAMED:
+        part["named"][NAMED.index(named)] = 1
+    if kind is not None:
+        part["kind"][KINDS.index(kind) if kind in KINDS else len(KINDS) - 1] = 1
+    return obs
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_every_seats_observation_is_the_reference_encoding_of_its_view(rule_set, players):
+    """The environment's (fast) observations: every seat's, at every decision of seeded games,
+    equal the plain reference encoding of that seat's view, and the mask is the offered options."""
+    env = EightsEnv(rule_set, players)
+    for seed in range(3):
+        env.reset(seed=seed)
+        choice = random.Random(seed).choice
+        while (pending := env.game.pending) is not None:
+            for s, agent in enumerate(env.possible_agents):
+                obs = env.observe(agent)
+                kind = pending.kind if s == pending.player else None
+                expected = _reference_observation(env.encoding, env.game.view(s), kind)
+                assert np.array_equal(obs["observation"], expected), (seed, agent, env.decisions)
+                mask = np.flatnonzero(obs["action_mask"])
+                offered = sorted(env.encoding.action(o) for o in pending.options) if kind else []
+                assert list(mask) == offered
+            env.step(choice(np.flatnonzero(env.last()[0]["action_mask"])))

@@ -156,12 +156,13 @@ class EightsEnv(AECEnv):
         seat = self._seat[agent]
         game = self.game
         pending = game.pending
-        asked = pending is not None and pending.player == seat and not self.truncations.get(agent, False)
         encoding = self.encoding
-        return {
-            "observation": encoding.encode(game.view(seat), pending.kind if asked else None),
-            "action_mask": encoding.mask(pending.options) if asked else np.zeros(encoding.actions, np.int8),
-        }
+        # only the asked agent's observation is built, when it is asked for (``last()``)
+        if pending is not None and pending.player == seat and not self.truncations.get(agent, False):
+            return {"observation": encoding.encode(game.view(seat), pending.kind),
+                    "action_mask": encoding.mask(pending.options)}
+        return {"observation": encoding.encode(game.view(seat)),
+                "action_mask": np.zeros(encoding.actions, np.int8)}
 
     def option_of(self, action: int) -> str:
         """The option id of the pending decision that ``action`` stands for."""
@@ -181,16 +182,19 @@ class EightsEnv(AECEnv):
         game.apply(self.option_of(action))
         self.decisions += 1
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if game.pending is None:
+        pending = game.pending
+        # every reward stays 0 until the game ends, so ``rewards`` and the cumulative rewards change
+        # only then (rebuilding and adding them up every step costs a tenth of an engine step)
+        if pending is None:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             self._finish()
+            self._accumulate_rewards()
         elif self.max_decisions is not None and self.decisions >= self.max_decisions:
             self.truncations = dict.fromkeys(self.agents, True)
             self._narrate()
             self._log.append(f"truncated after {self.decisions} decisions")
         else:
-            self.agent_selection = agent_name(game.pending.player)
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[pending.player]
         if self.render_mode == "human":
             self.render()
 

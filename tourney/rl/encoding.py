@@ -25,6 +25,7 @@ standard library.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +92,8 @@ class Encoding:
     _offsets: dict = field(init=False, repr=False, compare=False)
     _at: dict = field(init=False, repr=False, compare=False)
     _size: int = field(init=False, repr=False, compare=False)
+    _zeros: Any = field(init=False, repr=False, compare=False)
+    _relative: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ids: dict[str, int] = {}
@@ -110,6 +113,9 @@ class Encoding:
         object.__setattr__(self, "_offsets", offsets)
         object.__setattr__(self, "_at", {name: start for name, (start, _) in offsets.items()})
         object.__setattr__(self, "_size", at)
+        object.__setattr__(self, "_zeros", array("f", bytes(4 * at)))
+        object.__setattr__(self, "_relative", tuple(
+            tuple((s - me) % self.players for s in range(self.players)) for me in range(self.players)))
 
     @classmethod
     def for_game(cls, game: Any) -> Encoding:
@@ -143,9 +149,13 @@ class Encoding:
             for o in options:
                 out[self.action(o)] = 1
             return out
-        mask = bytearray(len(self._action_of))
-        for o in options:
-            mask[self.action(o)] = 1
+        ids = self._action_of
+        mask = bytearray(len(ids))
+        try:
+            for o in options:
+                mask[ids[o]] = 1
+        except KeyError:
+            self.action(o)  # raises the EncodingError naming the option
         return np.frombuffer(mask, dtype=np.int8)
 
     # -- observations ----------------------------------------------------------------------------
@@ -177,22 +187,23 @@ class Encoding:
         """
         at = self._at
         cards = self.cards
-        players = self.players
-        # every number is gathered as (index, value) first and written in one go (an observation
-        # costs about as much as an engine step, so every microsecond shows)
-        hot: list[int] = []  # indices set to 1
-        more: dict[int, float] = {}  # indices set to a fraction
+        # every number is written straight into a copy of a zeroed float buffer, which takes single
+        # writes far faster than a numpy array does (an observation costs about as much as an engine
+        # step, so every microsecond shows); numpy then wraps the buffer without copying it
+        out = self._zeros[:] if np is not None else [0.0] * self._size
+        me = view["player"]
+        rel = self._relative[me]  # seat -> its place counted from the viewer
 
         def ones(start: int, ids) -> None:
-            hot.extend([start + c for c in ids])
+            for c in ids:
+                out[start + c] = 1.0
 
-        me = view["player"]
         ones(at["hand"], view["hand"])
         pile = view["discard_pile"]
         ones(at["discard_pile"], pile)
         top = view.get("top")
         if top is not None:
-            hot.append(at["top"] + top)
+            out[at["top"] + top] = 1.0
         crazier = "phase" in view
         if crazier:
             ones(at["limbo"], view["limbo"])
@@ -202,10 +213,11 @@ class Encoding:
             look = view.get("looking_at")
             if look:
                 ones(at["looking_at"], look["cards"])
-                hot.append(at["being_looked_at_0"] + (look["hand_of"] - me) % players)
+                out[at["being_looked_at_0"] + rel[look["hand_of"]]] = 1.0
             in_play = at["in_play_0"]
             for s, ids in enumerate(view["in_play"]):
-                ones(in_play + ((s - me) % players) * cards, ids)
+                if ids:
+                    ones(in_play + rel[s] * cards, ids)
         dummies = view.get("dummies")
         if dummies:
             mine = view.get("dummy_position")
@@ -216,70 +228,61 @@ class Encoding:
         base = at["hand_size_0"]
         for s, n in enumerate(view["hand_sizes"]):
             if n:
-                more[base + (s - me) % players] = min(n / cards, 1.0)
+                out[base + rel[s]] = min(n / cards, 1.0)
         base = at["alive_0"]
         for s, alive in enumerate(view["alive"]):
             if alive:
-                hot.append(base + (s - me) % players)
+                out[base + rel[s]] = 1.0
         active = view.get("active")
         if active is not None:
-            hot.append(at["active_0"] + (active - me) % players)
+            out[at["active_0"] + rel[active]] = 1.0
         dealer = view.get("dealer")
         if dealer is not None:
-            hot.append(at["dealer_0"] + (dealer - me) % players)
+            out[at["dealer_0"] + rel[dealer]] = 1.0
         if crazier:  # Crazier Eights' "turn" is the turn's number
-            more[at["turn_number"]] = min(view["turn"] / TURN_CAP, 1.0)
+            out[at["turn_number"]] = min(view["turn"] / TURN_CAP, 1.0)
             for name in ("skips", "extra_turns"):
                 base = at[name + "_0"]
                 for s, n in enumerate(view[name]):
                     if n:
-                        more[base + (s - me) % players] = min(n / SMALL_CAP, 1.0)
+                        out[base + rel[s]] = min(n / SMALL_CAP, 1.0)
             for team in view["teams"] or ():
                 if me in team:
                     for s in team:
                         if s != me:
-                            hot.append(at["team_mate_0"] + (s - me) % players)
+                            out[at["team_mate_0"] + rel[s]] = 1.0
             this_turn = view["this_turn"]
-            more[at["played_this_turn"]] = 1.0 if this_turn["played"] else 0.0
-            more[at["discards_made"]] = min(this_turn["discards_made"] / SMALL_CAP, 1.0)
-            more[at["discards_allowed"]] = min(this_turn["discards_allowed"] / SMALL_CAP, 1.0)
+            if this_turn["played"]:
+                out[at["played_this_turn"]] = 1.0
+            out[at["discards_made"]] = min(this_turn["discards_made"] / SMALL_CAP, 1.0)
+            out[at["discards_allowed"]] = min(this_turn["discards_allowed"] / SMALL_CAP, 1.0)
             phase = view["phase"]
             if phase in PHASES:
-                hot.append(at["phase"] + PHASES.index(phase))
+                out[at["phase"] + PHASES.index(phase)] = 1.0
         else:  # the classic games' "turn" is the seat to play
             turn = view.get("turn")
             if turn is not None:
-                hot.append(at["turn_0"] + (turn - me) % players)
+                out[at["turn_0"] + rel[turn]] = 1.0
             missed = view.get("missed_call")
             if missed:
                 controller = {h["position"]: h["player"] for h in view.get("hands") or ()}
                 for who in missed:
                     holder = controller.get(who) if isinstance(who, str) else who
                     if holder is not None:
-                        hot.append(at["missed_call_0"] + (holder - me) % players)
-            more[at["clockwise"]] = 1.0 if view.get("direction", "clockwise") == "clockwise" else 0.0
-            more[at["draw_stack"]] = min((view.get("draw_stack") or 0) / cards, 1.0)
-            more[at["any_card"]] = 1.0 if view.get("any_card") else 0.0
+                        out[at["missed_call_0"] + rel[holder]] = 1.0
+            if view.get("direction", "clockwise") == "clockwise":
+                out[at["clockwise"]] = 1.0
+            out[at["draw_stack"]] = min((view.get("draw_stack") or 0) / cards, 1.0)
+            if view.get("any_card"):
+                out[at["any_card"]] = 1.0
 
-        more[at["draw_pile"]] = min(view["draw_pile"] / cards, 1.0)
-        more[at["discard_size"]] = min(len(pile) / cards, 1.0)
+        out[at["draw_pile"]] = min(view["draw_pile"] / cards, 1.0)
+        out[at["discard_size"]] = min(len(pile) / cards, 1.0)
         named = view.get("named_colour") or view.get("named_suit")
         if named in NAMED:
-            hot.append(at["named"] + NAMED.index(named))
+            out[at["named"] + NAMED.index(named)] = 1.0
         if kind is not None:
-            hot.append(at["kind"] + (KINDS.index(kind) if kind in KINDS else len(KINDS) - 1))
+            out[at["kind"] + (KINDS.index(kind) if kind in KINDS else len(KINDS) - 1)] = 1.0
         if np is None:
-            numbers = [0.0] * self._size
-            for i in hot:
-                numbers[i] = 1.0
-            for i, value in more.items():
-                numbers[i] = value
-            return numbers
-        # a bytearray takes single writes far faster than numpy's index lists do
-        ones_ = bytearray(self._size)
-        for i in hot:
-            ones_[i] = 1
-        out = np.frombuffer(ones_, dtype=np.uint8).astype(np.float32)
-        for i, value in more.items():
-            out[i] = value
-        return out
+            return out
+        return np.frombuffer(out, dtype=np.float32)
