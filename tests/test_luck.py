@@ -18,7 +18,7 @@ import engine
 from tourney.luck.adjust import DEALS, Position, adjust, adjusted_scores, draw_luck, luck_features
 from tourney.luck.chance import Before, Stock, draws_of_step
 from tourney.luck.selfplay import play
-from tourney.luck.value import FEATURES, outcome, weight_names, weights_for
+from tourney.luck.value import FEATURES, outcome, seat_features, weight_names, weights_for
 from tourney.results.luck import entrant_luck, estimate
 from tourney.stats.elo import elo_from_score
 from tourney.stats.sprt import ScoreSprt, llr_normal, llr_scores
@@ -169,6 +169,24 @@ def test_outcome_by_hand():
     assert outcome([1, 1]) == [0.5, 0.5]
     # four seats, places 1, 2, 2, 4: 3/3, (1 + ½)/3, (1 + ½)/3, 0
     assert outcome([1, 2, 2, 4]) == pytest.approx([1.0, 0.5, 0.5, 0.0])
+
+
+def test_a_crazier_card_feature_follows_the_card_not_its_place_in_the_deck():
+    # two decks in different orders: "Death" has another id in each, the same card_i feature
+    x = []
+    for draw in (["Death", "Study", "Trade"], ["Study", "Trade", "Death"]):
+        game = position([["Sleep", "Death"], ["Merlin"]], draw=draw, discard=["Tempest"])
+        x.append(seat_features(game)[0])
+    death = FEATURES.index(f"card_{[c.name for c in engine.cards.CARDS].index('Death')}")
+    sleep = FEATURES.index(f"card_{[c.name for c in engine.cards.CARDS].index('Sleep')}")
+    assert x[0][death] == x[1][death] == x[0][sleep] == 1.0
+    assert sum(x[0][FEATURES.index("card_0"):]) == 2.0
+    # the race features: one card against a rival's two, Sleep playable on Death (same suit)
+    game = position([["Sleep"], ["Merlin", "Study"]], draw=["Trade"], discard=["Death"])
+    row = dict(zip(FEATURES, seat_features(game)[0]))
+    race = ("hand_inv", "can_play", "can_play_rival_inv", "can_play_rival_close")
+    assert [row[name] for name in race] == [1.0, 1.0, 0.5, 1.0]
+    assert row["can_play_behind"] == 0.0
 
 
 def test_weights_cover_every_block_and_unknown_rule_sets_adjust_nothing():

@@ -46,6 +46,7 @@ from tourney.luck.value import (
     card_key,
     features,
     outcome,
+    rival_sizes,
     seat_features,
     seat_hands,
     table_of,
@@ -121,7 +122,7 @@ def deal_luck(game, start: dict, deals: int = DEALS) -> list[list[float]]:
 @dataclass
 class Position:
     """What a draw's correction reads of the state before the step: the seats' hands, the discard
-    top, and per seat (assets in play, to move, alive). Nothing that could depend on the card."""
+    top, and per seat (assets in play, to move, alive, the rival's hand size). Nothing that could depend on the card."""
 
     hands: list
     table: Table
@@ -131,9 +132,11 @@ class Position:
     def of(cls, game) -> Position:
         in_play = getattr(game, "in_play", None)
         moving = to_move(game)
-        context = [(len(in_play[p]) if in_play is not None else 0, moving == p, game.alive[p])
+        hands = seat_hands(game)
+        rivals = rival_sizes(game, hands)
+        context = [(len(in_play[p]) if in_play is not None else 0, moving == p, game.alive[p], rivals[p])
                    for p in range(game.players)]
-        return cls(seat_hands(game), table_of(game), context)
+        return cls(hands, table_of(game), context)
 
 
 def draw_luck(position: Position, draw: Draw) -> tuple[int, list[float]]:

@@ -19,9 +19,14 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from engine.cards import BY_NAME, promo_card
+from engine.cards import BY_NAME, CARDS, promo_card
 from engine.eights_family import RANK, SUIT  # standard-deck ids: rank 1..13, suit 0..3
 
+#: Crazier Eights' 52 distinct cards, each with a feature ``card_i`` (i its place in
+#: ``engine.cards.CARDS``, whatever the game's deck order; promo cards have none). The standard
+#: decks' cards differ only by rank and suit, which other features see.
+CARD_IDS = len(CARDS)
+_CARD_INDEX = {card.name: i for i, card in enumerate(CARDS)}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 #: the weight blocks: the deal, draws into a hand of three or fewer cards, draws into a larger one
 BLOCKS = ("deal", "draw_small", "draw_large")
@@ -39,7 +44,18 @@ FEATURES = (
     "any_eight",     # 1 when the hand holds an eight (wild)
     "small_hand",    # 1 when the smallest hand holds three cards or fewer
     "small_playable",  # playable cards when the hand is small
-) + tuple(f"rank_{r}" for r in RANKS)  # cards of each rank in hand
+    # the race: a card that lets the seat play this turn matters more the closer either seat is to
+    # going out (``rival`` is the smallest hand of the other seats still in the game)
+    "can_play",         # 1 when some card in hand may be played now
+    "can_play_inv",     # can_play / cards in hand
+    "can_play_behind",  # can_play when the seat holds more cards than its rival
+    "can_play_rival_close",  # can_play when the rival holds two cards or fewer
+    "can_play_rival_inv",    # can_play / the rival's cards
+    "playable_inv",     # playable / cards in hand
+    "hand_inv",         # 1 / cards in hand
+    "eight_inv",        # any_eight / cards in hand
+) + tuple(f"rank_{r}" for r in RANKS) + tuple(  # cards of each rank in hand
+    f"card_{i}" for i in range(CARD_IDS))  # 1 when the hand holds Crazier Eights card i
 
 
 @dataclass(frozen=True)
@@ -52,6 +68,7 @@ class Table:
     top_rank: int | None
     top_suits: frozenset
     wild_top: bool      # anything may be played (a Super Crazy Eights starter eight)
+    index: tuple = ()   # card id -> its card_i feature (-1: none); empty for the standard decks
 
 
 def _standard_table(game) -> Table:
@@ -67,24 +84,25 @@ def _standard_table(game) -> Table:
 
 
 @cache
-def _crazier_cards(deck_key: tuple) -> tuple[tuple, tuple, frozenset]:
+def _crazier_cards(deck_key: tuple) -> tuple[tuple, tuple, frozenset, tuple]:
     defs = [BY_NAME[d] if isinstance(d, str) else promo_card(dict(d)) for d in deck_key]
     ranks = tuple(RANKS.index(d.rank) if d.rank in RANKS else -1 for d in defs)
     suits = tuple(frozenset(d.suits) for d in defs)
     assets = frozenset(i for i, d in enumerate(defs) if d.is_asset)
-    return ranks, suits, assets
+    index = tuple(_CARD_INDEX.get(d, -1) if isinstance(d, str) else -1 for d in deck_key)
+    return ranks, suits, assets, index
 
 
 def _crazier_table(game) -> Table:
     deck_key = tuple(d if isinstance(d, str) else tuple(sorted(d.items())) for d in game.deck)
-    ranks, suits, assets = _crazier_cards(deck_key)
+    ranks, suits, assets, index = _crazier_cards(deck_key)
     top = game.discard[-1] if game.discard else None
     if top is None:
-        return Table(ranks, suits, assets, None, frozenset(), True)
+        return Table(ranks, suits, assets, None, frozenset(), True, index)
     named = game.named
     if named is not None and named[0] == top:
-        return Table(ranks, suits, assets, None, frozenset({named[1]}), False)
-    return Table(ranks, suits, assets, ranks[top], suits[top], False)
+        return Table(ranks, suits, assets, None, frozenset({named[1]}), False, index)
+    return Table(ranks, suits, assets, ranks[top], suits[top], False, index)
 
 
 def table_of(game) -> Table:
@@ -109,8 +127,10 @@ def to_move(game) -> int | None:
     return None if pending is None else pending.player
 
 
-def features(table: Table, hands: Sequence[Sequence[int]], in_play: int, moving: bool, alive: bool) -> list[float]:
-    """The feature vector (:data:`FEATURES`) of one seat holding ``hands``."""
+def features(table: Table, hands: Sequence[Sequence[int]], in_play: int, moving: bool, alive: bool,
+             rival: int = 0) -> list[float]:
+    """The feature vector (:data:`FEATURES`) of one seat holding ``hands``, ``rival`` the smallest
+    hand of the other seats in the game."""
     sizes = [len(h) for h in hands] or [0]
     n = min(sizes)
     x = [float(n), float(n == 1), float(n == 2), 0.0, float(in_play), 0.0, float(moving), float(alive)]
@@ -131,16 +151,27 @@ def features(table: Table, hands: Sequence[Sequence[int]], in_play: int, moving:
     x[5] = float(assets)
     small = n <= 3
     x += [float(playable == 0), float(counts[eight] > 0), float(small), float(playable * small)]
-    return x + counts
+    can = float(playable > 0)
+    inv = 1.0 / max(n, 1)
+    x += [can, can * inv, can * (n > rival), can * (rival <= 2), can / max(rival, 1), playable * inv, inv,
+          float(counts[eight] > 0) * inv]
+    ids = [0.0] * CARD_IDS
+    if table.index:
+        for hand in hands:
+            for c in hand:
+                if table.index[c] >= 0:
+                    ids[table.index[c]] += 1.0
+    return x + counts + ids
 
 
-def card_key(table: Table, card: int) -> tuple[int, bool, bool]:
+def card_key(table: Table, card: int) -> tuple:
     """What a card adds to its holder's features besides the hand size: (rank index, playable on
-    the current top, asset). Two cards with the same key change the value the same way."""
+    the current top, asset), and the card itself where it has a feature of its own. Two cards with
+    the same key change the value the same way."""
     r = table.ranks[card]
     playable = (table.wild_top or r == RANKS.index("8") or r == table.top_rank
                 or not table.suits[card].isdisjoint(table.top_suits))
-    return r, playable, card in table.assets
+    return r, playable, card in table.assets, table.index[card] if table.index else -1
 
 
 def seat_features(game, hands: list[list[list[int]]] | None = None, table: Table | None = None) -> list[list[float]]:
@@ -150,10 +181,19 @@ def seat_features(game, hands: list[list[list[int]]] | None = None, table: Table
     hands = hands if hands is not None else seat_hands(game)
     moving = to_move(game)
     in_play = getattr(game, "in_play", None)
+    rivals = rival_sizes(game, hands)
     return [
-        features(table, hands[p], len(in_play[p]) if in_play is not None else 0, moving == p, game.alive[p])
+        features(table, hands[p], len(in_play[p]) if in_play is not None else 0, moving == p, game.alive[p],
+                 rivals[p])
         for p in range(game.players)
     ]
+
+
+def rival_sizes(game, hands: list[list[list[int]]]) -> list[int]:
+    """Per seat: the smallest hand of the other seats still in the game (0 when there is none)."""
+    sizes = [min((len(h) for h in seat), default=0) for seat in hands]
+    return [min((sizes[q] for q in range(game.players) if q != p and game.alive[q]), default=0)
+            for p in range(game.players)]
 
 
 def outcome(placements: Sequence[int]) -> list[float]:
