@@ -3,7 +3,10 @@ after a run, and the processes a run leaves (read from /proc). Test files import
 here (``from helpers import ...``), never from each other."""
 
 import os
+import re
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -183,3 +186,25 @@ def processes_with(marker: str) -> list[int]:
 def random_spec(limits=FAST):
     """The example random bot as a subprocess entrant."""
     return EntrantSpec("random_bot", command=("{python}", RANDOM_BOT), limits=limits)
+
+
+def start_serve(db, *options: str) -> tuple[subprocess.Popen, str]:
+    """``tourney serve`` of ``db`` on a free port of 127.0.0.1: the process and its base URL."""
+    proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(db), "--port", "0", *options],
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent)
+    line = proc.stderr.readline()  # "serving ... at http://127.0.0.1:PORT/ ..."; "" if it died
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    if not match:
+        stop_serve(proc)
+        raise AssertionError(f"tourney serve did not start: {line!r}")
+    return proc, match[0].rstrip("/")
+
+
+def stop_serve(proc: subprocess.Popen) -> None:
+    """Stop a server started by :func:`start_serve` (killed if it does not stop in 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

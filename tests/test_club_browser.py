@@ -8,13 +8,11 @@ test measures time.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import start_serve, stop_serve
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
@@ -51,27 +49,6 @@ def games(db: Path, name: str) -> int:
                            "WHERE l.name = ?", [name]).fetchone()[0]
 
 
-def serve(db: Path):
-    proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(db), "--port", "0",
-                             "--club-entry"], stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    line = proc.stderr.readline()
-    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-    if not match:
-        proc.kill()
-        proc.wait()
-        raise AssertionError(f"tourney serve did not start: {line!r}")
-    return proc, match[0].rstrip("/")
-
-
-def stop(proc) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 @pytest.fixture(scope="module")
 def db(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("clubweb") / "club.db"
@@ -82,9 +59,9 @@ def db(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(db):
-    proc, url = serve(db)
+    proc, url = start_serve(db, "--club-entry")
     yield url
-    stop(proc)
+    stop_serve(proc)
 
 
 @pytest.fixture
@@ -220,7 +197,7 @@ def test_a_hostile_name_in_every_field_is_shown_escaped(server, db, phone):
 
 
 def test_a_wrong_code_is_refused_and_then_rate_limited(db, phone):
-    proc, url = serve(db)  # its own server: the limit holds every client of 127.0.0.1 for a while
+    proc, url = start_serve(db, "--club-entry")  # its own server: the limit holds every client of 127.0.0.1 for a while
     try:
         lid, code = new_league(db, "guessing", "Ann,Bob")
         p = phone()
@@ -238,4 +215,4 @@ def test_a_wrong_code_is_refused_and_then_rate_limited(db, phone):
         assert "too many wrong codes" in p.inner_text("#entry-error")
         assert p.locator("#signed-in").count() == 0
     finally:
-        stop(proc)
+        stop_serve(proc)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -19,6 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from helpers import start_serve, stop_serve
 from typer.testing import CliRunner
 
 import engine
@@ -82,20 +82,9 @@ def _toml(data: dict) -> str:
 @pytest.fixture(scope="module")
 def server(site_db):
     """``tourney serve`` on a free port of 127.0.0.1, stopped after the module's tests."""
-    proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(site_db), "--port", "0"],
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        line = proc.stderr.readline()  # "serving ... at http://127.0.0.1:PORT/ ..."; "" if it died
-        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert match, f"tourney serve did not start: {line!r}"
-        yield match[0].rstrip("/")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    proc, url = start_serve(site_db)
+    yield url
+    stop_serve(proc)
 
 
 @pytest.fixture

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
 import jsonschema
 import pytest
 import tomli_w
+from helpers import start_serve, stop_serve
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
@@ -91,20 +90,9 @@ def stats_db(tmp_path_factory) -> dict:
 @pytest.fixture(scope="module")
 def server(stats_db):
     """``tourney serve`` on a free port of 127.0.0.1, stopped after the module's tests."""
-    proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(stats_db["path"]), "--port", "0"],
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        line = proc.stderr.readline()
-        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert match, f"tourney serve did not start: {line!r}"
-        yield match[0].rstrip("/")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    proc, url = start_serve(stats_db["path"])
+    yield url
+    stop_serve(proc)
 
 
 def fetch_json(url: str):
