@@ -11,7 +11,6 @@ import signal
 import threading
 import time
 
-from tourney.bots import keeper
 from tourney.events.play import SeriesTask, run_series
 
 _QUEUE = None
@@ -26,7 +25,6 @@ def _abandon(code: int) -> None:
             entrant.close()
         except Exception:
             pass
-    keeper.release()  # os._exit skips atexit: reap the keeper here, or it is left a zombie
     os._exit(code)
 
 
