@@ -235,16 +235,22 @@ class EightsEnv(AECEnv):
             return None
         if self.game is not None:
             self._narrate()
-        text = "\n".join(self._log[self._rendered:])
-        self._rendered = len(self._log)
-        if self.render_mode == "human":
-            if text:
-                print(text)
-            return None
+        text, self._rendered = render_lines(self._log, self._rendered, self.render_mode)
         return text
 
     def close(self) -> None:
         """Nothing to release: the game is plain Python data."""
+
+
+def render_lines(log: list[str], shown: int, mode: str) -> tuple[str | None, int]:
+    """The log lines not rendered yet, printed (``"human"``) or returned (``"ansi"``), and how
+    many lines are rendered now."""
+    text = "\n".join(log[shown:])
+    if mode == "human":
+        if text:
+            print(text)
+        return None, len(log)
+    return text, len(log)
 
 
 def raw_env(**kwargs) -> EightsEnv:

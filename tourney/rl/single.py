@@ -42,7 +42,7 @@ from tourney import narrate
 from tourney.bots import protocol
 from tourney.bots.entrants import EntrantSpec, open_entrant
 from tourney.bots.protocol import ProtocolError
-from tourney.rl.aec import RENDER_MODES, REWARDS, IllegalAction, outcome
+from tourney.rl.aec import RENDER_MODES, REWARDS, IllegalAction, outcome, render_lines
 from tourney.rl.encoding import Encoding, EncodingError
 
 ILLEGAL = ("forfeit", "raise")
@@ -279,12 +279,7 @@ class SingleSeatEnv(gym.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = "\n".join(self._log[self._rendered:])
-        self._rendered = len(self._log)
-        if self.render_mode == "human":
-            if text:
-                print(text)
-            return None
+        text, self._rendered = render_lines(self._log, self._rendered, self.render_mode)
         return text
 
     def close(self) -> None:
