@@ -41,6 +41,7 @@ from pettingzoo import AECEnv
 import engine
 from tourney import narrate
 from tourney.rl.encoding import Encoding, EncodingError
+from tourney.rl.observe import Observer, observer_for
 
 REWARDS = ("win", "placement")
 RENDER_MODES = ("ansi", "human")
@@ -107,6 +108,7 @@ class EightsEnv(AECEnv):
         }
         self._seeder: random.Random | None = None
         self.game: Any = None
+        self._observer: Observer | None = None
         self.seed: int | None = None
         self._log: list[str] = []
         self._shown = 0
@@ -155,14 +157,16 @@ class EightsEnv(AECEnv):
     def observe(self, agent: str) -> dict:
         seat = self._seat[agent]
         game = self.game
+        observer = self._observer
+        if observer is None or observer.game is not game:  # a new game, or one put in its place
+            observer = self._observer = observer_for(self.encoding, game)
         pending = game.pending
-        encoding = self.encoding
         # only the asked agent's observation is built, when it is asked for (``last()``)
         if pending is not None and pending.player == seat and not self.truncations.get(agent, False):
-            return {"observation": encoding.encode(game.view(seat), pending.kind),
-                    "action_mask": encoding.mask(pending.options)}
-        return {"observation": encoding.encode(game.view(seat)),
-                "action_mask": np.zeros(encoding.actions, np.int8)}
+            return {"observation": observer.observe(seat, pending.kind),
+                    "action_mask": self.encoding.mask(pending.options)}
+        return {"observation": observer.observe(seat),
+                "action_mask": np.zeros(self.encoding.actions, np.int8)}
 
     def option_of(self, action: int) -> str:
         """The option id of the pending decision that ``action`` stands for."""
