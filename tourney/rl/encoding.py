@@ -89,6 +89,7 @@ class Encoding:
     cards: int
     players: int
     _action_of: dict = field(init=False, repr=False, compare=False)
+    _option_of: tuple = field(init=False, repr=False, compare=False)
     _offsets: dict = field(init=False, repr=False, compare=False)
     _at: dict = field(init=False, repr=False, compare=False)
     _size: int = field(init=False, repr=False, compare=False)
@@ -105,6 +106,7 @@ class Encoding:
         for verb in VERBS:
             ids[verb] = len(ids)
         object.__setattr__(self, "_action_of", ids)
+        object.__setattr__(self, "_option_of", tuple(ids))  # action -> its option id
         offsets: dict[str, tuple[int, int]] = {}
         at = 0
         for name, size in self._sizes():
@@ -137,8 +139,9 @@ class Encoding:
 
     def option(self, action: int, options: list[str]) -> str:
         """The offered option id that ``action`` stands for; :class:`EncodingError` if none."""
-        for option_id in options:
-            if self._action_of.get(option_id) == action:
+        if 0 <= action < len(self._option_of):
+            option_id = self._option_of[action]  # an action stands for one option id: is it offered?
+            if option_id in options:
                 return option_id
         raise EncodingError(f"action {action} is not one of the offered options {options}")
 

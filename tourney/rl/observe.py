@@ -39,7 +39,7 @@ CLASSIC_SUITS = ("clubs", "diamonds", "hearts", "spades")
 SeatObserver = Callable[[str | None], np.ndarray]
 
 
-def _show(mv: memoryview, start: int, shown: list[int], ids: list[int]) -> list[int]:
+def _show(mv: Any, start: int, shown: list[int], ids: list[int]) -> list[int]:
     """Make ``start + i`` for each ``i`` in ``ids`` the 1s of a plane whose 1s are ``shown`` now;
     returns the list shown after (a copy: the engine changes its lists in place)."""
     n, m = len(shown), len(ids)
@@ -64,7 +64,7 @@ def _show(mv: memoryview, start: int, shown: list[int], ids: list[int]) -> list[
     return ids[:]
 
 
-def _move(mv: memoryview, old: int | None, new: int | None) -> int | None:
+def _move(mv: Any, old: int | None, new: int | None) -> int | None:
     """Move a one-hot 1 from slot ``old`` to slot ``new`` (``None``: no slot); returns ``new``."""
     if old is not None:
         mv[old] = 0.0
@@ -81,9 +81,9 @@ class _Slots:
     start: dict[str, int]
     seat: dict[str, list[int]]  # feature -> seat -> slot
     in_play: list[int]  # seat -> start of its in_play plane
-    kind: dict[str | None, int]
+    kind: dict[str, int]
     other_kind: int
-    named: dict[str | None, int]
+    named: dict[str, int]
     suit: list[int]  # classic suit index -> slot
     phase: dict[str, int]
 
@@ -140,7 +140,7 @@ class Observer:
 def _classic_seat(encoding: Encoding, slots: _Slots, game: Any, seat: int) -> SeatObserver:
     """A seat of Crazy Eights or Super Crazy Eights (engine/eights_family.py), dummies included."""
     obs = np.zeros(encoding.size, np.float32)
-    mv = memoryview(obs)  # a single write through a memoryview costs half of numpy's
+    mv: Any = obs.data  # a memoryview: a single write through it costs half of numpy's
     at, by_seat = slots.start, slots.seat
     players = encoding.players
     controller, dummy = list(game.controller), list(game.dummy)
@@ -236,7 +236,7 @@ def _crazier_seat(encoding: Encoding, slots: _Slots, game: Any, seat: int) -> Se
     own helpers, as the view takes them: the named colour, the discards allowed this turn (cards
     in play change it) and the hand the seat is looking at (Trade, Queen Guinevere)."""
     obs = np.zeros(encoding.size, np.float32)
-    mv = memoryview(obs)  # a single write through a memoryview costs half of numpy's
+    mv: Any = obs.data  # a memoryview: a single write through it costs half of numpy's
     at, by_seat = slots.start, slots.seat
     players = encoding.players
     team = list(game.team)
