@@ -107,8 +107,10 @@ class EightsEnv(AECEnv):
             for a in self.possible_agents
         }
         self._seeder: random.Random | None = None
+        self._seeded_with: Any = None  # the last seed given to reset()
         self.game: Any = None
         self._observer: Observer | None = None
+        self._table: narrate.Table | None = None  # made when the log is first read
         self.seed: int | None = None
         self._log: list[str] = []
         self._shown = 0
@@ -133,16 +135,16 @@ class EightsEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seeder = random.Random(seed)
+            # the seeder of later resets without a seed is made only when one comes (seeding a
+            # Random costs a few engine steps)
+            self._seeder, self._seeded_with = None, seed
             self.seed = int(seed)
         else:
             if self._seeder is None:
-                self._seeder = random.Random()
+                self._seeder = random.Random(self._seeded_with)  # None: from the system
             self.seed = self._seeder.getrandbits(32)
         self.game = self._new_game(self.seed)
-        self._table = narrate.table_for(self.game, self.names)
-        self._log = [f"game: {self.rule_set}, seed {self.seed}; "
-                     + ", ".join(f"seat {s} {n}" for s, n in enumerate(self.names))]
+        self._log = []  # narrated when read (see _narrate)
         self._shown = 0
         self._rendered = 0
         self.decisions = 0
@@ -214,6 +216,11 @@ class EightsEnv(AECEnv):
         """Narrate the events not narrated yet: only when the log is read (narrating every step
         would cost as much as the step)."""
         game = self.game
+        if self._table is None:  # the card table depends on the set-up only: one serves every game
+            self._table = narrate.table_for(game, self.names)
+        if not self._log:
+            self._log.append(f"game: {self.rule_set}, seed {self.seed}; "
+                             + ", ".join(f"seat {s} {n}" for s, n in enumerate(self.names)))
         events = game.events
         if self._shown > len(events):
             return  # the game is over and narrated, result included

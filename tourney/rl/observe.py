@@ -129,41 +129,54 @@ class Observer:
         """``Encoding.encode(game.view(seat), kind)`` as a new float32 array."""
         observe = self._seats[seat]
         if observe is None:
-            observe = self._seats[seat] = self._make(self.encoding, _slots(self.encoding)[seat], self.game, seat)
+            observe = self._seats[seat] = self._make(self.encoding, self.game, seat)
         return observe(kind)
 
 
-# Each seat observer below first takes every constant into a local name, then returns the
-# function that updates the seat's observation: local names are the fastest Python reads.
+# Each seat observer below takes its constants (worked out once per set-up by its plan) into
+# local names, then returns the function that updates the seat's observation: local names are
+# the fastest reads Python has.
 
 
-def _classic_seat(encoding: Encoding, slots: _Slots, game: Any, seat: int) -> SeatObserver:
-    """A seat of Crazy Eights or Super Crazy Eights (engine/eights_family.py), dummies included."""
-    obs = np.zeros(encoding.size, np.float32)
-    mv: Any = obs.data  # a memoryview: a single write through it costs half of numpy's
+@lru_cache(maxsize=256)
+def _classic_plan(encoding: Encoding, seat: int, controller: tuple, dummy: tuple, dummy_form: bool) -> tuple:
+    """The constants of a classic seat's observer (for every game with these hands: worked out once)."""
+    slots = _slots(encoding)[seat]
     at, by_seat = slots.start, slots.seat
-    players = encoding.players
-    controller, dummy = list(game.controller), list(game.dummy)
     hand_count = len(controller)
     # the view's hand is the seat's first concealed hand; a seat's hand size counts all it conceals
     own = next((h for h in range(hand_count) if controller[h] == seat and not dummy[h]), None)
     concealed = [h for h in range(hand_count) if not dummy[h]]
-    one_each = sorted(controller[h] for h in concealed) == list(range(players))
-    size_of_hand = [(by_seat["hand_size"][controller[h]], h) for h in concealed]
-    dummies = [h for h in range(hand_count) if dummy[h]] if game.dummy_form else []
-    mine = [h for h in dummies if controller[h] == seat]
-    others = [h for h in dummies if controller[h] != seat]
-    hand_at, discard_at, top_at = at["hand"], at["discard_pile"], at["top"]
-    mine_at, other_at = at["dummy_mine"], at["dummy_other"]
-    turn_slot = [by_seat["turn"][controller[h]] for h in range(hand_count)]
-    dealer_slot = [by_seat["dealer"][controller[h]] for h in range(hand_count)]
-    missed_slot, active_slot = by_seat["missed_call"], by_seat["active"]
-    alive_slot, size_slot = by_seat["alive"], by_seat["hand_size"]
-    clockwise_at, any_card_at, stack_at = at["clockwise"], at["any_card"], at["draw_stack"]
-    draw_at, discard_size_at = at["draw_pile"], at["discard_size"]
-    kind_slot, other_kind, suit_slot = slots.kind, slots.other_kind, slots.suit
-    cards = encoding.cards
-    count = _fractions(cards)
+    one_each = sorted(controller[h] for h in concealed) == list(range(encoding.players))
+    dummies = [h for h in range(hand_count) if dummy[h]] if dummy_form else []
+    return (
+        own, concealed, one_each, [(by_seat["hand_size"][controller[h]], h) for h in concealed],
+        dummies, [h for h in dummies if controller[h] == seat], [h for h in dummies if controller[h] != seat],
+        at["hand"], at["discard_pile"], at["top"], at["dummy_mine"], at["dummy_other"],
+        [by_seat["turn"][controller[h]] for h in range(hand_count)],
+        [by_seat["dealer"][controller[h]] for h in range(hand_count)],
+        by_seat["missed_call"], by_seat["active"], by_seat["alive"], by_seat["hand_size"],
+        at["clockwise"], at["any_card"], at["draw_stack"], at["draw_pile"], at["discard_size"],
+        slots.kind, slots.other_kind, slots.suit, _fractions(encoding.cards),
+    )
+
+
+def _classic_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
+    """A seat of Crazy Eights or Super Crazy Eights (engine/eights_family.py), dummies included."""
+    obs = np.zeros(encoding.size, np.float32)
+    mv: Any = obs.data  # a memoryview: a single write through it costs half of numpy's
+    players, cards = encoding.players, encoding.cards
+    controller = game.controller
+    (
+        own, concealed, one_each, size_of_hand,
+        dummies, mine, others,
+        hand_at, discard_at, top_at, mine_at, other_at,
+        turn_slot,
+        dealer_slot,
+        missed_slot, active_slot, alive_slot, size_slot,
+        clockwise_at, any_card_at, stack_at, draw_at, discard_size_at,
+        kind_slot, other_kind, suit_slot, count,
+    ) = _classic_plan(encoding, seat, tuple(controller), tuple(game.dummy), game.dummy_form)
     hand_shown: list[int] = []
     discard_shown: list[int] = []
     mine_shown: list[int] = []
@@ -231,27 +244,40 @@ def _classic_seat(encoding: Encoding, slots: _Slots, game: Any, seat: int) -> Se
     return observe
 
 
-def _crazier_seat(encoding: Encoding, slots: _Slots, game: Any, seat: int) -> SeatObserver:
+@lru_cache(maxsize=256)
+def _crazier_plan(encoding: Encoding, seat: int, team: tuple) -> tuple:
+    """The constants of a Crazier Eights seat's observer (for every game with these teams: worked out once)."""
+    slots = _slots(encoding)[seat]
+    at, by_seat = slots.start, slots.seat
+    return (
+        [by_seat["team_mate"][s] for s in range(encoding.players) if s != seat and team[s] == team[seat]],
+        at["hand"], at["discard_pile"], at["top"], at["limbo"], at["known_draw_pile"], at["looking_at"],
+        slots.in_play, by_seat["active"], by_seat["alive"], by_seat["hand_size"],
+        by_seat["being_looked_at"], by_seat["skips"], by_seat["extra_turns"],
+        at["played_this_turn"], at["discards_made"], at["discards_allowed"],
+        at["turn_number"], at["draw_pile"], at["discard_size"],
+        slots.kind, slots.other_kind, slots.named, slots.phase, _fractions(encoding.cards), _fractions(SMALL_CAP),
+    )
+
+
+def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
     """A seat of Crazier Eights (engine/crazier/). Three items of its view come from the engine's
     own helpers, as the view takes them: the named colour, the discards allowed this turn (cards
     in play change it) and the hand the seat is looking at (Trade, Queen Guinevere)."""
     obs = np.zeros(encoding.size, np.float32)
     mv: Any = obs.data  # a memoryview: a single write through it costs half of numpy's
-    at, by_seat = slots.start, slots.seat
     players = encoding.players
-    team = list(game.team)
-    for s in range(players):  # team mates never change
-        if s != seat and team[s] == team[seat]:
-            mv[by_seat["team_mate"][s]] = 1.0
-    hand_at, discard_at, top_at, limbo_at = at["hand"], at["discard_pile"], at["top"], at["limbo"]
-    known_at, looking_at = at["known_draw_pile"], at["looking_at"]
-    in_play_at = slots.in_play
-    active_slot, alive_slot, size_slot = by_seat["active"], by_seat["alive"], by_seat["hand_size"]
-    looked_slot, skips_slot, extra_slot = by_seat["being_looked_at"], by_seat["skips"], by_seat["extra_turns"]
-    played_at, made_at, allowed_at = at["played_this_turn"], at["discards_made"], at["discards_allowed"]
-    turn_number_at, draw_at, discard_size_at = at["turn_number"], at["draw_pile"], at["discard_size"]
-    kind_slot, other_kind, named_slot, phase_slot = slots.kind, slots.other_kind, slots.named, slots.phase
-    count, small = _fractions(encoding.cards), _fractions(SMALL_CAP)
+    (
+        mates,
+        hand_at, discard_at, top_at, limbo_at, known_at, looking_at,
+        in_play_at, active_slot, alive_slot, size_slot,
+        looked_slot, skips_slot, extra_slot,
+        played_at, made_at, allowed_at,
+        turn_number_at, draw_at, discard_size_at,
+        kind_slot, other_kind, named_slot, phase_slot, count, small,
+    ) = _crazier_plan(encoding, seat, tuple(game.team))
+    for slot in mates:  # team mates never change
+        mv[slot] = 1.0
     hand_shown: list[int] = []
     discard_shown: list[int] = []
     limbo_shown: list[int] = []
