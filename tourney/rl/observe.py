@@ -40,23 +40,25 @@ SeatObserver = Callable[[str | None], np.ndarray]
 
 
 def _show(mv: Any, start: int, shown: list[int], ids: list[int]) -> list[int]:
-    """Make ``start + i`` for each ``i`` in ``ids`` the 1s of a plane whose 1s are ``shown`` now;
-    returns the list shown after (a copy: the engine changes its lists in place)."""
+    """Make ``start + i`` for each ``i`` in ``ids`` the 1s of a plane whose 1s are ``shown`` now
+    (a list of this module's own: the engine changes its lists in place); returns it, updated."""
     n, m = len(shown), len(ids)
     if m >= n:
         if ids[:n] == shown:  # unchanged, or grown at its end (cards drawn, a card discarded)
-            if m == n:
-                return shown
-            for i in ids[n:]:
-                mv[start + i] = 1.0
-            return ids[:]
+            if m > n:
+                new = ids[n:]
+                for i in new:
+                    mv[start + i] = 1.0
+                shown += new
+            return shown
     elif m == n - 1:  # one gone, the others kept in order (a card played)
         gone = sum(shown) - sum(ids)
         if gone in shown:
             k = shown.index(gone)
             if ids[:k] == shown[:k] and ids[k:] == shown[k + 1:]:
                 mv[start + gone] = 0.0
-                return ids[:]
+                del shown[k]
+                return shown
     for i in shown:  # anything else (a reshuffle, a trade): anew
         mv[start + i] = 0.0
     for i in ids:
