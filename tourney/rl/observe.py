@@ -187,10 +187,12 @@ def _classic_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
     turn_shown = dealer_shown = top_shown = active_shown = named_shown = kind_shown = None
     missed_shown: list[int] = []
     flags_shown = (False, False)  # clockwise, any card
+    alive_shown: list[bool] = []
+    stack_shown = 0
 
     def observe(kind: str | None) -> np.ndarray:
         nonlocal hand_shown, discard_shown, mine_shown, other_shown, turn_shown, dealer_shown, top_shown
-        nonlocal active_shown, named_shown, kind_shown, missed_shown, flags_shown
+        nonlocal active_shown, named_shown, kind_shown, missed_shown, flags_shown, alive_shown, stack_shown
         g = game
         hands = g.hands
         hand_shown = _show(mv, hand_at, hand_shown, hands[own] if own is not None else [])
@@ -227,8 +229,13 @@ def _classic_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
             mv[clockwise_at], mv[any_card_at] = float(flags[0]), float(flags[1])
             flags_shown = flags
 
-        for slot, a in zip(alive_slot, g.alive):
-            mv[slot] = 1.0 if a else 0.0
+        if g.alive != alive_shown:
+            for slot, a in zip(alive_slot, g.alive):
+                mv[slot] = 1.0 if a else 0.0
+            alive_shown = g.alive[:]
+        if g.stack != stack_shown:
+            stack_shown = g.stack
+            mv[stack_at] = min(stack_shown / cards, 1.0)
         if one_each:
             for slot, h in size_of_hand:
                 mv[slot] = count[len(hands[h])]
@@ -240,7 +247,6 @@ def _classic_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
                 mv[slot] = count[n]
         mv[draw_at] = count[len(g.draw_pile)]
         mv[discard_size_at] = count[len(discard)]
-        mv[stack_at] = min(g.stack / cards, 1.0)
         return obs.copy()
 
     return observe
@@ -288,10 +294,14 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
     in_play_shown: list[list[int]] = [[] for _ in range(players)]
     # the slot of each one-hot 1 now (None: none)
     active_shown = top_shown = looked_shown = phase_shown = named_shown = kind_shown = None
+    alive_shown: list[bool] = []
+    skips_shown: list[int] = []
+    extra_shown: list[int] = []
 
     def observe(kind: str | None) -> np.ndarray:
         nonlocal hand_shown, discard_shown, limbo_shown, known_shown, look_shown
         nonlocal active_shown, top_shown, looked_shown, phase_shown, named_shown, kind_shown
+        nonlocal alive_shown, skips_shown, extra_shown
         g = game
         hands = g.hands
         hand_shown = _show(mv, hand_at, hand_shown, hands[seat])
@@ -301,7 +311,7 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
             limbo_shown = _show(mv, limbo_at, limbo_shown, g.limbo)
         known = g.known[seat]
         if known or known_shown:
-            pile = g.draw_pile
+            pile = set(g.draw_pile) if len(known) > 1 else g.draw_pile
             known_shown = _show(mv, known_at, known_shown, [c for c in known if c in pile])
         look = g._current_look(seat)
         if look or look_shown:
@@ -329,14 +339,18 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
         if slot != kind_shown:
             kind_shown = _move(mv, kind_shown, slot)
 
-        for slot, a in zip(alive_slot, g.alive):
-            mv[slot] = 1.0 if a else 0.0
+        if g.alive != alive_shown:
+            for slot, a in zip(alive_slot, g.alive):
+                mv[slot] = 1.0 if a else 0.0
+            alive_shown = g.alive[:]
+        if g.skips != skips_shown or g.extra != extra_shown:
+            for slot, n in zip(skips_slot, g.skips):
+                mv[slot] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
+            for slot, n in zip(extra_slot, g.extra):
+                mv[slot] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
+            skips_shown, extra_shown = g.skips[:], g.extra[:]
         for slot, hand in zip(size_slot, hands):
             mv[slot] = count[len(hand)]
-        for slot, n in zip(skips_slot, g.skips):
-            mv[slot] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
-        for slot, n in zip(extra_slot, g.extra):
-            mv[slot] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
         n = g.discards_made
         mv[made_at] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
         n = g._discard_allowance(g.turn)
