@@ -15,7 +15,8 @@ True
 Agents are ``player_0`` ... ``player_<n-1>``, one per seat. The agent to act is the seat of the
 engine's pending decision, so Crazier Eights' questions asked out of turn (Guardian Valkyrie's
 save, Trade's give) go to the seat asked, as in a tournament. Observations and actions follow
-:mod:`tourney.rl.encoding` (docs/tutorial.md, part 2); an observation is built from that seat's view only.
+:mod:`tourney.rl.encoding` (docs/tutorial.md, part 2); an observation is exactly the encoding of
+that seat's view, kept up to date from the engine's state by :mod:`tourney.rl.observe`.
 
 The game ends for every agent at once: all agents get their reward when the engine's result
 is in (``reward="win"``: +1 a winner, -1 everyone else, 0 for all when nobody won;

@@ -18,6 +18,10 @@ Actions (``Discrete(Encoding.actions)``), in this order:
 Every option id of every rule set has its action, and one decision never offers two ids with the
 same action, so :meth:`Encoding.option` maps an action back to the offered id.
 
+The environments get the same numbers faster from :mod:`tourney.rl.observe`, which reads the
+engine's state and updates each seat's observation in place; tests/test_rl.py checks that its
+observations equal :meth:`Encoding.encode` of the seat's view after every step of seeded games.
+
 Numbers come as numpy arrays when numpy is there (the environments need it); without numpy,
 :meth:`Encoding.encode` returns a list of floats, so a protocol bot needs nothing beyond the
 standard library.
