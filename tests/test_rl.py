@@ -391,3 +391,84 @@ def test_every_seats_observation_is_the_reference_encoding_of_its_view(rule_set,
                 offered = sorted(env.encoding.action(o) for o in pending.options) if kind else []
                 assert list(mask) == offered
             env.step(choice(np.flatnonzero(env.last()[0]["action_mask"])))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_observations_kept_up_to_date_equal_a_fresh_encoding_of_the_view(rule_set, players):
+    """The environment updates each seat's observation in place from the engine's state; observed
+    at random moments (so an update spans one step or many), it is always exactly the encoding of
+    the seat's view made from scratch, and an observation handed out never changes afterwards."""
+    env = EightsEnv(rule_set, players)
+    for seed in range(4):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        handed_out = []
+        while (pending := env.game.pending) is not None:
+            for s, agent in enumerate(env.possible_agents):
+                if s == pending.player or rng.random() < 0.2:
+                    obs = env.observe(agent)["observation"]
+                    kind = pending.kind if s == pending.player else None
+                    expected = env.encoding.encode(env.game.view(s), kind)
+                    assert np.array_equal(obs, expected), (seed, agent, env.decisions)
+                    if rng.random() < 0.05:
+                        handed_out.append((obs, obs.copy()))
+            env.step(rng.choice(np.flatnonzero(env.last()[0]["action_mask"])))
+        for obs, copy in handed_out:
+            assert np.array_equal(obs, copy)
+
+
+@pytest.mark.parametrize("rule_set,players,options,teams", [
+    ("crazier-eights", 4, None, [[0, 2], [1, 3]]),
+    ("crazier-eights", 6, None, [[0, 3], [1, 4], [2, 5]]),
+    ("crazier-eights", 8, None, None),
+    ("crazy-eights", 5, {"last_card": True, "special_cards": True}, None),
+    ("super-crazy-eights", 3, None, None),
+])
+def test_kept_up_observations_of_other_tables(rule_set, players, options, teams):
+    env = EightsEnv(rule_set, players, options=options, teams=teams)
+    for seed in range(6):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        while (pending := env.game.pending) is not None:
+            s = rng.choice([pending.player, rng.randrange(players)])
+            kind = pending.kind if s == pending.player else None
+            obs = env.observe(env.possible_agents[s])["observation"]
+            assert np.array_equal(obs, env.encoding.encode(env.game.view(s), kind)), (seed, s, env.decisions)
+            env.step(rng.choice(np.flatnonzero(env.last()[0]["action_mask"])))
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_kept_up_observations_hold_no_hidden_card(rule_set):
+    """Mid-game, after every seat has been observed (so the next observation is an update), swap
+    a card of one seat's concealed hand with the bottom card of the face-down draw pile in the
+    live game: no other seat's next observation changes."""
+    env = EightsEnv(rule_set, 3)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    for _ in range(12):
+        env.step(rng.choice(np.flatnonzero(env.last()[0]["action_mask"])))
+    game = env.game
+    before = {a: env.observe(a)["observation"] for a in env.possible_agents}
+    other = (game.pending.player + 1) % 3
+    hand = game.hands[other]
+    hand[0], game.draw_pile[0] = game.draw_pile[0], hand[0]
+    for seat, agent in enumerate(env.possible_agents):
+        after = env.observe(agent)["observation"]
+        assert np.array_equal(after, before[agent]) != (seat == other), agent
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_single_seat_observations_are_the_encoding_of_the_learners_view(rule_set):
+    """What the learner is trained on is what a protocol bot computes from its requests."""
+    env = SingleSeatEnv(rule_set, ["random", "greedy"], seat=None)
+    rng = random.Random(2)
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            game = env.game
+            kind = game.pending.kind if game.pending is not None and game.pending.player == env.seat else None
+            assert np.array_equal(obs["observation"], env.encoding.encode(game.view(env.seat), kind))
+            obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            done = terminated or truncated

@@ -15,7 +15,8 @@ True
 Agents are ``player_0`` ... ``player_<n-1>``, one per seat. The agent to act is the seat of the
 engine's pending decision, so Crazier Eights' questions asked out of turn (Guardian Valkyrie's
 save, Trade's give) go to the seat asked, as in a tournament. Observations and actions follow
-:mod:`tourney.rl.encoding` (docs/tutorial.md, part 2); an observation is built from that seat's view only.
+:mod:`tourney.rl.encoding` (docs/tutorial.md, part 2); an observation is exactly the encoding of
+that seat's view, kept up to date from the engine's state by :mod:`tourney.rl.observe`.
 
 The game ends for every agent at once: all agents get their reward when the engine's result
 is in (``reward="win"``: +1 a winner, -1 everyone else, 0 for all when nobody won;
@@ -41,6 +42,7 @@ from pettingzoo import AECEnv
 import engine
 from tourney import narrate
 from tourney.rl.encoding import Encoding, EncodingError
+from tourney.rl.observe import Observer, observer_for
 
 REWARDS = ("win", "placement")
 RENDER_MODES = ("ansi", "human")
@@ -106,7 +108,10 @@ class EightsEnv(AECEnv):
             for a in self.possible_agents
         }
         self._seeder: random.Random | None = None
+        self._seeded_with: Any = None  # the last seed given to reset()
         self.game: Any = None
+        self._observer: Observer | None = None
+        self._table: narrate.Table | None = None  # made when the log is first read
         self.seed: int | None = None
         self._log: list[str] = []
         self._shown = 0
@@ -131,16 +136,16 @@ class EightsEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seeder = random.Random(seed)
+            # the seeder of later resets without a seed is made only when one comes (seeding a
+            # Random costs a few engine steps)
+            self._seeder, self._seeded_with = None, seed
             self.seed = int(seed)
         else:
             if self._seeder is None:
-                self._seeder = random.Random()
+                self._seeder = random.Random(self._seeded_with)  # None: from the system
             self.seed = self._seeder.getrandbits(32)
         self.game = self._new_game(self.seed)
-        self._table = narrate.table_for(self.game, self.names)
-        self._log = [f"game: {self.rule_set}, seed {self.seed}; "
-                     + ", ".join(f"seat {s} {n}" for s, n in enumerate(self.names))]
+        self._log = []  # narrated when read (see _narrate)
         self._shown = 0
         self._rendered = 0
         self.decisions = 0
@@ -155,14 +160,16 @@ class EightsEnv(AECEnv):
     def observe(self, agent: str) -> dict:
         seat = self._seat[agent]
         game = self.game
+        observer = self._observer
+        if observer is None or observer.game is not game:  # a new game, or one put in its place
+            observer = self._observer = observer_for(self.encoding, game)
         pending = game.pending
-        encoding = self.encoding
         # only the asked agent's observation is built, when it is asked for (``last()``)
         if pending is not None and pending.player == seat and not self.truncations.get(agent, False):
-            return {"observation": encoding.encode(game.view(seat), pending.kind),
-                    "action_mask": encoding.mask(pending.options)}
-        return {"observation": encoding.encode(game.view(seat)),
-                "action_mask": np.zeros(encoding.actions, np.int8)}
+            return {"observation": observer.observe(seat, pending.kind),
+                    "action_mask": self.encoding.mask(pending.options)}
+        return {"observation": observer.observe(seat),
+                "action_mask": np.zeros(self.encoding.actions, np.int8)}
 
     def option_of(self, action: int) -> str:
         """The option id of the pending decision that ``action`` stands for."""
@@ -210,6 +217,11 @@ class EightsEnv(AECEnv):
         """Narrate the events not narrated yet: only when the log is read (narrating every step
         would cost as much as the step)."""
         game = self.game
+        if self._table is None:  # the card table depends on the set-up only: one serves every game
+            self._table = narrate.table_for(game, self.names)
+        if not self._log:
+            self._log.append(f"game: {self.rule_set}, seed {self.seed}; "
+                             + ", ".join(f"seat {s} {n}" for s, n in enumerate(self.names)))
         events = game.events
         if self._shown > len(events):
             return  # the game is over and narrated, result included

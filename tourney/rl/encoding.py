@@ -18,6 +18,10 @@ Actions (``Discrete(Encoding.actions)``), in this order:
 Every option id of every rule set has its action, and one decision never offers two ids with the
 same action, so :meth:`Encoding.option` maps an action back to the offered id.
 
+The environments get the same numbers faster from :mod:`tourney.rl.observe`, which reads the
+engine's state and updates each seat's observation in place; tests/test_rl.py checks that its
+observations equal :meth:`Encoding.encode` of the seat's view after every step of seeded games.
+
 Numbers come as numpy arrays when numpy is there (the environments need it); without numpy,
 :meth:`Encoding.encode` returns a list of floats, so a protocol bot needs nothing beyond the
 standard library.
@@ -33,6 +37,9 @@ try:  # numpy is optional here: a protocol bot may run without it
     import numpy as np
 except ImportError:  # pragma: no cover - the rl extra installs numpy
     np = None  # type: ignore[assignment]
+
+_INT8 = np.dtype(np.int8) if np is not None else None
+_FLOAT32 = np.dtype(np.float32) if np is not None else None
 
 #: the decision kinds of every rule set (docs/protocol.md, "Decision kinds by rule set"); a kind
 #: not listed sets the last slot, ``other``
@@ -89,6 +96,7 @@ class Encoding:
     cards: int
     players: int
     _action_of: dict = field(init=False, repr=False, compare=False)
+    _option_of: tuple = field(init=False, repr=False, compare=False)
     _offsets: dict = field(init=False, repr=False, compare=False)
     _at: dict = field(init=False, repr=False, compare=False)
     _size: int = field(init=False, repr=False, compare=False)
@@ -105,6 +113,7 @@ class Encoding:
         for verb in VERBS:
             ids[verb] = len(ids)
         object.__setattr__(self, "_action_of", ids)
+        object.__setattr__(self, "_option_of", tuple(ids))  # action -> its option id
         offsets: dict[str, tuple[int, int]] = {}
         at = 0
         for name, size in self._sizes():
@@ -137,8 +146,9 @@ class Encoding:
 
     def option(self, action: int, options: list[str]) -> str:
         """The offered option id that ``action`` stands for; :class:`EncodingError` if none."""
-        for option_id in options:
-            if self._action_of.get(option_id) == action:
+        if 0 <= action < len(self._option_of):
+            option_id = self._option_of[action]  # an action stands for one option id: is it offered?
+            if option_id in options:
                 return option_id
         raise EncodingError(f"action {action} is not one of the offered options {options}")
 
@@ -156,7 +166,7 @@ class Encoding:
                 mask[ids[o]] = 1
         except KeyError:
             self.action(o)  # raises the EncodingError naming the option
-        return np.frombuffer(mask, dtype=np.int8)
+        return np.frombuffer(mask, _INT8)  # a dtype passed by position costs half as much
 
     # -- observations ----------------------------------------------------------------------------
     def _sizes(self) -> list[tuple[str, int]]:
@@ -285,4 +295,4 @@ class Encoding:
             out[at["kind"] + (KINDS.index(kind) if kind in KINDS else len(KINDS) - 1)] = 1.0
         if np is None:
             return out
-        return np.frombuffer(out, dtype=np.float32)
+        return np.frombuffer(out, _FLOAT32)

@@ -44,6 +44,7 @@ from tourney.bots.entrants import EntrantSpec, open_entrant
 from tourney.bots.protocol import ProtocolError
 from tourney.rl.aec import RENDER_MODES, REWARDS, IllegalAction, outcome, render_lines
 from tourney.rl.encoding import Encoding, EncodingError
+from tourney.rl.observe import Observer, observer_for
 
 ILLEGAL = ("forfeit", "raise")
 
@@ -109,6 +110,7 @@ class SingleSeatEnv(gym.Env):
         self._programs: dict[int, Any] = {}  # protocol bots by opponent index: started once
         self._seeder: random.Random | None = None
         self.game: Any = None
+        self._observer: Observer | None = None
         self._log: list[str] = []
         self._rendered = 0
 
@@ -237,10 +239,13 @@ class SingleSeatEnv(gym.Env):
 
     def _observation(self) -> dict:
         game = self.game
+        if self._observer is None or self._observer.game is not game:
+            self._observer = observer_for(self.encoding, game)
         pending = game.pending
         asked = pending is not None and pending.player == self.seat
         return {
-            "observation": self.encoding.encode(game.view(self.seat), pending.kind if asked else None),
+            # the numbers of ``encoding.encode(game.view(seat), kind)``, the function a protocol bot calls
+            "observation": self._observer.observe(self.seat, pending.kind if asked else None),
             "action_mask": self.action_masks(),
         }
 
