@@ -10,8 +10,10 @@ the ones that only count or destroy (Castle, Oberon, Sleep, ...) change no pile 
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
-from enginekit import cid, do, draw_top_first, hand, position
+from enginekit import cid, draw_top_first, hand, position
 
 import engine
 from engine.eights_family import card_id
@@ -254,6 +256,42 @@ def test_pleasant_memories_draws_for_two_players_in_turn_order_each_card_a_chanc
     assert [(game.card_name(c), p) for c, p, _ in draws[2].before] == [("Death", 1), ("Trade", 1)]
 
 
+def _answer(game, stock, choice):
+    """``choice`` with card names made ids ("play:Study", "card:Oberon"); "put_backs" answers
+    every put-back question of the step with the first card offered."""
+    if choice == "put_backs":
+        draws = []
+        while game.pending.kind == "put_back":
+            draws += step(game, stock, game.pending.options[0])
+        return draws
+    verb, _, name = choice.partition(":")
+    if verb in ("play", "card"):
+        choice = f"{verb}:{cid(game, name)}"
+    return step(game, stock, choice)
+
+
+@pytest.mark.parametrize("turn,in_play,hand0,choices,drawers", [
+    # player 1 ends their turn; at the beginning of player 0's: the ability's draw, then the turn's
+    (1, [["Angel of Hope"], []], ["Sleep"], ["end", "player:1"], [1, 0]),
+    (1, [["Holy Grail"], []], ["Sleep"], ["end"], [0, 0]),
+    # events player 0 plays in their main phase
+    (0, [[], []], ["Visionary Dream", "Sleep"], ["play:Visionary Dream", "player:1"], [1, 1]),
+    (0, [[], []], ["Worldly Wisdom", "Sleep"], ["play:Worldly Wisdom", "player:1", "done"], [1, 1, 1]),
+    (0, [[], ["Castle"]], ["Forbidden Knowledge", "Sleep"], ["play:Forbidden Knowledge", "player:1"], [1, 1]),
+    (0, [["Guardian Angel"], []], ["Forbidden Knowledge", "Sleep"], ["play:Forbidden Knowledge", "player:0"], [0]),
+    (0, [[], []], ["Treasure", "Sleep"], ["play:Treasure", "put_backs", "end"], [0, 0, 0, 0, 0, 1]),
+    # at the end of player 0's turn: Lilith takes Oberon, then draws; then player 1's turn draw
+    (0, [["Lilith"], ["Oberon"]], ["Sleep"], ["end", "card:Oberon"], [0, 1]),
+])
+def test_every_card_drawn_unseen_by_an_effect_is_a_chance_event_over_what_the_pile_still_holds(
+        turn, in_play, hand0, choices, drawers):
+    pile = ["Death", "Trade", "Study", "Tempest", "Timeshift", "Ferocity", "Research", "Revolution"]
+    game = position([hand0, ["Merlin", "Hurricane"]], draw=pile, discard=["Armageddon"], in_play=in_play, turn=turn)
+    stock = Stock.after_deal(game)
+    draws = [d for choice in choices for d in _answer(game, stock, choice)]
+    assert draws == [(pile[i], p, sorted(pile[i:])) for i, p in enumerate(drawers)]
+
+
 def test_malevolent_minions_adds_a_card_that_is_luck_too():
     pile = ["Death", "Trade", "Oberon", "Tempest"]
     game = position([["Forbidden Knowledge", "Sleep"], ["Merlin"]], draw=pile, discard=["Armageddon"],
@@ -277,6 +315,23 @@ def test_elven_ritual_shuffles_the_whole_pile_so_every_card_in_it_is_unknown_aga
     assert sorted(unseen(game, stock)) == sorted(pile[1:])
     draws = step(game, stock, "end")
     assert len(draws) == 1 and draws[0][1:] == (1, sorted(pile[1:]))
+
+
+def test_after_elven_ritual_the_first_draw_is_equally_likely_any_card_of_the_pile():
+    # the candidates are right only if the engine's shuffle makes each of them come up equally
+    # often: 300 seeds (fixed), six candidates, a chi-square (5 df) below its 0.1% point 20.5
+    pile = ["Castle", "Death", "Trade", "Oberon", "Tempest", "Timeshift", "Ferocity"]
+    counts: Counter = Counter()
+    for seed in range(300):
+        game = position([["Elven Ritual", "Sleep"], ["Merlin"]], draw=pile, discard=["Armageddon"], seed=seed)
+        stock = Stock.after_deal(game)
+        for choice in (f"play:{cid(game, 'Elven Ritual')}", card(game, "Castle"), "done"):
+            step(game, stock, choice)
+        (drawn, player, candidates), = step(game, stock, "end")
+        assert player == 1 and candidates == sorted(pile[1:])
+        counts[drawn] += 1
+    assert sorted(counts) == sorted(pile[1:])
+    assert sum((n - 50) ** 2 / 50 for n in counts.values()) < 20.5
 
 
 # ---- cards that move cards between hands, the table and the discard pile -------------------------
@@ -322,6 +377,18 @@ def test_a_draw_right_after_a_reshuffle_is_luck_over_the_reshuffled_cards():
     assert len(draws) == 1 and draws[0][1:] == (0, left)
 
 
+def test_the_card_drawn_right_after_a_reshuffle_is_equally_likely_any_candidate():
+    # 300 fixed seeds, three candidates: a chi-square (2 df) below its 0.1% point 13.8
+    counts: Counter = Counter()
+    for seed in range(300):
+        game = position([["Sleep", "Castle"], ["Merlin"]], draw=[], discard=["Tempest", "Study", "Trade", "Death"],
+                        seed=seed)
+        (drawn, _, candidates), = step(game, Stock.after_deal(game), "end")
+        assert candidates == ["Death", "Study", "Trade"]
+        counts[drawn] += 1
+    assert len(counts) == 3 and sum((n - 100) ** 2 / 100 for n in counts.values()) < 13.8
+
+
 def test_a_multi_card_draw_through_a_reshuffle():
     # Forbidden Knowledge: Death (the last card, its own block) then two from the reshuffled
     # Study, Trade, Oberon
@@ -345,8 +412,9 @@ def _standard(rule_set, hands, discard, draw, **kw):
 
 def test_super_crazy_eights_rebuilt_stock_is_a_new_block():
     # Super rebuilds the stock from the discard pile (all but the card on top) when a draw needs
-    # it (the position puts every unlisted card under the discard pile). A standard game's draw events give counts, not cards: the card drawn in the very step
-    # of a rebuild is not corrected (docs/evaluation.md); the next draws are, over the rebuilt cards.
+    # it (the position puts every unlisted card under the discard pile). A standard game's draw
+    # events give counts, not cards: the card drawn in the very step of a rebuild is not
+    # corrected (docs/evaluation.md); the next draws are, over the rebuilt cards.
     game = _standard("super-crazy-eights", [["7S", "KS"], ["7H", "KH"]], discard=["4C", "5C", "6C", "7D"],
                      draw=["2D"], options={"dummies": False})
     stock = Stock.after_deal(game)

@@ -2,15 +2,18 @@
 
 The draw pile is tracked as *blocks*: sets of cards whose order nobody has seen since they were
 shuffled together (the rest of the deck after the deal; each reshuffle of the discard pile makes
-a new block). A card stays *unseen* while it sits in its block's pile untouched; it stops being
-unseen, for good, when any player looks at it (Fortune Teller, Titania, Elven Princess, Wood Elf,
-Lighthouse, Morgan le Fay: ``game.known`` or an event naming it), when it leaves the draw pile,
-when it is put back at a place somebody chose, or when the pile is reordered in a way this
-tracker does not follow (Elven Ritual's shuffle). Conditional on everything before, the unseen
-cards of one block lie in a uniformly random order, so the next one of them to be drawn is
-equally likely to be any of them: a **chance event**. Drawing a card that was placed or seen
-first is not one. When the tracker cannot tell what happened it marks cards seen, which only ever
-gives up a correction (zero is always an unbiased correction), never adds a wrong one.
+a new block, and so does Elven Ritual's shuffle of the whole draw pile, which puts back into
+chance every card in it, the ones just revealed included). A card stays *unseen* while it sits
+in its block's pile untouched; it stops being unseen when any player looks at it (Fortune
+Teller, Titania, Elven Princess, Wood Elf, Lighthouse, Morgan le Fay: ``game.known`` or an event
+naming it), when it leaves the draw pile, when it is put back at a place somebody chose, or when
+the pile is reordered in a way this tracker does not follow; only a new shuffle makes it unseen
+again. Conditional on everything before, the unseen cards of one block lie in a uniformly random
+order, so the next one of them to be drawn is equally likely to be any of them: a **chance
+event**. Drawing a card that was placed or seen first is not one, nor is drawing the one card of
+a reshuffled pile (everybody can name it). When the tracker cannot tell what happened it marks
+cards seen, which only ever gives up a correction (zero is always an unbiased correction), never
+adds a wrong one.
 
 :func:`draws_of_step` lists, for one applied choice, the unseen cards drawn into a hand, in the
 order they were drawn, each with the cards it could have been.
