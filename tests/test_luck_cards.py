@@ -362,6 +362,14 @@ def test_cards_that_move_no_draw_pile_card_make_no_chance_event_and_leave_the_st
     assert step(game, stock, "end") == [("Death", 1, sorted(FILLER))]
 
 
+def test_queen_guineveres_look_at_a_hand_and_the_asset_she_takes_touch_no_draw_pile_card():
+    game = position([["Sleep"], ["Castle", "Merlin"]], draw=FILLER, discard=["Armageddon"],
+                    in_play=[["Queen Guinevere"], []])
+    stock = Stock.after_deal(game)
+    assert step(game, stock, "end") == [] and step(game, stock, "player:1") == []
+    assert step(game, stock, card(game, "Castle")) == [("Death", 1, sorted(FILLER))]
+
+
 # ---- reshuffles ----------------------------------------------------------------------------------
 
 def test_a_draw_right_after_a_reshuffle_is_luck_over_the_reshuffled_cards():
@@ -430,6 +438,19 @@ def test_super_crazy_eights_rebuilt_stock_is_a_new_block():
     game.apply("draw")
     draws = draws_of_step(stock, before, game)
     assert [(d.card, d.player, sorted(d.candidates)) for d in draws] == [(game.hands[0][-1], 0, left)]
+
+
+def test_super_crazy_eights_draw_two_then_a_forced_draw_are_a_sequence_of_chance_events():
+    # 2C on 7C: player 1 has no two and draws two; player 0 then cannot follow 2C and draws one
+    game = _standard("super-crazy-eights", [["2C", "KS", "QS"], ["KH", "7H"]], discard=["7C"],
+                     draw=["2D", "3D", "4D", "5D"], options={"dummies": False})
+    stock = Stock.after_deal(game)
+    before = Before.of(game)
+    game.apply(f"play:{card_id('2C')}")
+    ids = [card_id(c) for c in ("2D", "3D", "4D", "5D")]
+    assert [(d.card, d.player, sorted(d.candidates), [b[0] for b in d.before])
+            for d in draws_of_step(stock, before, game)] == [
+        (ids[0], 1, ids, []), (ids[1], 1, ids[1:], ids[:1]), (ids[2], 0, ids[2:], ids[:2])]
 
 
 def test_super_crazy_eights_dummy_draws_are_chance_events_into_the_dummy():
