@@ -2,15 +2,18 @@
 
 The draw pile is tracked as *blocks*: sets of cards whose order nobody has seen since they were
 shuffled together (the rest of the deck after the deal; each reshuffle of the discard pile makes
-a new block). A card stays *unseen* while it sits in its block's pile untouched; it stops being
-unseen, for good, when any player looks at it (Fortune Teller, Titania, Elven Princess, Wood Elf,
-Lighthouse, Morgan le Fay: ``game.known`` or an event naming it), when it leaves the draw pile,
-when it is put back at a place somebody chose, or when the pile is reordered in a way this
-tracker does not follow (Elven Ritual's shuffle). Conditional on everything before, the unseen
-cards of one block lie in a uniformly random order, so the next one of them to be drawn is
-equally likely to be any of them: a **chance event**. Drawing a card that was placed or seen
-first is not one. When the tracker cannot tell what happened it marks cards seen, which only ever
-gives up a correction (zero is always an unbiased correction), never adds a wrong one.
+a new block, and so does Elven Ritual's shuffle of the whole draw pile, which puts back into
+chance every card in it, the ones just revealed included). A card stays *unseen* while it sits
+in its block's pile untouched; it stops being unseen when any player looks at it (Fortune
+Teller, Titania, Elven Princess, Wood Elf, Lighthouse, Morgan le Fay: ``game.known`` or an event
+naming it), when it leaves the draw pile, when it is put back at a place somebody chose, or when
+the pile is reordered in a way this tracker does not follow; only a new shuffle makes it unseen
+again. Conditional on everything before, the unseen cards of one block lie in a uniformly random
+order, so the next one of them to be drawn is equally likely to be any of them: a **chance
+event**. Drawing a card that was placed or seen first is not one, nor is drawing the one card of
+a reshuffled pile (everybody can name it). When the tracker cannot tell what happened it marks
+cards seen, which only ever gives up a correction (zero is always an unbiased correction), never
+adds a wrong one.
 
 :func:`draws_of_step` lists, for one applied choice, the unseen cards drawn into a hand, in the
 order they were drawn, each with the cards it could have been.
@@ -100,10 +103,15 @@ def draws_of_step(stock: Stock, before: Before, game) -> list[Draw]:
     standard = not hasattr(game, "known")  # the standard-deck games: draw events give counts only
     pile_top = list(reversed(before.pile))  # the standard games draw from the top, in order
     reshuffled = 0
+    fresh = None if standard else _reshuffled_cards(before, game, events)
+    fresh_left = sorted(fresh or ())  # cards of that new pile neither drawn nor seen yet
+    shuffled = after_shuffle = False  # Elven Ritual shuffled the whole pile; a reshuffle followed
+    seen_since: set[int] = set()  # cards named after that shuffle
     for event in events:
         kind = event.get("type")
         if kind == "reshuffle":
             reshuffled += 1
+            after_shuffle = shuffled
             continue
         if standard:
             if kind != "draw":
@@ -116,12 +124,26 @@ def draws_of_step(stock: Stock, before: Before, game) -> list[Draw]:
         elif kind == "drew":
             drawn = [(c, event["player"], 0) for c in event.get("cards", ())]
         else:
+            if _shuffles_the_pile(event):
+                shuffled = True
+                regular = False  # no draw of this step comes after it; if one did, leave it
             for c in _event_cards(event):
+                if shuffled:
+                    seen_since.add(c)
+                if c in fresh_left:
+                    fresh_left.remove(c)
                 if c in stock.block:
                     gone.add(c)
                     remaining[stock.block[c]] = [x for x in remaining[stock.block[c]] if x != c]
             continue
         for c, player, slot in drawn:
+            if reshuffled == 1 and c in fresh_left:
+                # the top card of a pile shuffled in this very step: any of its cards not yet
+                # drawn or seen (a pile of one card is known to everybody: no chance)
+                if regular and len(fresh or ()) > 1:
+                    draws.append(Draw(c, player, list(fresh_left), [(d.card, d.player, d.slot) for d in draws], slot))
+                fresh_left.remove(c)
+                continue
             b = stock.block.get(c)
             if b is None or c in gone:
                 continue  # a placed or seen card, or one of a block made in this step
@@ -132,11 +154,57 @@ def draws_of_step(stock: Stock, before: Before, game) -> list[Draw]:
             draws.append(Draw(c, player, list(remaining[b]), [(d.card, d.player, d.slot) for d in draws], slot))
             remaining[b] = remaining[b][1:]
             gone.add(c)
-    _update(stock, before, game, gone, reshuffled)
+    if shuffled:
+        _after_shuffle(stock, game, seen_since, after_shuffle)
+    else:
+        _update(stock, before, game, gone, reshuffled, fresh, fresh_left)
     return draws  # those before any reordering: whether to stop never depends on the card drawn
 
 
-def _update(stock: Stock, before: Before, game, gone: set[int], reshuffled: int) -> None:
+def _shuffles_the_pile(event: dict) -> bool:
+    """Elven Ritual's last event: the revealed cards go back and the whole draw pile is shuffled
+    (item 23)."""
+    return (event.get("type") == "effect" and event.get("card") == "Elven Ritual"
+            and "shuffled" in str(event.get("text", "")))
+
+
+def _reshuffled_cards(before: Before, game, events: list[dict]) -> set[int] | None:
+    """The cards a single reshuffle of this step turned into a new pile (Crazier Eights), or None
+    when there was none, or more than one, or they cannot be told for sure.
+
+    They were in the discard pile at that moment: cards that were there before the step or that
+    an event of the step named before the reshuffle (a discard, a card put on the bottom, ...),
+    but not cards of the draw pile before the step nor cards drawn before it. Each of them is
+    now in the draw pile or was drawn after the reshuffle (one taken off the pile otherwise is
+    missed). The count the reshuffle event gives must match, or the answer is None: then only
+    the cards that were in the discard pile before the step form a block (:func:`_update`),
+    which gives up corrections, never adds a wrong one."""
+    at = [i for i, e in enumerate(events) if e.get("type") == "reshuffle"]
+    if len(at) != 1:
+        return None
+    pile_before = set(before.pile)
+    named_before: set[int] = set()
+    drawn_before: set[int] = set()
+    for e in events[:at[0]]:
+        (drawn_before if e.get("type") == "drew" else named_before).update(_event_cards(e))
+    could_be = (set(before.discard) | named_before) - pile_before - drawn_before
+    drawn_after = {c for e in events[at[0]:] if e.get("type") == "drew" for c in e.get("cards", ())}
+    cards = could_be & (set(game.draw_pile) | drawn_after)
+    return cards if len(cards) == events[at[0]].get("count") else None
+
+
+def _after_shuffle(stock: Stock, game, seen: set[int], reshuffled_after: bool) -> None:
+    """The whole draw pile was shuffled: every card in it not seen since is one new block, the
+    cards revealed before the shuffle included (nobody knows where they went). A reshuffle after
+    that shuffle in the same step (not a case the rules make) would stack two blocks: then none."""
+    known = _known(game)
+    stock.block = {} if reshuffled_after else {
+        c: stock.blocks for c in game.draw_pile if c not in known and c not in seen}
+    stock.blocks += 1
+
+
+def _update(stock: Stock, before: Before, game, gone: set[int], reshuffled: int,
+            fresh: set[int] | None = None, fresh_left: list[int] | None = None) -> None:
     pile = game.draw_pile
     in_pile = set(pile)
     known = _known(game)
@@ -148,10 +216,11 @@ def _update(stock: Stock, before: Before, game, gone: set[int], reshuffled: int)
     keep = {}
     if survivors == old_order:
         keep = {c: stock.block[c] for c in survivors}
-    # a reshuffled discard pile is a new block: cards that were in the discard pile before the
-    # step (and still unseen). Two reshuffles in one step would mix two blocks: then none.
+    # a reshuffled discard pile is a new block: its cards not drawn nor seen since (or, when
+    # they could not be told, the cards that were in the discard pile before the step, still
+    # unseen). Two reshuffles in one step would mix two blocks: then none.
     if reshuffled == 1:
-        discard = set(before.discard)
+        discard = set(fresh_left or ()) if fresh is not None else set(before.discard)
         new = [c for c in pile if c in discard and c not in known and c not in keep]
         for c in new:
             keep[c] = stock.blocks
