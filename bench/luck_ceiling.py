@@ -21,7 +21,8 @@ unbiased whatever the playouts say. The deal: V(first position) by playouts less
 ``actual`` with each seat's own bot (an oracle no referee has: it knows the bots).
 This is far too slow to ship (every chance event costs candidates x playouts games); it only
 tells what a better V could reach. Last line:
-``variance_ratio=<raw/playout-adjusted> games_ratio=<raw/playout-adjusted SPRT games> linear_variance_ratio=<raw/linear> bias_z=<|z| of playout-adjusted - raw>``.
+``variance_ratio=<raw/playout-adjusted> games_ratio=<raw/playout-adjusted SPRT games>
+linear_variance_ratio=<raw/linear> bias_z=<|z| of playout-adjusted - raw>``.
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def between(scores: list[list[float]]) -> float:
     cols = [statistics.fmean(c) for c in zip(*scores)]
     grand = statistics.fmean(rows)
     ms_rows = k * sum((r - grand) ** 2 for r in rows) / (n - 1)
-    ms_res = sum((scores[c][i] - rows[c] - cols[i] + grand) ** 2 for c in range(n) for i in range(k)) / ((n - 1) * (k - 1))
+    ms_res = (sum((scores[c][i] - rows[c] - cols[i] + grand) ** 2 for c in range(n) for i in range(k))
+              / ((n - 1) * (k - 1)))
     return (ms_rows - ms_res) / k * (n - 1) / n
 
 
@@ -132,7 +134,8 @@ def deal_value(game, start: dict, oracle: Playouts, deals: int, tag: str, score)
     return [a - m for a, m in zip(_mean(actual), mean)], noise, spread
 
 
-def playout_adjusted(start: dict, choices: list[str], oracle: Playouts, deals: int, score) -> tuple[list[float], float, float, int]:
+def playout_adjusted(start: dict, choices: list[str], oracle: Playouts, deals: int,
+                     score) -> tuple[list[float], float, float, int]:
     """Per seat: outcome less the playout luck of the deal and of every chance draw; the
     playout noise this adds to ``score`` (a sum of per-event variances: the events' playouts are
     independent); the variance of ``score`` an exact V would remove (the sum over the deal and
@@ -199,7 +202,9 @@ def main() -> None:
         play_time += time.time() - t
         oracle = Playouts(names if args.playout_bots == "actual" else ["greedy"] * k, args.playouts,
                           game.card_table())
-        score = lambda v: sum(v[p] for p in seats) / len(seats)  # noqa: E731
+        def score(v, seats=seats):
+            return sum(v[p] for p in seats) / len(seats)
+
         adjusted, game_noise, game_removable, events = playout_adjusted(start, choices, oracle, args.deals, score)
         noises.append(game_noise)
         removables.append(game_removable)
@@ -212,7 +217,8 @@ def main() -> None:
         if args.progress and (seed + 1) % args.progress == 0:
             print(f"  {seed + 1} games ({time.time() - t0:.0f} s): var raw {statistics.pvariance(raw):.4f} "
                   f"linear {statistics.pvariance(lin):.4f} playout {statistics.pvariance(pla):.4f} "
-                  f"of which playout noise {statistics.fmean(noises):.4f}; removable {statistics.fmean(removables):.4f}",
+                  f"of which playout noise {statistics.fmean(noises):.4f}; "
+                  f"removable {statistics.fmean(removables):.4f}",
                   flush=True)
     elapsed = time.time() - t0
     edge = statistics.fmean(pla) - 0.5
