@@ -15,7 +15,11 @@ uses are fixed before the event, so each bracket keeps mean zero). Then every br
 times a vector of feature differences, and a game's whole adjustment is ``w·G_p`` with ``G_p``
 the sum of those vectors (:func:`luck_features`). Choosing ``w`` to make the adjusted score's
 variance smallest is a least-squares regression of outcomes on ``G`` over self-play games
-(MIVAT, White and Bowling, IJCAI 2009): ``scripts/fit_luck.py``.
+(MIVAT, White and Bowling, IJCAI 2009): ``scripts/fit_luck.py``. Where
+``tourney/luck/network.json`` holds a network for the rule set and player count
+(:mod:`tourney.luck.network`), :func:`adjust` uses it instead, with the same events and the same
+exact expectations (:func:`network_luck`); none is shipped (docs/evaluation.md, "A non-linear
+value function").
 
 Chance events:
 
