@@ -2,6 +2,7 @@
 
     python bench/luck.py [--rule-set crazier-eights] [--players 2] [--games 2000]
                          [--pairing close|identical|unequal] [--no-duplicate] [--weights FILE]
+                         [--value shipped|linear|network] [--network FILE]
 
 Entrant A is the greedy bot; B is greedy playing a random option 30% of the time (``close``, the
 default), greedy too (``identical``) or random (``unequal``). A holds ``players // 2`` seats, B the
@@ -12,7 +13,10 @@ others placed below at more). Plain: ``--games`` games on seeds 0, 1, ... Duplic
 fresh bots every game. The luck-adjusted score of a game is computed from its replay by
 tourney.luck (no bot involved), with the shipped weights or those of ``--weights`` (a file in the
 format of tourney/luck/coefficients.json; bench/luck_weights_first_fit.json holds the first fit,
-in-sample ridge λ = 1, which the 10,000-game bias runs of docs/evaluation.md used).
+in-sample ridge λ = 1, which the 10,000-game bias runs of docs/evaluation.md used). ``--value``
+picks the value function: as shipped (tourney/luck/network.json's network where it has one for
+the rule set and player count, else the linear weights), the linear one, or a network (that of
+``--network FILE``, else the shipped one).
 
 Printed per method: the mean score of A, its per-game variance (duplicate: twice the per-pair
 variance), the games the 95% interval needs to exclude 50% (``(1.96·σ/edge)²``, edge the
@@ -36,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tourney.luck import adjust
+from tourney.luck.network import Network, network_for
 from tourney.luck.selfplay import play
 from tourney.luck.value import outcome, weight_names
 from tourney.stats.elo import elo_from_score, score_from_elo
@@ -45,11 +50,11 @@ Z = 1.959964
 PAIRINGS = {"close": "greedy30", "identical": "greedy", "unequal": "random"}
 
 
-def one_game(rule_set, players, seed, a_seats, first_player, b_bot, bot_seed, weights=None):
+def one_game(rule_set, players, seed, a_seats, first_player, b_bot, bot_seed, weights=None, network=None):
     names = ["greedy" if p in a_seats else b_bot for p in range(players)]
     start, choices, game = play(rule_set, names, seed, first_player, bot_seed)
     raw = outcome(game.result.placements)
-    adj = adjust(start, choices, weights=weights)
+    adj = adjust(start, choices, weights=weights, network=network)
     assert max(abs(a - b) for a, b in zip(raw, adj.raw)) < 1e-12
     score = lambda v: sum(v[p] for p in a_seats) / len(a_seats)  # noqa: E731
     return score(raw), score(adj.adjusted), raw, adj.adjusted
@@ -93,7 +98,17 @@ def main() -> None:
     parser.add_argument("--no-duplicate", action="store_true", help="plain games only (the bias runs)")
     parser.add_argument("--progress", type=int, default=0, help="print the bias every N games")
     parser.add_argument("--weights", type=Path, help="weights file (coefficients.json format)")
+    parser.add_argument("--value", choices=("shipped", "linear", "network"), default="shipped",
+                        help="the value function: as shipped (the network where network.json has one), "
+                             "the linear one, or the network of --network")
+    parser.add_argument("--network", type=Path, help="network file (network.json format)")
     args = parser.parse_args()
+    network: Network | bool | None = False if args.value == "linear" else None
+    if args.value == "network":
+        entry = json.loads(args.network.read_text())[args.rule_set][str(args.players)] if args.network else None
+        network = Network.from_dict(entry) if entry else network_for(args.rule_set, args.players)
+        if network is None:
+            parser.error(f"no network for {args.rule_set} at {args.players} players")
     weights = None
     if args.weights:
         table = json.loads(args.weights.read_text())[args.rule_set]
@@ -113,7 +128,8 @@ def main() -> None:
 
     for seed in range(args.games):
         seats = rng.sample(range(k), a_count)
-        r, a, raw_seats, adj_seats = one_game(args.rule_set, k, seed, seats, rng.randrange(k), b_bot, seed, weights)
+        r, a, raw_seats, adj_seats = one_game(args.rule_set, k, seed, seats, rng.randrange(k), b_bot, seed, weights,
+                                                     network)
         raw.append(r)
         adj.append(a)
         diffs[k].append(a - r)
@@ -128,8 +144,8 @@ def main() -> None:
             seats = rng.sample(range(k), a_count)
             other = [p for p in range(k) if p not in seats][:a_count]
             first = rng.randrange(k)
-            g1 = one_game(args.rule_set, k, deal, seats, first, b_bot, 2 * deal, weights)
-            g2 = one_game(args.rule_set, k, deal, other, first, b_bot, 2 * deal + 1, weights)
+            g1 = one_game(args.rule_set, k, deal, seats, first, b_bot, 2 * deal, weights, network)
+            g2 = one_game(args.rule_set, k, deal, other, first, b_bot, 2 * deal + 1, weights, network)
             pairs_raw.append((g1[0] + g2[0]) / 2)
             pairs_adj.append((g1[1] + g2[1]) / 2)
             for g in (g1, g2):

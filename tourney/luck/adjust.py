@@ -15,7 +15,11 @@ uses are fixed before the event, so each bracket keeps mean zero). Then every br
 times a vector of feature differences, and a game's whole adjustment is ``w·G_p`` with ``G_p``
 the sum of those vectors (:func:`luck_features`). Choosing ``w`` to make the adjusted score's
 variance smallest is a least-squares regression of outcomes on ``G`` over self-play games
-(MIVAT, White and Bowling, IJCAI 2009): ``scripts/fit_luck.py``.
+(MIVAT, White and Bowling, IJCAI 2009): ``scripts/fit_luck.py``. Where
+``tourney/luck/network.json`` holds a network for the rule set and player count
+(:mod:`tourney.luck.network`), :func:`adjust` uses it instead, with the same events and the same
+exact expectations (:func:`network_luck`); none is shipped (docs/evaluation.md, "A non-linear
+value function").
 
 Chance events:
 
@@ -39,6 +43,7 @@ from dataclasses import dataclass
 
 import engine
 from tourney.luck.chance import Before, Draw, Stock, draws_of_step
+from tourney.luck.network import Network, Snapshot, card_index, network_for
 from tourney.luck.value import (
     BLOCKS,
     FEATURES,
@@ -110,7 +115,7 @@ def deal_luck(game, start: dict, deals: int = DEALS) -> list[list[float]]:
     kwargs = _start_kwargs(start)
     if kwargs.get("first_player") is None and game.pending is not None:
         kwargs["first_player"] = _first_player(game)
-    rng = random.Random(f"tourney.luck deals {start.get('rule_set')} {start.get('seed')}")
+    rng = _deal_rng(start)
     total = [[0.0] * len(FEATURES) for _ in actual]
     for _ in range(deals):
         kwargs["seed"] = rng.getrandbits(62)
@@ -203,10 +208,75 @@ def adjusted_scores(luck: Luck, weights: Sequence[float]) -> list[float]:
     return [r - sum(w * v for w, v in zip(weights, row)) for r, row in zip(luck.raw, luck.g)]
 
 
+def _deal_rng(start: dict) -> random.Random:
+    return random.Random(f"tourney.luck deals {start.get('rule_set')} {start.get('seed')}")
+
+
+def network_draw_luck(net: Network, snap: Snapshot, draw: Draw, index: list[int]) -> list[float]:
+    """Per seat: ``V_p(card drawn) - mean over candidates V_p(candidate)`` for one chance draw,
+    ``snap`` the position before the step (the step's earlier draws are added to it here). The
+    network sees a card only through its :func:`~tourney.luck.network.card_index`, so the mean
+    is taken over distinct indices, each weighted by how many candidates share it."""
+    hands = [list(h) for h in snap.hands]
+    for card, player, _ in draw.before:
+        hands[player].append(index[card])
+    before = Snapshot(hands, snap.in_play, snap.top, snap.named, snap.moving, snap.alive)
+    counts: dict[int, int] = {}
+    for c in draw.candidates:
+        counts[index[c]] = counts.get(index[c], 0) + 1
+    keys = list(counts)
+    values = net.draw_values(before, draw.player, keys)
+    total = len(draw.candidates)
+    drawn = keys.index(index[draw.card])
+    return [row[drawn] - sum(v * counts[k] for v, k in zip(row, keys)) / total for row in values]
+
+
+def network_luck(start: dict, choices: list[str], net: Network, *,
+                 deals: int = DEALS) -> tuple[list[float], list[float], int]:
+    """``(outcome, luck, chance draws)`` per seat of a Crazier Eights game with the network value
+    function (centred over the seats, see below): luck is the deal's ``V(first position) - mean
+    V over deals random deals`` plus every chance draw's :func:`network_draw_luck`."""
+    kwargs = _start_kwargs(start)
+    game = engine.new_game(**kwargs)
+    if kwargs.get("first_player") is None and game.pending is not None:
+        kwargs["first_player"] = _first_player(game)
+    luck = net.values(Snapshot.of(game))
+    rng = _deal_rng(start)
+    for _ in range(deals):
+        kwargs["seed"] = rng.getrandbits(62)
+        luck = [x - v / deals for x, v in zip(luck, net.values(Snapshot.of(engine.new_game(**kwargs))))]
+    index = card_index(game)
+    stock = Stock.after_deal(game)
+    events = 0
+    for choice in choices:
+        before = Before.of(game)
+        snap = Snapshot.of(game)
+        engine.apply_choice(game, choice)
+        for draw in draws_of_step(stock, before, game):
+            events += 1
+            luck = [x + b for x, b in zip(luck, network_draw_luck(net, snap, draw, index))]
+    if game.result is None:
+        raise ValueError("the choices do not finish the game")
+    # the value of seat p is ½ + y_p - mean of y over the seats (y the network's output): the
+    # values sum to k/2 like the outcomes do, so the adjusted scores keep the raw ones' sum
+    mean = sum(luck) / len(luck)
+    return outcome(game.result.placements), [x - mean for x in luck], events
+
+
 def adjust(start: dict, choices: list[str], *, weights: Sequence[float] | None = None,
-           deals: int = DEALS) -> Adjusted:
-    """The raw and luck-adjusted scores of the game that ``choices`` play from ``start``, with
-    the fitted weights of its rule set and player count unless ``weights`` are given."""
+           deals: int = DEALS, network: Network | bool | None = None) -> Adjusted:
+    """The raw and luck-adjusted scores of the game that ``choices`` play from ``start``: with
+    the fitted network of its rule set and player count where there is one
+    (:func:`~tourney.luck.network.network_for`), else with the fitted linear weights; ``weights``
+    forces the linear function with those weights, ``network=False`` the linear one with the
+    fitted weights, a :class:`~tourney.luck.network.Network` that network."""
+    rule_set = start.get("rule_set", "crazier-eights")
+    net = network if isinstance(network, Network) else None
+    if net is None and weights is None and network is not False:
+        net = network_for(rule_set, int(start.get("players", 2)))
+    if net is not None:
+        raw, seat_luck, events = network_luck(start, choices, net, deals=deals)
+        return Adjusted(raw, [r - x for r, x in zip(raw, seat_luck)], events)
     luck = luck_features(start, choices, deals=deals)
     if weights is None:
         weights = weights_for(start.get("rule_set", "crazier-eights"), len(luck.raw))

@@ -21,6 +21,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 
 from tourney.luck.adjust import adjust
+from tourney.luck.network import network_key
 from tourney.luck.value import fitted, on_by_default
 from tourney.results import store
 from tourney.stats.elo import Z95, elo_from_score
@@ -68,9 +69,14 @@ def entrant_luck(games: Iterable[Sequence[tuple[str, float, float]]]) -> dict[st
 
 
 def weights_key(rule_set: str, players: int) -> str:
-    """A short key of the weights a game of ``rule_set`` at ``players`` seats is adjusted with."""
-    entry = fitted(rule_set, players)
-    text = json.dumps(entry["weights"] if entry else None, sort_keys=True)
+    """A short key of the weights a game of ``rule_set`` at ``players`` seats is adjusted with
+    (the network's where one is fitted for it: tourney.luck.network)."""
+    network = network_key(rule_set, players)
+    if network is not None:
+        text = f"network:{network}"
+    else:
+        entry = fitted(rule_set, players)
+        text = json.dumps(entry["weights"] if entry else None, sort_keys=True)
     return hashlib.sha256(f"{rule_set}:{text}".encode()).hexdigest()[:16]
 
 
