@@ -106,6 +106,7 @@ class CrazyEightsGame(EightsGame):
     draw_mode = "until"
     reshuffle = False  # 003: "If the draw pile runs out of cards or is empty, the player must pass"
     penalty_ends_turn = False
+    out_when_empty = True
     values = VALUES
 
     def _configure(self) -> None:

@@ -167,6 +167,17 @@ class EightsGame:
     what makes saving, loading and hand-written positions cheap.
     """
 
+    # The state lives in slots. Python 3.11 keeps at most 30 attributes of an instance in its fast
+    # layout; past that (this class has about 40) every attribute store and method call goes through
+    # a dict, which made each decision measurably slower (docs/scale.md, engine speed). The rule
+    # switches below stay class attributes that ``_configure`` may override in the instance dict.
+    __slots__ = (
+        "players", "seed", "options", "n_cards", "controller", "dummy_form", "dummy", "hands", "alive",
+        "draw_pile", "discard", "named_suit", "wild", "direction", "turn", "dealer", "stack", "drawn",
+        "passes", "fresh", "missed", "phase", "phase_hand", "rng", "events", "_private", "_seen",
+        "choices", "result", "pending", "out_hand", "_turn_ranks", "__dict__",
+    )  # fmt: skip
+
     rule_set = ""
     #: rank that skips the next hand (0: none), rank that reverses (0: none), draw-two rank (0: none)
     skip_rank = 0
@@ -192,6 +203,8 @@ class EightsGame:
     values: tuple = ()
     #: the result's detail when nobody can play or draw
     blocked_detail = "nobody can play or draw"
+    #: a deal can only end when the hand that played is empty (classic): _goes_out is asked only then
+    out_when_empty = False
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -230,6 +243,8 @@ class EightsGame:
         self.pending: Decision | None = None
         self.out_hand: int | None = None  # for the two-handed scoring choice
         self._configure()
+        #: the ranks whose play does more than pass the turn on (see _effects)
+        self._turn_ranks = frozenset({self.two_rank, self.skip_rank, self.reverse_rank} - {0})
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -238,40 +253,42 @@ class EightsGame:
         if pending is None or option_id not in pending.options:
             raise IllegalOption(f"{option_id!r} is not an option of the pending decision")
         self._seen[pending.player] = len(self.events)
-        self.choices.append(option_id)
-        self._answer(option_id)
-        if self.pending is not None and len(self.choices) >= DECISION_CAP and self.phase != "count":
+        choices = self.choices
+        choices.append(option_id)
+        if self.phase == "turn":  # most decisions: dispatched here, without a call to _answer
+            card = _PARSE_ID.get(option_id)
+            if card is not None:
+                self._play(self.turn, card)
+            else:
+                if option_id == "draw":
+                    self._draw_action(self.turn)
+                else:
+                    self._pass(self.turn)
+                self._decide()
+        else:
+            self._answer(option_id)
+        if len(choices) >= DECISION_CAP and self.pending is not None and self.phase != "count":
             self._finish(CAPPED)  # P18: every hand counts, as when the deal is blocked
 
     def _answer(self, option_id: str) -> None:
+        """Answer a decision of the other phases: naming a suit, the last-card call, the count."""
         phase = self.phase
-        if phase == "turn":
-            if option_id == "draw":
-                self._draw_action(self.turn)
-            elif option_id == "pass":
-                self._pass(self.turn)
-            else:
-                self._play(self.turn, _PARSE_ID[option_id])
-                return
-        elif phase == "suit":
-            h = self.phase_hand
+        h = self.phase_hand
+        if phase == "suit":
             self.named_suit = _SUIT_OF_ID[option_id]
             self._event({"type": "suit", "player": self.controller[h], "suit": SUITS[self.named_suit]})
             self.phase = "turn"
             self._after_suit(h)
-            return
         elif phase == "call":
-            h = self.phase_hand
             if option_id == "last_card":
                 self._event({"type": "last_card", "player": self.controller[h]})
             else:
                 self.missed[h] = True
             self.phase = "turn"
             self._effects(h, self.discard[-1])
+            self._decide()
         elif phase == "count":
             self._count_choice(option_id)
-            return
-        self._decide()
 
     def label(self, option_id: str) -> str:
         if self.pending is None or option_id not in self.pending.options:
@@ -353,7 +370,7 @@ class EightsGame:
     def _decide(self) -> None:
         """Move on to the next real decision, doing forced steps (a draw or pass with no choice)."""
         while True:
-            if self.result is not None or self.phase != "turn":
+            if self.phase != "turn":  # a suit, a call or a count is pending, or the deal is over
                 if self.result is not None:
                     self.phase = "over"
                     self.pending = None
@@ -374,26 +391,31 @@ class EightsGame:
                         continue
                     self._take(h, self.call_penalty, "missed last-card call")
                     self.drawn = 0
-            ok = self._playable()
+            if self.stack or self.wild or self.named_suit is not None:
+                ok = self._playable()
+            else:  # the common case, _playable() inline: match the top card
+                ok = _MATCH_ON[self.discard[-1]]
             options = [PLAY_IDS[c] for c in hand if c in ok]
             # _can_draw() inline (asked at every decision)
             if self.draw_pile:
                 can_draw = self.stack > 0 or not self.draw_limit or self.drawn < self.draw_limit
             else:
                 can_draw = self.reshuffle and len(self.discard) > 1
-            dummy = self.dummy[h]
-            if dummy and options and len(hand) > 1:
-                pass  # Super 12: a dummy may not draw instead of playing a legal card
-            elif can_draw:
-                options.append("draw")
-            elif not (dummy and options):
-                options.append("pass")
-            if len(options) == 1 and (options[0] == "draw" or options[0] == "pass"):
+            if not options:  # nothing to play: the draw, or else the pass, is forced
                 if can_draw:
                     self._draw_action(h)
                 else:
                     self._pass(h)
                 continue
+            if self.dummy[h]:
+                if len(hand) == 1 and can_draw:
+                    # Super 12: a dummy may not draw instead of playing a legal card, unless
+                    # that card would make it go out
+                    options.append("draw")
+            elif can_draw:
+                options.append("draw")
+            else:
+                options.append("pass")
             self.pending = Decision(self.controller[h], "turn", options, _TURN_PROMPT)
             return
 
@@ -519,7 +541,9 @@ class EightsGame:
         if self.dummy_form:
             event["hand"] = POSITIONS[h]
         self.events.append(event)
-        if self._goes_out(h, card):
+        # The rule set's _goes_out decides whether the deal ends; with out_when_empty it can only
+        # end when this hand is empty, so the common play skips the call.
+        if (not hand or not self.out_when_empty) and self._goes_out(h, card):
             self._decide()
             return
         if rank == 8:
@@ -527,16 +551,35 @@ class EightsGame:
             self.phase_hand = h
             self.pending = Decision(self.controller[h], "suit", list(SUIT_IDS), _SUIT_PROMPT)
             return
-        self._after_suit(h)
+        if self.last_card and len(hand) == 1 and not self.dummy[h]:
+            self._call_decision(h)
+            return
+        if rank in self._turn_ranks:
+            self._effects(h, card)
+        else:  # _advance(1), inline: most cards only pass the turn on
+            n = len(self.hands)
+            d = self.direction
+            alive = self.alive
+            controller = self.controller
+            h = (h + d) % n
+            while not alive[controller[h]]:
+                h = (h + d) % n
+            self.turn = h
+            self.drawn = 0
+            self.fresh = True
+        self._decide()
 
     def _after_suit(self, h: int) -> None:
         if self.last_card and len(self.hands[h]) == 1 and not self.dummy[h]:
-            self.phase = "call"
-            self.phase_hand = h
-            self.pending = Decision(self.controller[h], "last_card", ["last_card", "silent"], _CALL_PROMPT)
+            self._call_decision(h)
             return
         self._effects(h, self.discard[-1])
         self._decide()
+
+    def _call_decision(self, h: int) -> None:
+        self.phase = "call"
+        self.phase_hand = h
+        self.pending = Decision(self.controller[h], "last_card", ["last_card", "silent"], _CALL_PROMPT)
 
     def _effects(self, h: int, card: int) -> None:
         """The played card's effect on the turn order, then the turn passes on."""
