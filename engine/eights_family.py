@@ -22,6 +22,7 @@ ranks 1 (ace) to 13 (king); a second deck adds ids 52-103.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from typing import Any
 
@@ -73,6 +74,14 @@ _EIGHTS = frozenset(c for c in range(MAX_CARDS) if RANK[c] == 8)
 _NONE: frozenset[int] = frozenset()
 
 POSITIONS = ("south", "west", "north", "east")
+
+
+@functools.cache
+def _plain_cards(n_cards: int, *special_ranks: int) -> frozenset[int]:
+    """The cards of a deck of ``n_cards`` that are not eights and not of ``special_ranks`` (built
+    once per rule configuration, not at every deal)."""
+    special = {8, *special_ranks}
+    return frozenset(c for c in range(n_cards) if RANK[c] not in special)
 
 _TURN_PROMPT = "play a card, or draw (pass when nothing can be drawn)"
 _SUIT_PROMPT = "name the suit the next card must follow"
@@ -175,7 +184,7 @@ class EightsGame:
         "players", "seed", "options", "n_cards", "controller", "dummy_form", "dummy", "hands", "alive",
         "draw_pile", "discard", "named_suit", "wild", "direction", "turn", "dealer", "stack", "drawn",
         "passes", "fresh", "missed", "phase", "phase_hand", "rng", "events", "_private", "_seen",
-        "choices", "result", "pending", "out_hand", "_turn_ranks", "__dict__",
+        "choices", "result", "pending", "out_hand", "_plain_cards", "__dict__",
     )  # fmt: skip
 
     rule_set = ""
@@ -243,8 +252,15 @@ class EightsGame:
         self.pending: Decision | None = None
         self.out_hand: int | None = None  # for the two-handed scoring choice
         self._configure()
-        #: the ranks whose play does more than pass the turn on (see _effects)
-        self._turn_ranks = frozenset({self.two_rank, self.skip_rank, self.reverse_rank} - {0})
+        self._plain_cards = self._plain_card_set()
+
+    def _plain_card_set(self) -> frozenset:
+        """The cards whose play, from a hand that keeps a card or more, only passes the turn on:
+        not an eight (a suit to name), no rank with an effect on the turn (see _effects), and
+        only where a deal can end only with an empty hand and no "last card" call is asked."""
+        if not self.out_when_empty or self.last_card:
+            return _NONE
+        return _plain_cards(self.n_cards, self.two_rank, self.skip_rank, self.reverse_rank)
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -364,7 +380,7 @@ class EightsGame:
 
     def _can_draw(self) -> bool:
         if self.draw_pile:
-            return self.stack > 0 or not self.draw_limit or self.drawn < self.draw_limit
+            return not self.draw_limit or self.stack > 0 or self.drawn < self.draw_limit
         return self.reshuffle and len(self.discard) > 1
 
     def _decide(self) -> None:
@@ -398,7 +414,7 @@ class EightsGame:
             options = [PLAY_IDS[c] for c in hand if c in ok]
             # _can_draw() inline (asked at every decision)
             if self.draw_pile:
-                can_draw = self.stack > 0 or not self.draw_limit or self.drawn < self.draw_limit
+                can_draw = not self.draw_limit or self.stack > 0 or self.drawn < self.draw_limit
             else:
                 can_draw = self.reshuffle and len(self.discard) > 1
             if not options:  # nothing to play: the draw, or else the pass, is forced
@@ -407,7 +423,7 @@ class EightsGame:
                 else:
                     self._pass(h)
                 continue
-            if self.dummy[h]:
+            if self.dummy_form and self.dummy[h]:
                 if len(hand) == 1 and can_draw:
                     # Super 12: a dummy may not draw instead of playing a legal card, unless
                     # that card would make it go out
@@ -486,13 +502,18 @@ class EightsGame:
         elif self.draw_mode == "until":
             ok = self._playable()
             pile = self.draw_pile
+            # Cards come off the top (the end of the list) until a playable one, or the limit:
+            # find where that run starts, then take it in one slice rather than a pop per card.
+            end = len(pile)
             limit = self.draw_limit
-            cards: list[int] = []
-            while pile and not (limit and self.drawn + len(cards) >= limit):
-                c = pile.pop()
-                cards.append(c)
-                if c in ok:
-                    break
+            stop = min(end, max(0, end - (limit - self.drawn))) if limit else 0
+            i = end - 1
+            while i >= stop and pile[i] not in ok:
+                i -= 1
+            start = i if i > stop else stop
+            cards = pile[start:]
+            del pile[start:]
+            cards.reverse()  # the top card is drawn first
             self._record_draw(h, cards)
         else:
             self._penalty_draw(h, 1, "")
@@ -534,40 +555,33 @@ class EightsGame:
         self.named_suit = None
         self.wild = False
         self.passes = 0
-        rank = RANK[card]
-        if rank == 8:
-            self.stack = 0  # only reachable on a two with eight_on_two: the eight answers it
         event = {"type": "play", "player": self.controller[h], "card": card}
         if self.dummy_form:
             event["hand"] = POSITIONS[h]
         self.events.append(event)
-        # The rule set's _goes_out decides whether the deal ends; with out_when_empty it can only
-        # end when this hand is empty, so the common play skips the call.
-        if (not hand or not self.out_when_empty) and self._goes_out(h, card):
-            self._decide()
-            return
-        if rank == 8:
-            self.phase = "suit"
-            self.phase_hand = h
-            self.pending = Decision(self.controller[h], "suit", list(SUIT_IDS), _SUIT_PROMPT)
-            return
-        if self.last_card and len(hand) == 1 and not self.dummy[h]:
-            self._call_decision(h)
-            return
-        if rank in self._turn_ranks:
-            self._effects(h, card)
-        else:  # _advance(1), inline: most cards only pass the turn on
+        if hand and card in self._plain_cards:
+            # The common play (see _plain_cards): the turn passes on, _advance(1) inline.
             n = len(self.hands)
             d = self.direction
-            alive = self.alive
-            controller = self.controller
             h = (h + d) % n
-            while not alive[controller[h]]:
+            while not self.alive[self.controller[h]]:
                 h = (h + d) % n
             self.turn = h
             self.drawn = 0
             self.fresh = True
-        self._decide()
+            self._decide()
+            return
+        if RANK[card] == 8:
+            self.stack = 0  # only reachable on a two with eight_on_two: the eight answers it
+        if self._goes_out(h, card):
+            self._decide()
+            return
+        if RANK[card] == 8:
+            self.phase = "suit"
+            self.phase_hand = h
+            self.pending = Decision(self.controller[h], "suit", list(SUIT_IDS), _SUIT_PROMPT)
+            return
+        self._after_suit(h)
 
     def _after_suit(self, h: int) -> None:
         if self.last_card and len(self.hands[h]) == 1 and not self.dummy[h]:
@@ -901,6 +915,12 @@ def deal_cards(game: EightsGame, hand_size: int, first_hand: int) -> None:
     deck = list(range(game.n_cards))
     shuffle(game.rng, deck)
     n = len(game.hands)
-    for i in range(hand_size * n):
-        game.hands[(first_hand + i) % n].append(deck.pop())
+    # One card at a time from the top (the end of the list): the k-th hand from first_hand gets
+    # the dealt cards k, k + n, k + 2n, ...; taken as slices rather than a pop per card.
+    rest = len(deck) - hand_size * n
+    dealt = deck[rest:]
+    dealt.reverse()
+    del deck[rest:]
+    for k in range(n):
+        game.hands[(first_hand + k) % n].extend(dealt[k::n])
     game.draw_pile = deck
