@@ -292,7 +292,7 @@ class EightsGame:
         h = self.phase_hand
         if phase == "suit":
             self.named_suit = _SUIT_OF_ID[option_id]
-            self._event({"type": "suit", "player": self.controller[h], "suit": SUITS[self.named_suit]})
+            self.events.append({"type": "suit", "player": self.controller[h], "suit": SUITS[self.named_suit]})
             self.phase = "turn"
             self._after_suit(h)
         elif phase == "call":
@@ -440,12 +440,10 @@ class EightsGame:
         n = len(self.hands)
         h = self.turn
         d = self.direction
-        alive = self.alive
-        controller = self.controller
-        for _ in range(steps):
+        while steps:  # a hand whose player has left is passed over and not counted
             h = (h + d) % n
-            while not alive[controller[h]]:
-                h = (h + d) % n
+            if self.alive[self.controller[h]]:
+                steps -= 1
         self.turn = h
         self.drawn = 0
         self.fresh = True
@@ -538,7 +536,8 @@ class EightsGame:
 
     def _blocked(self) -> bool:
         """Every live hand passed in a row without playing or drawing: the deal is blocked."""
-        live = sum(1 for h in range(len(self.hands)) if self.alive[self.controller[h]])
+        alive = self.alive
+        live = sum([alive[p] for p in self.controller])  # hands whose player is still in
         if self.passes >= live:
             self._finish("blocked")
             return True
