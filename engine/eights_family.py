@@ -385,12 +385,7 @@ class EightsGame:
 
     def _decide(self) -> None:
         """Move on to the next real decision, doing forced steps (a draw or pass with no choice)."""
-        while True:
-            if self.phase != "turn":  # a suit, a call or a count is pending, or the deal is over
-                if self.result is not None:
-                    self.phase = "over"
-                    self.pending = None
-                return
+        while self.phase == "turn":  # otherwise a suit, a call or a count is pending, or it is over
             h = self.turn
             hand = self.hands[h]
             if self.fresh:
@@ -434,6 +429,9 @@ class EightsGame:
                 options.append("pass")
             self.pending = Decision(self.controller[h], "turn", options, _TURN_PROMPT)
             return
+        if self.result is not None:
+            self.phase = "over"
+            self.pending = None
 
     def _advance(self, steps: int) -> None:
         """The turn passes ``steps`` live hands on in the current direction."""
