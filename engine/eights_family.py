@@ -75,6 +75,10 @@ _NONE: frozenset[int] = frozenset()
 
 POSITIONS = ("south", "west", "north", "east")
 
+_TURN_PROMPT = "play a card, or draw (pass when nothing can be drawn)"
+_SUIT_PROMPT = "name the suit the next card must follow"
+_CALL_PROMPT = 'one card left: call "last card" now, or stay silent'
+
 
 @functools.cache
 def _plain_cards(n_cards: int, *special_ranks: int) -> frozenset[int]:
@@ -82,10 +86,6 @@ def _plain_cards(n_cards: int, *special_ranks: int) -> frozenset[int]:
     once per rule configuration, not at every deal)."""
     special = {8, *special_ranks}
     return frozenset(c for c in range(n_cards) if RANK[c] not in special)
-
-_TURN_PROMPT = "play a card, or draw (pass when nothing can be drawn)"
-_SUIT_PROMPT = "name the suit the next card must follow"
-_CALL_PROMPT = 'one card left: call "last card" now, or stay silent'
 
 
 def parse_card(text) -> tuple[int, int]:
@@ -256,8 +256,9 @@ class EightsGame:
 
     def _plain_card_set(self) -> frozenset:
         """The cards whose play, from a hand that keeps a card or more, only passes the turn on:
-        not an eight (a suit to name), no rank with an effect on the turn (see _effects), and
-        only where a deal can end only with an empty hand and no "last card" call is asked."""
+        not an eight (a suit to name) nor a rank with an effect on the turn (see _effects). None
+        in a rule set with a "last card" call, or where a deal can end while the hand that
+        played keeps cards (Super's extended play): there every play takes the general path."""
         if not self.out_when_empty or self.last_card:
             return _NONE
         return _plain_cards(self.n_cards, self.two_rank, self.skip_rank, self.reverse_rank)
@@ -506,7 +507,7 @@ class EightsGame:
             i = end - 1
             while i >= stop and pile[i] not in ok:
                 i -= 1
-            start = i if i > stop else stop
+            start = max(i, stop)  # i < stop: nothing playable before the limit or the bottom
             cards = pile[start:]
             del pile[start:]
             cards.reverse()  # the top card is drawn first
