@@ -1,7 +1,7 @@
 """Our engine beside two outside anchors, measured interleaved in one run.
 
     pip install -e '.[anchors]'      # rlcard and open_spiel (optional: a missing anchor is skipped)
-    python bench/anchors.py [--rounds 10] [--seconds 0.5] [--players 2] [--baseline DIR]
+    python bench/anchors.py [--rounds 10] [--seconds 0.5] [--players 2] [--baseline DIR] [--cpu]
 
 Four arms, all random play driven by the same kind of loop (pick a legal option uniformly with a
 seeded ``random.Random``, apply it, repeat until the game ends):
@@ -14,7 +14,8 @@ seeded ``random.Random``, apply it, repeat until the game ends):
 
 ``--baseline DIR`` adds our two games as they are in ``DIR/engine`` (another commit's engine,
 imported beside ours) and prints the speed-up. The arms take turns in short rounds
-(``--seconds`` each) so that a loaded machine slows them alike.
+(``--seconds`` each) so that a loaded machine slows them alike; ``--cpu`` times them by this
+process's CPU time instead of the wall clock, leaving out the time other programs hold the cores.
 Each line gives an arm's decisions per second over all its rounds; the last line is
 ``crazier_per_s=<float> uno_per_s=<float> crazier_vs_uno=<float> crazy_per_s=<float>
 openspiel_per_s=<float> crazy_vs_openspiel=<float>`` (``nan`` where an anchor is not installed).
@@ -115,15 +116,15 @@ def load_baseline(tree: str):
     return importlib.import_module("engine_baseline")
 
 
-def measure(arms: dict[str, Arm], rounds: int, seconds: float) -> dict[str, float]:
+def measure(arms: dict[str, Arm], rounds: int, seconds: float, clock=time.perf_counter) -> dict[str, float]:
     """Decisions per second of each arm, the arms taking turns for ``rounds`` rounds."""
     totals = {name: [0, 0.0] for name in arms}
     seeds = dict.fromkeys(arms, 0)
     for _ in range(rounds):
         for name, play in arms.items():
             decisions = 0
-            start = time.perf_counter()
-            while (elapsed := time.perf_counter() - start) < seconds:
+            start = clock()
+            while (elapsed := clock() - start) < seconds:
                 decisions += play(seeds[name])
                 seeds[name] += 1
             totals[name][0] += decisions
@@ -137,6 +138,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--baseline", metavar="DIR", help="also measure DIR/engine (e.g. as before a change)")
+    parser.add_argument("--cpu", action="store_true", help="time by CPU time (steadier on a busy machine)")
     args = parser.parse_args()
     arms: dict[str, Arm] = {
         "crazier": ours("crazier-eights", args.players),
@@ -154,7 +156,7 @@ def main() -> None:
             arms[name] = arm
     for play in arms.values():
         play(0)  # imports and first-time set-up stay out of the measurement
-    rates = measure(arms, args.rounds, args.seconds)
+    rates = measure(arms, args.rounds, args.seconds, time.process_time if args.cpu else time.perf_counter)
     for name, rate in rates.items():
         print(f"{name:10} {rate:12.0f} decisions/s")
     nan = math.nan

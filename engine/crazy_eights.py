@@ -59,8 +59,15 @@ def card_points(card) -> int:
     return card_value(card, VALUES)
 
 
+#: players -> the default options, checked (every seeded default game asks for them)
+_CHECKED_DEFAULTS: dict = {}
+
+
 def validate_options(options: dict | None, players: int | None = None) -> dict:
     """The options completed with defaults; an OptionsError names what is wrong."""
+    cache = not options and (players is None or type(players) is int)
+    if cache and players in _CHECKED_DEFAULTS:
+        return dict(_CHECKED_DEFAULTS[players])
     opts = check_options(RULE_SET, OPTIONS, options)
     if opts["special_cards"]:
         # The group switch turns on the three special cards that are not set one by one: an
@@ -86,6 +93,8 @@ def validate_options(options: dict | None, players: int | None = None) -> dict:
                 f"crazy-eights: {players} hands of {_hand_size(opts, players)} cards do not fit "
                 f"{decks} deck(s)"
             )
+    if cache:
+        _CHECKED_DEFAULTS[players] = dict(opts)
     return opts
 
 
@@ -106,6 +115,7 @@ class CrazyEightsGame(EightsGame):
     draw_mode = "until"
     reshuffle = False  # 003: "If the draw pile runs out of cards or is empty, the player must pass"
     penalty_ends_turn = False
+    out_when_empty = True
     values = VALUES
 
     def _configure(self) -> None:

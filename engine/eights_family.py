@@ -22,6 +22,7 @@ ranks 1 (ace) to 13 (king); a second deck adds ids 52-103.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from typing import Any
 
@@ -77,6 +78,14 @@ POSITIONS = ("south", "west", "north", "east")
 _TURN_PROMPT = "play a card, or draw (pass when nothing can be drawn)"
 _SUIT_PROMPT = "name the suit the next card must follow"
 _CALL_PROMPT = 'one card left: call "last card" now, or stay silent'
+
+
+@functools.cache
+def _plain_cards(n_cards: int, *special_ranks: int) -> frozenset[int]:
+    """The cards of a deck of ``n_cards`` that are not eights and not of ``special_ranks`` (built
+    once per rule configuration, not at every deal)."""
+    special = {8, *special_ranks}
+    return frozenset(c for c in range(n_cards) if RANK[c] not in special)
 
 
 def parse_card(text) -> tuple[int, int]:
@@ -167,6 +176,17 @@ class EightsGame:
     what makes saving, loading and hand-written positions cheap.
     """
 
+    # The state lives in slots. Python 3.11 keeps at most 30 attributes of an instance in its fast
+    # layout; past that (this class has about 40) every attribute store and method call goes through
+    # a dict, which made each decision measurably slower (docs/scale.md, engine speed). The rule
+    # switches below stay class attributes that ``_configure`` may override in the instance dict.
+    __slots__ = (
+        "players", "seed", "options", "n_cards", "controller", "dummy_form", "dummy", "hands", "alive",
+        "draw_pile", "discard", "named_suit", "wild", "direction", "turn", "dealer", "stack", "drawn",
+        "passes", "fresh", "missed", "phase", "phase_hand", "rng", "events", "_private", "_seen",
+        "choices", "result", "pending", "out_hand", "_plain_cards", "__dict__",
+    )  # fmt: skip
+
     rule_set = ""
     #: rank that skips the next hand (0: none), rank that reverses (0: none), draw-two rank (0: none)
     skip_rank = 0
@@ -192,6 +212,8 @@ class EightsGame:
     values: tuple = ()
     #: the result's detail when nobody can play or draw
     blocked_detail = "nobody can play or draw"
+    #: a deal can only end when the hand that played is empty (classic): _goes_out is asked only then
+    out_when_empty = False
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -230,6 +252,16 @@ class EightsGame:
         self.pending: Decision | None = None
         self.out_hand: int | None = None  # for the two-handed scoring choice
         self._configure()
+        self._plain_cards = self._plain_card_set()
+
+    def _plain_card_set(self) -> frozenset:
+        """The cards whose play, from a hand that keeps a card or more, only passes the turn on:
+        not an eight (a suit to name) nor a rank with an effect on the turn (see _effects). None
+        in a rule set with a "last card" call, or where a deal can end while the hand that
+        played keeps cards (Super's extended play): there every play takes the general path."""
+        if not self.out_when_empty or self.last_card:
+            return _NONE
+        return _plain_cards(self.n_cards, self.two_rank, self.skip_rank, self.reverse_rank)
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -238,40 +270,42 @@ class EightsGame:
         if pending is None or option_id not in pending.options:
             raise IllegalOption(f"{option_id!r} is not an option of the pending decision")
         self._seen[pending.player] = len(self.events)
-        self.choices.append(option_id)
-        self._answer(option_id)
-        if self.pending is not None and len(self.choices) >= DECISION_CAP and self.phase != "count":
+        choices = self.choices
+        choices.append(option_id)
+        if self.phase == "turn":  # most decisions: dispatched here, without a call to _answer
+            card = _PARSE_ID.get(option_id)
+            if card is not None:
+                self._play(self.turn, card)
+            else:
+                if option_id == "draw":
+                    self._draw_action(self.turn)
+                else:
+                    self._pass(self.turn)
+                self._decide()
+        else:
+            self._answer(option_id)
+        if len(choices) >= DECISION_CAP and self.pending is not None and self.phase != "count":
             self._finish(CAPPED)  # P18: every hand counts, as when the deal is blocked
 
     def _answer(self, option_id: str) -> None:
+        """Answer a decision of the other phases: naming a suit, the last-card call, the count."""
         phase = self.phase
-        if phase == "turn":
-            if option_id == "draw":
-                self._draw_action(self.turn)
-            elif option_id == "pass":
-                self._pass(self.turn)
-            else:
-                self._play(self.turn, _PARSE_ID[option_id])
-                return
-        elif phase == "suit":
-            h = self.phase_hand
+        h = self.phase_hand
+        if phase == "suit":
             self.named_suit = _SUIT_OF_ID[option_id]
-            self._event({"type": "suit", "player": self.controller[h], "suit": SUITS[self.named_suit]})
+            self.events.append({"type": "suit", "player": self.controller[h], "suit": SUITS[self.named_suit]})
             self.phase = "turn"
             self._after_suit(h)
-            return
         elif phase == "call":
-            h = self.phase_hand
             if option_id == "last_card":
                 self._event({"type": "last_card", "player": self.controller[h]})
             else:
                 self.missed[h] = True
             self.phase = "turn"
             self._effects(h, self.discard[-1])
+            self._decide()
         elif phase == "count":
             self._count_choice(option_id)
-            return
-        self._decide()
 
     def label(self, option_id: str) -> str:
         if self.pending is None or option_id not in self.pending.options:
@@ -347,17 +381,12 @@ class EightsGame:
 
     def _can_draw(self) -> bool:
         if self.draw_pile:
-            return self.stack > 0 or not self.draw_limit or self.drawn < self.draw_limit
+            return not self.draw_limit or self.stack > 0 or self.drawn < self.draw_limit
         return self.reshuffle and len(self.discard) > 1
 
     def _decide(self) -> None:
         """Move on to the next real decision, doing forced steps (a draw or pass with no choice)."""
-        while True:
-            if self.result is not None or self.phase != "turn":
-                if self.result is not None:
-                    self.phase = "over"
-                    self.pending = None
-                return
+        while self.phase == "turn":  # otherwise a suit, a call or a count is pending, or it is over
             h = self.turn
             hand = self.hands[h]
             if self.fresh:
@@ -374,40 +403,46 @@ class EightsGame:
                         continue
                     self._take(h, self.call_penalty, "missed last-card call")
                     self.drawn = 0
-            ok = self._playable()
+            if self.stack or self.wild or self.named_suit is not None:
+                ok = self._playable()
+            else:  # the common case, _playable() inline: match the top card
+                ok = _MATCH_ON[self.discard[-1]]
             options = [PLAY_IDS[c] for c in hand if c in ok]
             # _can_draw() inline (asked at every decision)
             if self.draw_pile:
-                can_draw = self.stack > 0 or not self.draw_limit or self.drawn < self.draw_limit
+                can_draw = not self.draw_limit or self.stack > 0 or self.drawn < self.draw_limit
             else:
                 can_draw = self.reshuffle and len(self.discard) > 1
-            dummy = self.dummy[h]
-            if dummy and options and len(hand) > 1:
-                pass  # Super 12: a dummy may not draw instead of playing a legal card
-            elif can_draw:
-                options.append("draw")
-            elif not (dummy and options):
-                options.append("pass")
-            if len(options) == 1 and (options[0] == "draw" or options[0] == "pass"):
+            if not options:  # nothing to play: the draw, or else the pass, is forced
                 if can_draw:
                     self._draw_action(h)
                 else:
                     self._pass(h)
                 continue
+            if self.dummy_form and self.dummy[h]:
+                if len(hand) == 1 and can_draw:
+                    # Super 12: a dummy may not draw instead of playing a legal card, unless
+                    # that card would make it go out
+                    options.append("draw")
+            elif can_draw:
+                options.append("draw")
+            else:
+                options.append("pass")
             self.pending = Decision(self.controller[h], "turn", options, _TURN_PROMPT)
             return
+        if self.result is not None:
+            self.phase = "over"
+            self.pending = None
 
     def _advance(self, steps: int) -> None:
         """The turn passes ``steps`` live hands on in the current direction."""
         n = len(self.hands)
         h = self.turn
         d = self.direction
-        alive = self.alive
-        controller = self.controller
-        for _ in range(steps):
+        while steps:  # a hand whose player has left is passed over and not counted
             h = (h + d) % n
-            while not alive[controller[h]]:
-                h = (h + d) % n
+            if self.alive[self.controller[h]]:
+                steps -= 1
         self.turn = h
         self.drawn = 0
         self.fresh = True
@@ -464,13 +499,18 @@ class EightsGame:
         elif self.draw_mode == "until":
             ok = self._playable()
             pile = self.draw_pile
+            # Cards come off the top (the end of the list) until a playable one, or the limit:
+            # find where that run starts, then take it in one slice rather than a pop per card.
+            end = len(pile)
             limit = self.draw_limit
-            cards: list[int] = []
-            while pile and not (limit and self.drawn + len(cards) >= limit):
-                c = pile.pop()
-                cards.append(c)
-                if c in ok:
-                    break
+            stop = min(end, max(0, end - (limit - self.drawn))) if limit else 0
+            i = end - 1
+            while i >= stop and pile[i] not in ok:
+                i -= 1
+            start = max(i, stop)  # i < stop: nothing playable before the limit or the bottom
+            cards = pile[start:]
+            del pile[start:]
+            cards.reverse()  # the top card is drawn first
             self._record_draw(h, cards)
         else:
             self._penalty_draw(h, 1, "")
@@ -495,7 +535,8 @@ class EightsGame:
 
     def _blocked(self) -> bool:
         """Every live hand passed in a row without playing or drawing: the deal is blocked."""
-        live = sum(1 for h in range(len(self.hands)) if self.alive[self.controller[h]])
+        alive = self.alive
+        live = sum([alive[p] for p in self.controller])  # hands whose player is still in
         if self.passes >= live:
             self._finish("blocked")
             return True
@@ -512,17 +553,28 @@ class EightsGame:
         self.named_suit = None
         self.wild = False
         self.passes = 0
-        rank = RANK[card]
-        if rank == 8:
-            self.stack = 0  # only reachable on a two with eight_on_two: the eight answers it
         event = {"type": "play", "player": self.controller[h], "card": card}
         if self.dummy_form:
             event["hand"] = POSITIONS[h]
         self.events.append(event)
+        if hand and card in self._plain_cards:
+            # The common play (see _plain_cards): the turn passes on, _advance(1) inline.
+            n = len(self.hands)
+            d = self.direction
+            h = (h + d) % n
+            while not self.alive[self.controller[h]]:
+                h = (h + d) % n
+            self.turn = h
+            self.drawn = 0
+            self.fresh = True
+            self._decide()
+            return
+        if RANK[card] == 8:
+            self.stack = 0  # only reachable on a two with eight_on_two: the eight answers it
         if self._goes_out(h, card):
             self._decide()
             return
-        if rank == 8:
+        if RANK[card] == 8:
             self.phase = "suit"
             self.phase_hand = h
             self.pending = Decision(self.controller[h], "suit", list(SUIT_IDS), _SUIT_PROMPT)
@@ -531,12 +583,15 @@ class EightsGame:
 
     def _after_suit(self, h: int) -> None:
         if self.last_card and len(self.hands[h]) == 1 and not self.dummy[h]:
-            self.phase = "call"
-            self.phase_hand = h
-            self.pending = Decision(self.controller[h], "last_card", ["last_card", "silent"], _CALL_PROMPT)
+            self._call_decision(h)
             return
         self._effects(h, self.discard[-1])
         self._decide()
+
+    def _call_decision(self, h: int) -> None:
+        self.phase = "call"
+        self.phase_hand = h
+        self.pending = Decision(self.controller[h], "last_card", ["last_card", "silent"], _CALL_PROMPT)
 
     def _effects(self, h: int, card: int) -> None:
         """The played card's effect on the turn order, then the turn passes on."""
@@ -858,6 +913,12 @@ def deal_cards(game: EightsGame, hand_size: int, first_hand: int) -> None:
     deck = list(range(game.n_cards))
     shuffle(game.rng, deck)
     n = len(game.hands)
-    for i in range(hand_size * n):
-        game.hands[(first_hand + i) % n].append(deck.pop())
+    # One card at a time from the top (the end of the list): the k-th hand from first_hand gets
+    # the dealt cards k, k + n, k + 2n, ...; taken as slices rather than a pop per card.
+    rest = len(deck) - hand_size * n
+    dealt = deck[rest:]
+    dealt.reverse()
+    del deck[rest:]
+    for k in range(n):
+        game.hands[(first_hand + k) % n].extend(dealt[k::n])
     game.draw_pile = deck

@@ -122,6 +122,8 @@ class SuperCrazyEightsGame(EightsGame):
         pass  # every switch is fixed by the document
 
     def _someone_out(self) -> bool:
+        if all(self.hands):  # asked after every play and draw: usually no hand is empty
+            return False
         alive = self.alive
         controller = self.controller
         return any(not hand and alive[controller[h]] for h, hand in enumerate(self.hands))
