@@ -405,9 +405,9 @@ class SubprocessEntrant(Entrant):
                 return exc
         self._bank = self.limits.time_bank
         self._previous_view = {}
-        left = self.gone()  # what writing would find out now, without a write of its own
-        if left is not None:
-            return left
+        gone = self.gone()  # what writing would find out now, without a write of its own
+        if gone is not None:
+            return gone
         # written with the bot's first request of the game (or its game_end): one write and one
         # wake-up of the bot instead of two; the bot reads the same lines in the same order
         self._outbox = self._logged(protocol.dumps(message))
@@ -439,14 +439,8 @@ class SubprocessEntrant(Entrant):
         else:
             label = game.label
             msg = protocol.request_message(
-                request_id,
-                decision.kind,
-                decision.prompt,
-                [(o, label(o)) for o in decision.options],
-                game.view(seat),
-                time_left,
-                bank,
-                decision.source,
+                request_id, decision.kind, decision.prompt, [(o, label(o)) for o in decision.options],
+                game.view(seat), time_left, bank, decision.source,
             )
         data = protocol.dumps(msg)
         if self.wire_log is not None:
