@@ -442,9 +442,7 @@ class SubprocessEntrant(Entrant):
                 request_id, decision.kind, decision.prompt, [(o, label(o)) for o in decision.options],
                 game.view(seat), time_left, bank, decision.source,
             )
-        data = protocol.dumps(msg)
-        if self.wire_log is not None:
-            self.wire_log.append(("out", data))
+        data = self._logged(protocol.dumps(msg))
         start = time.monotonic()
         deadline = start + time_left + TIME_MARGIN
         try:
@@ -495,5 +493,7 @@ class SubprocessEntrant(Entrant):
             self._stop(graceful=False)
 
     def take_stderr(self) -> str:
+        if self._pump is not None:  # what the bot wrote before the game ended belongs to this game
+            self._pump.settle()
         return self._stderr.take()
 
