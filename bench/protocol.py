@@ -12,6 +12,8 @@ all alike; the best of the repeats is kept, since noise only ever adds time):
   (c) a bare JSON-lines echo round trip over a pipe of a typical request of the path measured:
       the parent encodes it, the child (with the bot's JSON library) parses it and writes it
       back, the parent parses the echo;
+      For (b), the referee's own CPU time per decision is printed too (``time.process_time``), a
+      steadier figure than wall time when other processes load the machine;
   (d) (b) again with both bots in their sandboxes (tourney/bots/sandbox.py), and the start-up time
       (process start and handshake) of random_bot.py with and without its sandbox.
 
@@ -125,15 +127,23 @@ def subprocess_games(seeds, command=("{python}", RANDOM_BOT), mode: str = "off")
         a.wire_log = []
         total = 0.0
         decisions = 0
+        cpu = 0.0
         for seed in seeds:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             record = play_game([a, b], seed=seed, first_player=0)
             total += time.perf_counter() - start
+            cpu += time.process_time() - start_cpu
             decisions += record.decisions
             assert not record.faults, record.faults
             requests += [line for d, line in a.wire_log if d == "out" and line.startswith(b'{"type":"request"')]
             a.wire_log.clear()
+        REFEREE_CPU.append(cpu / decisions)
     return total / decisions, decisions, requests
+
+
+#: the referee's CPU time per decision of each subprocess run (``time.process_time``: this
+#: process alone, system calls included), steadier than wall time on a loaded machine
+REFEREE_CPU: list[float] = []
 
 
 def median_request(requests: list[bytes]) -> dict:
@@ -204,12 +214,13 @@ def main() -> None:
         f"1.1 both, {bot_json}": ("option_ids,view_delta", bot_json),
     }
     runs: dict[str, list[float]] = {name: [] for name in
-                                    ["a", "b", "b_stdlib_referee", "d", *arms, "c", "c10"]}
+                                    ["a", "b", "b_referee_cpu", "b_stdlib_referee", "d", *arms, "c", "c10"]}
     for _ in range(args.repeat):
         a, _ = in_process(seeds)
         runs["a"].append(a)
         b, decisions_b, requests = subprocess_games(seeds)
         runs["b"].append(b)
+        runs["b_referee_cpu"].append(REFEREE_CPU[-1])
         referee_json("json")
         runs["b_stdlib_referee"].append(subprocess_games(seeds)[0])
         referee_json(protocol.JSON_LIBRARY)
@@ -241,6 +252,7 @@ def main() -> None:
         print(f"(b) arm {name:24s} {best[name] * 1e6:8.1f} us/decision  {1 / best[name]:8.0f} decisions/s")
     print(f"(b) random_bot.py (1.1, lean):  {b * 1e6:8.1f} us/decision")
     print(f"(b) ... with the referee on stdlib json: {best['b_stdlib_referee'] * 1e6:6.1f} us/decision")
+    print(f"(b) the referee's own CPU time (random_bot.py): {best['b_referee_cpu'] * 1e6:6.1f} us/decision")
     print(f"(c) echo round trip, 1.1 lean request ({bot_json} child): {c * 1e6:6.1f} us; "
           f"1.0 request (json child): {best['c10'] * 1e6:6.1f} us")
     print(f"overhead ratio of the 1.0 path (1.0 bot, its own echo): "

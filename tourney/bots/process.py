@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import select
 import shutil
 import threading
 import time
@@ -37,6 +38,16 @@ class StderrPump(threading.Thread):
             if not chunk:
                 return
             self.sink.add(chunk)
+
+    def settle(self, wait: float = 0.05) -> None:
+        """Give the pump up to ``wait`` seconds to read what is already waiting in the pipe, so
+        that what a bot wrote before a game ended is kept with that game (once a game: a bot
+        that writes without pause costs at most ``wait``)."""
+        waiting = select.poll()
+        waiting.register(self.fd, select.POLLIN)
+        end = time.monotonic() + wait
+        while self.is_alive() and waiting.poll(0) and time.monotonic() < end:
+            time.sleep(0.001)
 
 
 class CappedText:

@@ -196,7 +196,8 @@ class _Table:
         self.game = game
         self.entrants = entrants
         self.on_line = on_line
-        self.narration = narrate.table_for(game, [e.name for e in entrants])
+        self.cards = game.card_table()  # read once per game: by the narration and every game_start
+        self.narration = narrate.make_table(game.rule_set, [e.name for e in entrants], self.cards, game.options)
         self.story = _Story(self.narration, game.events)
         self.faults: dict[int, str] = {}
         self.details: dict[int, str] = {}
@@ -239,8 +240,8 @@ class _Table:
     def begin(self, rule_set: str, options: dict, first: int, teams: list | None,
               series: dict | None) -> None:
         """Send every seat its ``game_start``; a seat that cannot begin forfeits now."""
-        game, entrants = self.game, self.entrants
-        cards = game.card_table()
+        entrants = self.entrants
+        cards = {str(k): v for k, v in self.cards.items()}  # as JSON has them; made once, not by seat
         names = [e.name for e in entrants]
         for seat, entrant in enumerate(entrants):
             entrant.meet(names)

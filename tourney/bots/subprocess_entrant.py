@@ -52,6 +52,7 @@ class SubprocessEntrant(Entrant):
         self._stderr = CappedText(spec.limits.max_stderr_bytes)
         self._buf = bytearray()
         self._scan = 0
+        self._outbox = b""  # lines to send with the next one (see begin_game)
         self._bank: float | None = None
         self.exit_how: str | None = None
         self.exit_status: int | None = None
@@ -136,6 +137,7 @@ class SubprocessEntrant(Entrant):
         self.pids.append(proc.pid)
         self._buf = bytearray()
         self._scan = 0
+        self._outbox = b""
         self._in_fd = stdin.fileno()
         self._out_fd = stdout.fileno()
         os.set_blocking(self._in_fd, False)
@@ -238,6 +240,7 @@ class SubprocessEntrant(Entrant):
         if proc is None:
             return
         launch = self._launch
+        self._outbox = b""  # a game_start not sent yet: the game it was for is over for this bot
         # the sandbox's first process, found while bwrap is surely alive and its parent
         inner = launch.sandbox_pid(proc.pid) if launch is not None else None
         how = "exited"
@@ -307,6 +310,9 @@ class SubprocessEntrant(Entrant):
     def _send(self, data: bytes, deadline: float) -> None:
         if self.wire_log is not None:
             self.wire_log.append(("out", data))
+        self._write(data, deadline)
+
+    def _write(self, data: bytes, deadline: float) -> None:
         written = 0
         try:  # the usual case: the pipe takes the whole message at once
             written = os.write(self._in_fd, data)
@@ -336,7 +342,7 @@ class SubprocessEntrant(Entrant):
         buf = self._buf
         gone = False
         while True:
-            i = buf.find(b"\n", self._scan)
+            i = buf.find(b"\n", self._scan) if buf else -1
             if i >= 0:
                 line = bytes(buf[:i])
                 del buf[: i + 1]
@@ -399,11 +405,23 @@ class SubprocessEntrant(Entrant):
                 return exc
         self._bank = self.limits.time_bank
         self._previous_view = {}
-        try:
-            self._send(protocol.dumps(message), time.monotonic() + self.limits.decision_timeout)
-        except ProtocolError as exc:
-            return exc
+        gone = self.gone()  # what writing would find out now, without a write of its own
+        if gone is not None:
+            return gone
+        # written with the bot's first request of the game (or its game_end): one write and one
+        # wake-up of the bot instead of two; the bot reads the same lines in the same order
+        self._outbox = self._logged(protocol.dumps(message))
         return None
+
+    def _logged(self, data: bytes) -> bytes:
+        if self.wire_log is not None:
+            self.wire_log.append(("out", data))
+        return data
+
+    def _flush_outbox(self, data: bytes, deadline: float) -> None:
+        """Send what waits in the outbox, then ``data`` (already logged), in one write."""
+        outbox, self._outbox = self._outbox, b""
+        self._write(outbox + data, deadline)
 
     def decide(self, game, seat: int, request_id: int) -> str:
         decision = game.pending
@@ -421,20 +439,17 @@ class SubprocessEntrant(Entrant):
         else:
             label = game.label
             msg = protocol.request_message(
-                request_id,
-                decision.kind,
-                decision.prompt,
-                [(o, label(o)) for o in decision.options],
-                game.view(seat),
-                time_left,
-                bank,
-                decision.source,
+                request_id, decision.kind, decision.prompt, [(o, label(o)) for o in decision.options],
+                game.view(seat), time_left, bank, decision.source,
             )
-        data = protocol.dumps(msg)
+        data = self._logged(protocol.dumps(msg))
         start = time.monotonic()
         deadline = start + time_left + TIME_MARGIN
         try:
-            self._send(data, deadline)
+            if self._outbox:
+                self._flush_outbox(data, deadline)
+            else:
+                self._write(data, deadline)
             line = self._read_line(deadline)
         except ProtocolError as exc:
             if exc.code == FaultCode.TIMEOUT:
@@ -445,8 +460,7 @@ class SubprocessEntrant(Entrant):
             used = time.monotonic() - start
             if used > lim.decision_timeout:
                 self._bank = max(0.0, bank - (used - lim.decision_timeout))
-        answer = protocol.parse_line(line)
-        return protocol.check_answer(answer, request_id, decision.options)
+        return protocol.read_answer(line, request_id, decision.options)
 
     def fault(self, code: FaultCode) -> None:
         self._stop(graceful=False)
@@ -469,7 +483,8 @@ class SubprocessEntrant(Entrant):
         left = self.gone()
         if left is None:
             try:
-                self._send(protocol.dumps(message), time.monotonic() + self.limits.decision_timeout)
+                self._flush_outbox(self._logged(protocol.dumps(message)),
+                                   time.monotonic() + self.limits.decision_timeout)
             except ProtocolError as exc:
                 left = exc
         if left is not None:
@@ -478,5 +493,7 @@ class SubprocessEntrant(Entrant):
             self._stop(graceful=False)
 
     def take_stderr(self) -> str:
+        if self._pump is not None:  # what the bot wrote before the game ended belongs to this game
+            self._pump.settle()
         return self._stderr.take()
 
