@@ -109,22 +109,27 @@ class State:
         self.deck = deck  # card id -> name (or a promo spec dict)
         self.team = team
         self.rng = rng
-        named = all(isinstance(d, str) for d in deck)  # no promo card (a dict): the tables may be shared
-        tables = _DECK_TABLES.get(tuple(deck)) if named else None
+        key = tuple(deck)
+        try:
+            tables = _DECK_TABLES.get(key)
+            shared = True
+        except TypeError:  # a promo card (a dict): its tables are the game's own
+            tables, shared = None, False
         if tables is None:
             tables = _deck_tables(deck)
-            if len(_DECK_TABLES) < 16 and named:
-                _DECK_TABLES[tuple(deck)] = tables
-        defs, ranks, suits, effects, playable, self._fortune_tellers, self._hooked, self._changes_discards = tables
+            if len(_DECK_TABLES) < 16 and shared:
+                _DECK_TABLES[key] = tables
+        (defs, ranks, suits, effects, playable, self.asset_ids, self._fortune_tellers, self._hooked,
+         self._changes_discards) = tables  # asset_ids: a set, so "any asset among these?" is one isdisjoint
         self.defs: list[CardDef] = list(defs)
-        self._rank = list(ranks)
-        self._suits = list(suits)
-        self._eff = list(effects)
+        self._rank = ranks
+        self._suits = suits
+        self._eff = effects
         #: card id -> its effect's "may be played now" test, None when it always may
-        self._playable = list(playable)
+        self._playable = playable
         self._texts: dict[int, str] = {}  # card id -> card_text
-        for f in _FIELDS:
-            setattr(self, f.name, f.metadata["default"](players))
+        for name, default in _DEFAULTS:
+            setattr(self, name, default(players))
 
     def _teams_list(self):
         if self.team == list(range(self.players)):
@@ -190,6 +195,7 @@ class State:
 
 
 _FIELDS = fields(State)
+_DEFAULTS = tuple((f.name, f.metadata["default"]) for f in _FIELDS)
 
 #: a deck (card names) -> the per-card tables a game looks cards up in, computed once per deck
 _DECK_TABLES: dict[tuple, tuple] = {}
@@ -197,8 +203,9 @@ _DECK_TABLES: dict[tuple, tuple] = {}
 
 def _deck_tables(deck: list) -> tuple:
     """Card id -> definition, rank, suits, effect, "may be played now" test; the ids of the
-    Fortune Tellers (checked at every decision, P14, so a set rather than a scan of names); per
-    moment ("begin", "end"), the ids of the cards with an ability then; the ids of the cards that
+    assets; the ids of the Fortune Tellers (checked at every decision, P14, so a set rather than a scan of names); per
+    moment ("begin", "end"), the ids of the cards with an ability then and, per card id, that
+    ability's condition (None without one); the ids of the cards that
     change how many cards may be discarded (sets: the usual question, "does any card in play?",
     is then one isdisjoint per seat)."""
     defs = tuple(BY_NAME[d] if isinstance(d, str) else promo_card(d) for d in deck)
@@ -209,10 +216,17 @@ def _deck_tables(deck: list) -> tuple:
         tuple(d.suits for d in defs),
         effects,
         tuple(None if e is None else e.playable for e in effects),
+        frozenset(c for c, d in enumerate(defs) if d.is_asset),
         frozenset(c for c, d in enumerate(defs) if d.name == "Fortune Teller"),
         {
-            "begin": frozenset(c for c, e in enumerate(effects) if e is not None and e.at_begin is not None),
-            "end": frozenset(c for c, e in enumerate(effects) if e is not None and e.at_end is not None),
+            "begin": (
+                frozenset(c for c, e in enumerate(effects) if e is not None and e.at_begin is not None),
+                tuple(None if e is None else e.at_begin for e in effects),
+            ),
+            "end": (
+                frozenset(c for c, e in enumerate(effects) if e is not None and e.at_end is not None),
+                tuple(None if e is None else e.at_end for e in effects),
+            ),
         },
         frozenset(
             c for c, e in enumerate(effects)

@@ -43,7 +43,8 @@ def _step_turn(g: Game, f: dict):
             g.phase = "main"
             f["stage"] = "end"
             stack.append({"do": "main", "owner": g.turn})
-            return None
+            # The main frame, run now, would ask this: ask it in this step (see _step_main).
+            return _main_decision(g, g.turn)
         elif stage == "end":
             g.phase = "end"
             f["stage"] = "next"
@@ -61,8 +62,11 @@ def _step_main(g: Game, f: dict):
     if answer is None:
         return _main_decision(g, p)
     if answer == "end":
-        g.stack.pop()
-        return None
+        stack = g.stack
+        stack.pop()
+        # Nothing changed but the stack, so the machine's checks could find nothing new: run the
+        # turn frame under this one now (the end of the turn) rather than in another round.
+        return _step_turn(g, stack[-1]) if stack[-1]["do"] == "turn" else None
     verb, _, value = answer.partition(":")
     if verb == "discard":
         cid = int(value)
@@ -70,7 +74,7 @@ def _step_main(g: Game, f: dict):
         g.discard.append(cid)
         g.named = None
         g.discards_made += 1
-        g._log({"type": "discard", "player": p, "card": cid})
+        g.events.append({"type": "discard", "player": p, "card": cid})
         if g._rank[cid] == "8":
             g.stack.append({"do": "colour", "p": p, "owner": p})
     elif verb == "play":
@@ -138,7 +142,7 @@ def _step_group(g: Game, f: dict):
     if not cards:
         g.stack.pop()
     name = g.defs[cid].name
-    g._log({"type": "effect", "card": name, "text": "takes effect", "player": f["owner"]})
+    g.events.append({"type": "effect", "card": name, "text": "takes effect", "player": f["owner"]})
     g.stack.append({
         "do": "card", "name": name, "src": cid, "p": f["owner"], "owner": f["owner"],
         "step": 0, "when": f["when"], "active": f["active"],

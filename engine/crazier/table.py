@@ -11,11 +11,15 @@ from engine.common import shuffle
 from engine.crazier.options import _DISCARD, _PLAY
 from engine.crazier.state import State
 
+#: player count -> per first seat, every seat in turn order from it
+_ROUNDS = {n: [[*range(start, n), *range(start)] for start in range(n)] for n in range(2, 9)}  # 2 to 8 seats
+
 
 class Table(State):
     """The zones of a game and the moves between them (see :class:`engine.crazier.game.Game`)."""
 
     def _log(self, event: dict) -> None:
+        """Record an event (the steps run most often append to ``self.events`` themselves)."""
         self.events.append(event)
 
     def _impossible_draw(self) -> None:
@@ -25,6 +29,8 @@ class Table(State):
     def _order_from(self, start: int) -> list[int]:
         """Players still in the game, in turn order starting with ``start``."""
         alive = self.alive
+        if all(alive):  # the usual case, asked several times a turn: the seats from ``start`` round
+            return _ROUNDS[self.players][start][:]
         return [q for q in range(start, self.players) if alive[q]] + [q for q in range(start) if alive[q]]
 
     def _next_alive(self, p: int) -> int:
@@ -71,7 +77,7 @@ class Table(State):
         if not self.discard:
             self.named = None
         self.discard.insert(0, cid)
-        self._log({"type": "bottom", "card": cid})
+        self.events.append({"type": "bottom", "card": cid})
 
     def put_on_top_of_discard(self, cid: int) -> None:
         """A card placed on top without being discarded: not wild, names nothing (item 22)."""
@@ -97,8 +103,10 @@ class Table(State):
             stuck = len(more) < extra_instance
             got += more
         if got or n:
-            self._log({"type": "draw", "player": p, "count": len(got), "cause": source})
-            self._log({"type": "drew", "player": p, "cards": list(got), "only": p})
+            self.events += (
+                {"type": "draw", "player": p, "count": len(got), "cause": source},
+                {"type": "drew", "player": p, "cards": list(got), "only": p},
+            )
         if stuck:  # logged after the draw that could not be completed (P9)
             self._impossible_draw()
         return got
@@ -224,9 +232,15 @@ class Table(State):
         else:
             playable = self._playable
             options = [_PLAY[c] for c in hand if (test := playable[c]) is None or test(self, p)]
-            if self.draw_pile and self._may_play_top(p):
+            if self.draw_pile and not self._fortune_tellers.isdisjoint(self.in_play[p]) and self.can_play(
+                p, self.draw_pile[-1]
+            ):
                 options.append("play_top")
-        if self.discards_made < self._discard_allowance(p):
+        if all(map(self._changes_discards.isdisjoint, self.in_play)):  # as in _discard_allowance, inline
+            allowed = 1 + self.bonus_discards
+        else:
+            allowed = self._discard_allowance(p)
+        if self.discards_made < allowed:
             # can_discard for every card of the hand, with the top card looked at once
             discard = self.discard
             if not discard:
@@ -251,18 +265,15 @@ class Table(State):
     def _controls(self, p: int, name: str) -> bool:
         return any(self.defs[c].name == name for c in self.in_play[p])
 
-    def _may_play_top(self, p: int) -> bool:
-        return not self._fortune_tellers.isdisjoint(self.in_play[p]) and self.can_play(p, self.draw_pile[-1])
-
     def play_card(self, p: int, cid: int) -> None:
         """Play ``cid`` (already out of its zone) for its effect, as an asset or an event."""
         self.played = True
-        if self.defs[cid].is_asset:
+        if cid in self.asset_ids:
             self.in_play[p].append(cid)
-            self._log({"type": "play", "player": p, "card": cid, "as": "asset"})
+            self.events.append({"type": "play", "player": p, "card": cid, "as": "asset"})
             return
         self.limbo.append(cid)
-        self._log({"type": "play", "player": p, "card": cid, "as": "event"})
+        self.events.append({"type": "play", "player": p, "card": cid, "as": "event"})
         self.stack.append({"do": "event_done", "card": cid})
         e = self._eff[cid]
         if e is not None and e.resolve is not None:
