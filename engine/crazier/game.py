@@ -35,6 +35,7 @@ _WORDS = {
 class Game(Table):
     """One game of Crazier Eights. See the module docstring and docs/engine.md."""
 
+    __slots__ = ("pending", "_labels")  # see engine.crazier.state._Setup
     rule_set = RULE_SET
 
     def __init__(self, players, seed, options, deck, team, rng):

@@ -143,11 +143,13 @@ def _step_group(g: Game, f: dict):
         g.stack.pop()
     name = g.defs[cid].name
     g.events.append({"type": "effect", "card": name, "text": "takes effect", "player": f["owner"]})
-    g.stack.append({
+    frame = {
         "do": "card", "name": name, "src": cid, "p": f["owner"], "owner": f["owner"],
         "step": 0, "when": f["when"], "active": f["active"],
-    })
-    return None
+    }
+    g.stack.append(frame)
+    # Nothing done here could make the machine's checks find something new: run the ability now.
+    return _step_card(g, frame)
 
 
 def _step_destroy(g: Game, f: dict):

@@ -7,6 +7,8 @@ the outside readers of a game's state (the luck estimates) rely on.
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from engine.common import shuffle
 from engine.crazier.options import _DISCARD, _PLAY
 from engine.crazier.state import State
@@ -17,6 +19,8 @@ _ROUNDS = {n: [[*range(start, n), *range(start)] for start in range(n)] for n in
 
 class Table(State):
     """The zones of a game and the moves between them (see :class:`engine.crazier.game.Game`)."""
+
+    __slots__ = ()
 
     def _log(self, event: dict) -> None:
         """Record an event (the steps run most often append to ``self.events`` themselves)."""
@@ -94,7 +98,7 @@ class Table(State):
         if not self.alive[p] or self.result is not None:
             return []
         extra_instance = 0
-        if cause is not None and n >= 1:
+        if cause is not None and n >= 1 and not all(map(self._changes_draws.isdisjoint, self.in_play)):
             n, extra_instance = self._adjust_draw(p, n, cause)
         got = self._draw_cards(p, n)
         stuck = len(got) < n
@@ -209,16 +213,20 @@ class Table(State):
         return allowed if cap is None else min(allowed, cap)
 
     def can_discard(self, cid: int) -> bool:
-        rank = self._rank[cid]
-        if rank == "8":
-            return True
-        if not self.discard:
-            return True
-        top = self.discard[-1]
+        return cid in self._discardable()
+
+    def _discardable(self) -> Container[int]:
+        """The ids of the cards that may be discarded now: on an eight that named a suit, the
+        cards of that suit; on any other top card, those sharing its rank or a suit; eights on
+        anything, and anything on an empty pile (the per-card tables of ``_deck_tables``)."""
+        discard = self.discard
+        if not discard:
+            return range(len(self.defs))  # every card id
+        top = discard[-1]
         named = self.named
         if named is not None and named[0] == top:
-            return named[1] in self._suits[cid]
-        return (rank is not None and rank == self._rank[top]) or not self._suits[cid].isdisjoint(self._suits[top])
+            return self._fits_suit.get(named[1], self._eights)
+        return self._fits[top]
 
     def can_play(self, p: int, cid: int) -> bool:
         e = self._eff[cid]
@@ -241,24 +249,8 @@ class Table(State):
         else:
             allowed = self._discard_allowance(p)
         if self.discards_made < allowed:
-            # can_discard for every card of the hand, with the top card looked at once
-            discard = self.discard
-            if not discard:
-                options += [_DISCARD[c] for c in hand]
-            else:
-                rank, suits = self._rank, self._suits
-                top = discard[-1]
-                named = self.named
-                if named is not None and named[0] == top:
-                    suit = named[1]
-                    options += [_DISCARD[c] for c in hand if rank[c] == "8" or suit in suits[c]]
-                else:
-                    top_rank, top_suits = rank[top], suits[top]
-                    options += [
-                        _DISCARD[c] for c in hand
-                        if (r := rank[c]) == "8" or (r is not None and r == top_rank)
-                        or not top_suits.isdisjoint(suits[c])
-                    ]
+            fits = self._discardable()
+            options += [_DISCARD[c] for c in hand if c in fits]
         options.append("end")
         return options
 
