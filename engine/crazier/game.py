@@ -189,7 +189,7 @@ class Game(Table):
     def _advance(self) -> None:
         stack = self.stack
         hands = self.hands
-        while self.result is None:
+        while True:  # the game is on: a step that ends it is caught below
             frame = stack[-1]
             decision = STEPS[frame["do"]](self, frame)
             if self.result is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.common import Decision
-from engine.crazier.options import _CARD, _COLOUR
+from engine.crazier.options import _CARD, _COLOUR, _DISCARD, _PLAY
 from engine.effects import EFFECTS
 from engine.effects.helpers import arg
 
@@ -21,39 +21,39 @@ if TYPE_CHECKING:
 def _step_turn(g: Game, f: dict):
     """The stages of a turn: begin (triggers), the rules' draw, the main phase, end (triggers),
     then the next turn. Stages that leave nothing to do in between (no trigger pushed, the game
-    not over) run on in this one call: the machine's checks between them could find nothing new,
-    since only the draw changes a hand and it only adds a card."""
+    not over) run on in this one call, down to the next main phase's first decision: the
+    machine's checks between them could find nothing new, since only the draw changes a hand and
+    it only adds a card."""
     stack = g.stack
     depth = len(stack)
-    while True:
-        stage = f["stage"]
-        if stage == "begin":
-            g.phase = "begin"
-            f["stage"] = "draw"
-            g._push_triggers("begin")
-            if len(stack) != depth:
-                return None
-        elif stage == "draw":
-            g.phase = "draw"
-            f["stage"] = "main"
-            g.draw(g.turn, 1)
-            if g.result is not None:
-                return None
-        elif stage == "main":
-            g.phase = "main"
-            f["stage"] = "end"
-            stack.append({"do": "main", "owner": g.turn})
-            # The main frame, run now, would ask this: ask it in this step (see _step_main).
-            return _main_decision(g, g.turn)
-        elif stage == "end":
-            g.phase = "end"
-            f["stage"] = "next"
-            g._push_triggers("end")
-            if len(stack) != depth:
-                return None
-        else:
-            f["stage"] = "begin"
-            g._next_turn()
+    stage = f["stage"]
+    if stage == "end":
+        g.phase = "end"
+        f["stage"] = "next"
+        g._push_triggers("end")
+        if len(stack) != depth:
+            return None
+        stage = "next"
+    if stage == "next":
+        g._next_turn()
+        stage = "begin"
+    if stage == "begin":
+        g.phase = "begin"
+        f["stage"] = "draw"
+        g._push_triggers("begin")
+        if len(stack) != depth:
+            return None
+        stage = "draw"
+    if stage == "draw":
+        g.phase = "draw"
+        f["stage"] = "main"
+        g.draw(g.turn, 1)
+        if g.result is not None:
+            return None
+    g.phase = "main"
+    f["stage"] = "end"
+    stack.append({"do": "main", "owner": g.turn})
+    return _main_decision(g, g.turn)  # what the main frame, run now, would ask
 
 
 def _step_main(g: Game, f: dict):
@@ -67,9 +67,8 @@ def _step_main(g: Game, f: dict):
         # Nothing changed but the stack, so the machine's checks could find nothing new: run the
         # turn frame under this one now (the end of the turn) rather than in another round.
         return _step_turn(g, stack[-1]) if stack[-1]["do"] == "turn" else None
-    verb, _, value = answer.partition(":")
+    verb, cid = _MAIN_ANSWERS.get(answer, ("play_top", -1))
     if verb == "discard":
-        cid = int(value)
         g.hands[p].remove(cid)
         g.discard.append(cid)
         g.named = None
@@ -78,7 +77,6 @@ def _step_main(g: Game, f: dict):
         if g._rank[cid] == "8":
             g.stack.append({"do": "colour", "p": p, "owner": p})
     elif verb == "play":
-        cid = int(value)
         g.hands[p].remove(cid)
         g.play_card(p, cid)
     else:  # play_top (Fortune Teller)
@@ -89,10 +87,17 @@ def _step_main(g: Game, f: dict):
         g.play_card(p, cid)
     if g.stack[-1] is f and g.result is None and all(g.hands):
         # Nothing else to do and no hand emptied: the machine would run this frame again and get
-        # the next main decision, a function of the state alone, so ask it now (the one step that
-        # both changes the state and asks: a loaded game, running this frame, asks the same).
+        # the next main decision, a function of the state alone, so ask it now (a loaded game,
+        # running this frame, asks the same).
         return _main_decision(g, p)
     return None
+
+
+#: a main decision's card option ids -> verb and card id, read once here rather than parsed
+_MAIN_ANSWERS = {
+    **{option: ("play", cid) for cid, option in enumerate(_PLAY)},
+    **{option: ("discard", cid) for cid, option in enumerate(_DISCARD)},
+}
 
 
 def _main_decision(g: Game, p: int) -> Decision:

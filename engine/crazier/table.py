@@ -198,13 +198,13 @@ class Table(State):
         if all(map(self._changes_discards.isdisjoint, self.in_play)):
             return allowed  # no card in play changes it (the usual case: checked first)
         cap = None
+        changes = self._changes_discards
         for q in range(self.players):
             if not self.alive[q]:
                 continue
-            for c in self.in_play[q]:
+            for c in changes.intersection(self.in_play[q]):  # sums and a minimum: any order will do
                 e = self._eff[c]
-                if e is None:
-                    continue
+                assert e is not None
                 allowed += e.extra_discards_all
                 if q == p:
                     allowed += e.extra_discards_own
