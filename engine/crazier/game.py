@@ -282,7 +282,10 @@ class Game(Table):
         active = self.turn
         groups = []
         for q in self._order_from(active):
-            cards = [c for c in in_play[q] if (hook := hooks[c]) is not None and hook(self, q, active)]
+            mine = in_play[q]
+            if hooked.isdisjoint(mine):
+                continue
+            cards = [c for c in mine if (hook := hooks[c]) is not None and hook(self, q, active)]
             if cards:
                 groups.append({"do": "group", "owner": q, "p": active, "cards": cards, "when": when, "active": active})
         self.stack.extend(reversed(groups))

@@ -74,7 +74,7 @@ class _Setup:
     """
 
     __slots__ = (
-        "players", "seed", "options", "deck", "team", "rng", "defs", "_rank", "_suits", "_eff", "_playable",
+        "players", "seed", "options", "deck", "team", "rng", "defs", "_rank", "_suits", "_eff", "_playable", "_tested",
         "asset_ids", "_fortune_tellers", "_hooked", "_changes_discards", "_changes_draws", "_fits", "_fits_suit",
         "_eights", "_texts",
     )
@@ -102,6 +102,7 @@ class _Setup:
         self._eff = tables.effects
         #: card id -> its effect's "may be played now" test, None when it always may
         self._playable = tables.playable
+        self._tested = tables.tested
         self.asset_ids = tables.assets
         self._fortune_tellers = tables.fortune_tellers
         self._hooked = tables.hooked
@@ -236,6 +237,7 @@ class DeckTables(NamedTuple):
     suits: tuple[frozenset[str], ...]
     effects: tuple[Effect | None, ...]
     playable: tuple[Callable | None, ...]  # the effect's "may be played now" test
+    tested: frozenset[int]  # the cards with such a test
     assets: frozenset[int]
     fortune_tellers: frozenset[int]  # checked at every decision (P14)
     #: per moment ("begin", "end"): the ids of the cards with an ability then, and per card id
@@ -263,6 +265,7 @@ def _deck_tables(deck: list) -> DeckTables:
         suits=tuple(d.suits for d in defs),
         effects=effects,
         playable=tuple(None if e is None else e.playable for e in effects),
+        tested=frozenset(c for c, e in enumerate(effects) if e is not None and e.playable is not None),
         assets=frozenset(c for c, d in enumerate(defs) if d.is_asset),
         fortune_tellers=frozenset(c for c, d in enumerate(defs) if d.name == "Fortune Teller"),
         hooked={

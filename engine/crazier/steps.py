@@ -113,7 +113,13 @@ def _step_colour(g: Game, f: dict):
     if g.discard:
         g.named = [g.discard[-1], suit]
     g._log({"type": "colour", "player": f["p"], "suit": suit})
-    return None
+    return _back_to_main(g)
+
+
+def _back_to_main(g: Game):
+    """The end of a step that touched no hand nor the game's end: when the main frame is next,
+    what it would ask when run now (the machine's checks in between could find nothing new)."""
+    return _main_decision(g, g.turn) if g.stack[-1]["do"] == "main" else None
 
 
 def _step_event_done(g: Game, f: dict):
@@ -122,7 +128,7 @@ def _step_event_done(g: Game, f: dict):
     if cid in g.limbo:
         g.limbo.remove(cid)
         g.put_on_bottom(cid)
-    return None
+    return _back_to_main(g)
 
 
 def _step_card(g: Game, f: dict):

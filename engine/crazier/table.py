@@ -7,14 +7,14 @@ the outside readers of a game's state (the luck estimates) rely on.
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Sequence
 
 from engine.common import shuffle
 from engine.crazier.options import _DISCARD, _PLAY
 from engine.crazier.state import State
 
 #: player count -> per first seat, every seat in turn order from it
-_ROUNDS = {n: [[*range(start, n), *range(start)] for start in range(n)] for n in range(2, 9)}  # 2 to 8 seats
+_ROUNDS = {n: [(*range(start, n), *range(start)) for start in range(n)] for n in range(2, 9)}  # 2 to 8 seats
 
 
 class Table(State):
@@ -30,11 +30,11 @@ class Table(State):
         """A draw could not be completed: the game ends (the game's rules, in :mod:`.game`)."""
         raise NotImplementedError
 
-    def _order_from(self, start: int) -> list[int]:
+    def _order_from(self, start: int) -> Sequence[int]:
         """Players still in the game, in turn order starting with ``start``."""
         alive = self.alive
         if all(alive):  # the usual case, asked several times a turn: the seats from ``start`` round
-            return _ROUNDS[self.players][start][:]
+            return _ROUNDS[self.players][start]
         return [q for q in range(start, self.players) if alive[q]] + [q for q in range(start) if alive[q]]
 
     def _next_alive(self, p: int) -> int:
@@ -238,8 +238,11 @@ class Table(State):
         if self.played:
             options = []
         else:
-            playable = self._playable
-            options = [_PLAY[c] for c in hand if (test := playable[c]) is None or test(self, p)]
+            if self._tested.isdisjoint(hand):  # no card needs a test: every card may be played
+                options = list(map(_PLAY.__getitem__, hand))
+            else:
+                playable = self._playable
+                options = [_PLAY[c] for c in hand if (test := playable[c]) is None or test(self, p)]
             if self.draw_pile and not self._fortune_tellers.isdisjoint(self.in_play[p]) and self.can_play(
                 p, self.draw_pile[-1]
             ):
