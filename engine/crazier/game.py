@@ -277,7 +277,10 @@ class Game(Table):
         controller, active player first then clockwise (CR §10)."""
         hooked, hooks = self._hooked[when]  # the ids of the cards with an ability now, card id -> its condition
         in_play = self.in_play
-        if all(map(hooked.isdisjoint, in_play)):
+        for cards in in_play:  # (a loop: cheaper than all(map(...)) for a few seats)
+            if not hooked.isdisjoint(cards):
+                break
+        else:
             return  # no card in play has an ability at this moment
         active = self.turn
         groups = []

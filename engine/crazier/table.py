@@ -247,10 +247,13 @@ class Table(State):
                 p, self.draw_pile[-1]
             ):
                 options.append("play_top")
-        if all(map(self._changes_discards.isdisjoint, self.in_play)):  # as in _discard_allowance, inline
+        changes = self._changes_discards
+        for cards in self.in_play:
+            if not changes.isdisjoint(cards):
+                allowed = self._discard_allowance(p)
+                break
+        else:  # no card in play changes the allowance (the usual case; as in _discard_allowance)
             allowed = 1 + self.bonus_discards
-        else:
-            allowed = self._discard_allowance(p)
         if self.discards_made < allowed:
             fits = self._discardable()
             options += [_DISCARD[c] for c in hand if c in fits]
