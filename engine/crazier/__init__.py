@@ -38,11 +38,14 @@ from engine.crazier.steps import STEPS
 __all__ = ["FORMAT_VERSION", "OPTIONS", "RULE_SET", "STEPS", "Game", "State", "load", "new_game", "validate_options"]
 
 
+_NAMES = [card.name for card in CARDS]
+
+
 def new_game(players=2, seed=0, options=None, first_player=None, teams=None) -> Game:
     """Shuffle, deal seven each, turn the top card of the draw pile onto the discard pile."""
     opts = validate_options(options or {}, players)
     decks = 1 if players <= 4 else 2
-    deck = [card.name for card in CARDS] * decks + [dict(p) for p in opts["promo_cards"]]
+    deck = _NAMES * decks + [dict(p) for p in opts["promo_cards"]]
     rng = random.Random(seed)
     if first_player is None:
         first_player = rng.randrange(players)

@@ -55,6 +55,8 @@ def _per_player(value):
     """Default: one ``value`` per player (a fresh copy of it for each)."""
     if not isinstance(value, (list, dict)):
         return lambda players: [value] * players  # an int or bool is immutable: one may be shared
+    if value == []:  # hands, cards in play, known cards: a new empty list each (made at every deal)
+        return lambda players: [[] for _ in range(players)]
     return lambda players: [_json_copy(value) for _ in range(players)]
 
 
