@@ -85,11 +85,15 @@ def _step_main(g: Game, f: dict):
             if cid in k:
                 k.remove(cid)
         g.play_card(p, cid)
-    if g.stack[-1] is f and g.result is None and all(g.hands):
-        # Nothing else to do and no hand emptied: the machine would run this frame again and get
-        # the next main decision, a function of the state alone, so ask it now (a loaded game,
-        # running this frame, asks the same).
-        return _main_decision(g, p)
+    if g.result is None and all(g.hands):
+        top = g.stack[-1]
+        if top is f:
+            # Nothing else to do and no hand emptied: the machine would run this frame again and
+            # get the next main decision, a function of the state alone, so ask it now (a loaded
+            # game, running this frame, asks the same).
+            return _main_decision(g, p)
+        if top["do"] == "card":  # an event played: its effect, which the machine would run next
+            return _step_card(g, top)
     return None
 
 

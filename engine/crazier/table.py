@@ -39,6 +39,8 @@ class Table(State):
 
     def _next_alive(self, p: int) -> int:
         n = self.players
+        if all(self.alive):  # the usual case, at every turn
+            return (p + 1) % n
         for i in range(1, n + 1):
             q = (p + i) % n
             if self.alive[q]:
