@@ -1,8 +1,9 @@
 """Crazier Eights: the step functions of the turn machine, one per kind of frame.
 
 A step either changes the state and returns ``None``, or returns a :class:`Decision` without
-changing anything (see :mod:`engine.crazier`, and :func:`_step_main` for the one shortcut); card
-effects are steps too (``"card"`` frames, :mod:`engine.effects`).
+changing anything (see :mod:`engine.crazier`, and its shortcut: a step may run on into the frame it
+leaves on top when the machine's checks could find nothing new in between); card effects are steps
+too (``"card"`` frames, :mod:`engine.effects`).
 """
 
 from __future__ import annotations

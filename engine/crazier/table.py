@@ -100,7 +100,7 @@ class Table(State):
         if not self.alive[p] or self.result is not None:
             return []
         extra_instance = 0
-        if cause is not None and n >= 1 and not all(map(self._changes_draws.isdisjoint, self.in_play)):
+        if cause is not None and n >= 1:
             n, extra_instance = self._adjust_draw(p, n, cause)
         got = self._draw_cards(p, n)
         stuck = len(got) < n
@@ -120,13 +120,14 @@ class Table(State):
     def _adjust_draw(self, p: int, n: int, cause: int) -> tuple[int, int]:
         opponent = self.team[p] != self.team[cause]
         more = less = everyone = 0
-        for q in range(self.players):
-            if not self.alive[q]:
-                continue
-            for c in self.in_play[q]:
+        changes = self._changes_draws
+        alive = self.alive
+        for q, cards in enumerate(self.in_play):
+            if changes.isdisjoint(cards) or not alive[q]:
+                continue  # no card of this seat changes it (the usual case)
+            for c in changes.intersection(cards):  # sums: any order will do
                 e = self._eff[c]
-                if e is None:
-                    continue
+                assert e is not None
                 if q == cause:
                     more += e.draw_more_to_opponents
                 if q == p:
@@ -197,14 +198,13 @@ class Table(State):
     # ----------------------------------------------------------------- discards
     def _discard_allowance(self, p: int) -> int:
         allowed = 1 + (self.bonus_discards if p == self.turn else 0)
-        if all(map(self._changes_discards.isdisjoint, self.in_play)):
-            return allowed  # no card in play changes it (the usual case: checked first)
         cap = None
         changes = self._changes_discards
-        for q in range(self.players):
-            if not self.alive[q]:
-                continue
-            for c in changes.intersection(self.in_play[q]):  # sums and a minimum: any order will do
+        alive = self.alive
+        for q, cards in enumerate(self.in_play):
+            if changes.isdisjoint(cards) or not alive[q]:
+                continue  # no card of this seat changes it (the usual case)
+            for c in changes.intersection(cards):  # sums and a minimum: any order will do
                 e = self._eff[c]
                 assert e is not None
                 allowed += e.extra_discards_all
