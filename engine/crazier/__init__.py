@@ -8,9 +8,15 @@ option stores the answer in the top frame and runs again.
 
 Step functions follow one rule that makes every state serialisable and replays exact: a step
 either changes the state and returns ``None``, or returns a :class:`Decision` *without* changing
-anything. So a loaded game re-derives its pending decision by simply running the top frame. (The
-main phase, after an answer that leaves nothing else to do, asks its next decision in the same step:
-the decision that running its frame again would give, so the rule's point holds.)
+anything. So a loaded game re-derives its pending decision by simply running the top frame.
+
+One shortcut keeps that point: where nothing a step did could make the machine's checks between
+steps (a hand emptied, the game over) find something new, the step runs on into the frame it
+leaves on top, in the same call: the main phase asks its next decision after a play or discard,
+the end of a turn runs into the next turn's main phase, a triggered ability or a played event
+starts at once, and a colour or an event's end goes back to the main decision. The decision such
+a step returns is the one running the top frame would give, so a loaded game asks the same.
+(It saves a round of the machine per step; crazier-eights makes about two steps a decision.)
 
 Card effects live in :mod:`engine.effects`, one small entry per card; timing rules (trigger
 order, snapshots, destruction windows, draw substitutions) live here, once, in these modules:
@@ -38,11 +44,14 @@ from engine.crazier.steps import STEPS
 __all__ = ["FORMAT_VERSION", "OPTIONS", "RULE_SET", "STEPS", "Game", "State", "load", "new_game", "validate_options"]
 
 
+_NAMES = [card.name for card in CARDS]
+
+
 def new_game(players=2, seed=0, options=None, first_player=None, teams=None) -> Game:
     """Shuffle, deal seven each, turn the top card of the draw pile onto the discard pile."""
     opts = validate_options(options or {}, players)
     decks = 1 if players <= 4 else 2
-    deck = [card.name for card in CARDS] * decks + [dict(p) for p in opts["promo_cards"]]
+    deck = _NAMES * decks + [dict(p) for p in opts["promo_cards"]]
     rng = random.Random(seed)
     if first_player is None:
         first_player = rng.randrange(players)

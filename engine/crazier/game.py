@@ -35,6 +35,7 @@ _WORDS = {
 class Game(Table):
     """One game of Crazier Eights. See the module docstring and docs/engine.md."""
 
+    __slots__ = ("pending", "_labels")  # see engine.crazier.state._Setup
     rule_set = RULE_SET
 
     def __init__(self, players, seed, options, deck, team, rng):
@@ -188,7 +189,7 @@ class Game(Table):
     def _advance(self) -> None:
         stack = self.stack
         hands = self.hands
-        while self.result is None:
+        while True:  # the game is on: a step that ends it is caught below
             frame = stack[-1]
             decision = STEPS[frame["do"]](self, frame)
             if self.result is not None:
@@ -253,7 +254,7 @@ class Game(Table):
         self.bonus_discards = 0
         self.destruction_seen = False
         self.at_risk = []
-        self._log({"type": "turn", "player": p, "turn": self.turn_number})
+        self.events.append({"type": "turn", "player": p, "turn": self.turn_number})
 
     def _next_turn(self) -> None:
         p = self.turn
@@ -274,20 +275,20 @@ class Game(Table):
     def _push_triggers(self, when: str) -> None:
         """Collect the conditional abilities of this moment (a snapshot, item 12) in groups per
         controller, active player first then clockwise (CR §10)."""
-        hooked = self._hooked[when]
-        if all(map(hooked.isdisjoint, self.in_play)):  # hooked: the ids of the cards with an ability now
+        hooked, hooks = self._hooked[when]  # the ids of the cards with an ability now, card id -> its condition
+        in_play = self.in_play
+        for cards in in_play:  # (a loop: cheaper than all(map(...)) for a few seats)
+            if not hooked.isdisjoint(cards):
+                break
+        else:
             return  # no card in play has an ability at this moment
         active = self.turn
         groups = []
         for q in self._order_from(active):
-            cards = []
-            for c in self.in_play[q]:
-                e = self._eff[c]
-                if e is None:
-                    continue
-                hook = e.at_begin if when == "begin" else e.at_end
-                if hook is not None and hook(self, q, active):
-                    cards.append(c)
+            mine = in_play[q]
+            if hooked.isdisjoint(mine):
+                continue
+            cards = [c for c in mine if (hook := hooks[c]) is not None and hook(self, q, active)]
             if cards:
                 groups.append({"do": "group", "owner": q, "p": active, "cards": cards, "when": when, "active": active})
         self.stack.extend(reversed(groups))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import DEFAULT_COLOUR_NAMES, SUITS, promo_card
 from engine.common import OptionsError
 
@@ -9,7 +11,7 @@ RULE_SET = "crazier-eights"
 FORMAT_VERSION = 1
 
 #: Rule-set switches (rulings.md, end) with the rulings as defaults.
-OPTIONS = {
+OPTIONS: dict[str, Any] = {
     "suit_colour_names": dict(DEFAULT_COLOUR_NAMES),
     "max_players_two_decks": 8,
     "minions_as_trigger": False,
@@ -75,7 +77,14 @@ def validate_options(options: dict, players: int | None = None) -> dict:
 
 def _defaults() -> dict:
     """The default options, a fresh copy (lists and dicts too)."""
-    return {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in OPTIONS.items()}
+    out = dict(OPTIONS)
+    for name in _CONTAINERS:
+        out[name] = out[name].copy()
+    return out
+
+
+#: the options whose defaults are lists or dicts (copied for each game: made at every deal)
+_CONTAINERS = tuple(name for name, value in OPTIONS.items() if isinstance(value, (list, dict)))
 
 
 def _check_players(options: dict, players: int | None) -> None:

@@ -8,13 +8,14 @@ read that list, so a new field is declared in one place.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Self
+from typing import NamedTuple, Self
 
 from engine.cards import BY_NAME, SUITS, CardDef, promo_card
 from engine.common import PositionError, Result, rng_from_json, rng_to_json
 from engine.crazier.options import FORMAT_VERSION, RULE_SET, _team_ids, validate_options
-from engine.effects import EFFECTS
+from engine.effects import EFFECTS, Effect
 
 
 def _json_copy(value):
@@ -54,6 +55,8 @@ def _per_player(value):
     """Default: one ``value`` per player (a fresh copy of it for each)."""
     if not isinstance(value, (list, dict)):
         return lambda players: [value] * players  # an int or bool is immutable: one may be shared
+    if value == []:  # hands, cards in play, known cards: a new empty list each (made at every deal)
+        return lambda players: [[] for _ in range(players)]
     return lambda players: [_json_copy(value) for _ in range(players)]
 
 
@@ -61,8 +64,60 @@ def _constant(value):
     return lambda players: value
 
 
-@dataclass(init=False, eq=False, repr=False)
-class State:
+class _Setup:
+    """What a game fixes when it starts: the seats, seed, options and deck, and the per-card tables
+    read from the deck (:class:`DeckTables`), set when the game is made; ``to_dict()`` saves
+    the first ones as they are, the tables not at all.
+
+    Every attribute of a game is declared in ``__slots__`` (these, the saved fields of
+    :class:`State`, and the two of :class:`~engine.crazier.game.Game`): a game has about fifty,
+    and Python 3.11 keeps an object's attributes in its fast layout only up to thirty; past
+    that, every attribute read and write on every step takes a slower path.
+    """
+
+    __slots__ = (
+        "players", "seed", "options", "deck", "team", "rng", "defs", "_rank", "_suits", "_eff", "_playable", "_tested",
+        "asset_ids", "_fortune_tellers", "_hooked", "_changes_discards", "_changes_draws", "_fits", "_fits_suit",
+        "_eights", "_texts",
+    )
+
+    def __init__(self, players, seed, options, deck, team, rng):
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.deck = deck  # card id -> name (or a promo spec dict)
+        self.team = team
+        self.rng = rng
+        key = tuple(deck)
+        try:
+            tables = _DECK_TABLES.get(key)
+            shared = True
+        except TypeError:  # a promo card (a dict): its tables are the game's own
+            tables, shared = None, False
+        if tables is None:
+            tables = _deck_tables(deck)
+            if len(_DECK_TABLES) < 16 and shared:
+                _DECK_TABLES[key] = tables
+        self.defs: list[CardDef] = list(tables.defs)
+        self._rank = tables.ranks
+        self._suits = tables.suits
+        self._eff = tables.effects
+        #: card id -> its effect's "may be played now" test, None when it always may
+        self._playable = tables.playable
+        self._tested = tables.tested
+        self.asset_ids = tables.assets
+        self._fortune_tellers = tables.fortune_tellers
+        self._hooked = tables.hooked
+        self._changes_discards = tables.changes_discards
+        self._changes_draws = tables.changes_draws
+        self._fits = tables.fits
+        self._fits_suit = tables.fits_suit
+        self._eights = tables.eights
+        self._texts: dict[int, str] = {}  # card id -> card_text
+
+
+@dataclass(init=False, eq=False, repr=False, slots=True)
+class State(_Setup):
     """Everything a game of Crazier Eights saves, in the order ``to_dict()`` writes it.
 
     This field list is the one place the state is spelled out: a new game starts from the
@@ -103,28 +158,10 @@ class State:
 
     def __init__(self, players, seed, options, deck, team, rng):
         """A game with nothing dealt: every saved field at its default."""
-        self.players = players
-        self.seed = seed
-        self.options = options
-        self.deck = deck  # card id -> name (or a promo spec dict)
-        self.team = team
-        self.rng = rng
-        named = all(isinstance(d, str) for d in deck)  # no promo card (a dict): the tables may be shared
-        tables = _DECK_TABLES.get(tuple(deck)) if named else None
-        if tables is None:
-            tables = _deck_tables(deck)
-            if len(_DECK_TABLES) < 16 and named:
-                _DECK_TABLES[tuple(deck)] = tables
-        defs, ranks, suits, effects, playable, self._fortune_tellers, self._hooked, self._changes_discards = tables
-        self.defs: list[CardDef] = list(defs)
-        self._rank = list(ranks)
-        self._suits = list(suits)
-        self._eff = list(effects)
-        #: card id -> its effect's "may be played now" test, None when it always may
-        self._playable = list(playable)
-        self._texts: dict[int, str] = {}  # card id -> card_text
-        for f in _FIELDS:
-            setattr(self, f.name, f.metadata["default"](players))
+        # not super(): dataclass(slots=True) makes a new class, which the zero-argument form misses
+        _Setup.__init__(self, players, seed, options, deck, team, rng)
+        for name, default in _DEFAULTS:
+            setattr(self, name, default(players))
 
     def _teams_list(self):
         if self.team == list(range(self.players)):
@@ -190,34 +227,76 @@ class State:
 
 
 _FIELDS = fields(State)
+_DEFAULTS = tuple((f.name, f.metadata["default"]) for f in _FIELDS)
 
-#: a deck (card names) -> the per-card tables a game looks cards up in, computed once per deck
-_DECK_TABLES: dict[tuple, tuple] = {}
+class DeckTables(NamedTuple):
+    """What a game looks cards up in, by card id, computed once per deck. The sets answer the
+    questions asked at every decision ("does any card in play...?", "which cards of this hand
+    may be discarded?") with one set operation rather than a scan of the cards' definitions."""
+
+    defs: tuple[CardDef, ...]
+    ranks: tuple[str | None, ...]
+    suits: tuple[frozenset[str], ...]
+    effects: tuple[Effect | None, ...]
+    playable: tuple[Callable | None, ...]  # the effect's "may be played now" test
+    tested: frozenset[int]  # the cards with such a test
+    assets: frozenset[int]
+    fortune_tellers: frozenset[int]  # checked at every decision (P14)
+    #: per moment ("begin", "end"): the ids of the cards with an ability then, and per card id
+    #: that ability's condition (None without one)
+    hooked: dict[str, tuple[frozenset[int], tuple[Callable | None, ...]]]
+    changes_discards: frozenset[int]  # cards that change how many cards may be discarded
+    changes_draws: frozenset[int]  # cards that change how many cards a draw gives
+    #: per top card of the discard pile: the cards that may be discarded on it (can_discard)
+    fits: tuple[frozenset[int], ...]
+    fits_suit: dict[str, frozenset[int]]  # per suit: the cards that may go on an eight naming it
+    eights: frozenset[int]  # wild when discarded
 
 
-def _deck_tables(deck: list) -> tuple:
-    """Card id -> definition, rank, suits, effect, "may be played now" test; the ids of the
-    Fortune Tellers (checked at every decision, P14, so a set rather than a scan of names); per
-    moment ("begin", "end"), the ids of the cards with an ability then; the ids of the cards that
-    change how many cards may be discarded (sets: the usual question, "does any card in play?",
-    is then one isdisjoint per seat)."""
+#: a deck (card names) -> its tables
+_DECK_TABLES: dict[tuple, DeckTables] = {}
+
+
+def _deck_tables(deck: list) -> DeckTables:
     defs = tuple(BY_NAME[d] if isinstance(d, str) else promo_card(d) for d in deck)
     effects = tuple(EFFECTS.get(d.name) for d in defs)
-    return (
-        defs,
-        tuple(d.rank for d in defs),
-        tuple(d.suits for d in defs),
-        effects,
-        tuple(None if e is None else e.playable for e in effects),
-        frozenset(c for c, d in enumerate(defs) if d.name == "Fortune Teller"),
-        {
-            "begin": frozenset(c for c, e in enumerate(effects) if e is not None and e.at_begin is not None),
-            "end": frozenset(c for c, e in enumerate(effects) if e is not None and e.at_end is not None),
+    eights = frozenset(c for c, d in enumerate(defs) if d.rank == "8")
+    return DeckTables(
+        defs=defs,
+        ranks=tuple(d.rank for d in defs),
+        suits=tuple(d.suits for d in defs),
+        effects=effects,
+        playable=tuple(None if e is None else e.playable for e in effects),
+        tested=frozenset(c for c, e in enumerate(effects) if e is not None and e.playable is not None),
+        assets=frozenset(c for c, d in enumerate(defs) if d.is_asset),
+        fortune_tellers=frozenset(c for c, d in enumerate(defs) if d.name == "Fortune Teller"),
+        hooked={
+            "begin": (
+                frozenset(c for c, e in enumerate(effects) if e is not None and e.at_begin is not None),
+                tuple(None if e is None else e.at_begin for e in effects),
+            ),
+            "end": (
+                frozenset(c for c, e in enumerate(effects) if e is not None and e.at_end is not None),
+                tuple(None if e is None else e.at_end for e in effects),
+            ),
         },
-        frozenset(
+        changes_discards=frozenset(
             c for c, e in enumerate(effects)
             if e is not None and (e.extra_discards_all or e.extra_discards_own or e.opponents_discard_cap is not None)
         ),
+        changes_draws=frozenset(
+            c for c, e in enumerate(effects)
+            if e is not None and (e.draw_more_to_opponents or e.draw_less_from_opponents or e.draw_less_all)
+        ),
+        fits=tuple(
+            eights | {
+                c for c, d in enumerate(defs)
+                if (d.rank is not None and d.rank == top.rank) or not d.suits.isdisjoint(top.suits)
+            }
+            for top in defs
+        ),
+        fits_suit={suit: eights | {c for c, d in enumerate(defs) if suit in d.suits} for suit in SUITS},
+        eights=eights,
     )
 
 

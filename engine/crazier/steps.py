@@ -1,8 +1,9 @@
 """Crazier Eights: the step functions of the turn machine, one per kind of frame.
 
 A step either changes the state and returns ``None``, or returns a :class:`Decision` without
-changing anything (see :mod:`engine.crazier`, and :func:`_step_main` for the one shortcut); card
-effects are steps too (``"card"`` frames, :mod:`engine.effects`).
+changing anything (see :mod:`engine.crazier`, and its shortcut: a step may run on into the frame it
+leaves on top when the machine's checks could find nothing new in between); card effects are steps
+too (``"card"`` frames, :mod:`engine.effects`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.common import Decision
-from engine.crazier.options import _CARD, _COLOUR
+from engine.crazier.options import _CARD, _COLOUR, _DISCARD, _PLAY
 from engine.effects import EFFECTS
 from engine.effects.helpers import arg
 
@@ -21,38 +22,39 @@ if TYPE_CHECKING:
 def _step_turn(g: Game, f: dict):
     """The stages of a turn: begin (triggers), the rules' draw, the main phase, end (triggers),
     then the next turn. Stages that leave nothing to do in between (no trigger pushed, the game
-    not over) run on in this one call: the machine's checks between them could find nothing new,
-    since only the draw changes a hand and it only adds a card."""
+    not over) run on in this one call, down to the next main phase's first decision: the
+    machine's checks between them could find nothing new, since only the draw changes a hand and
+    it only adds a card."""
     stack = g.stack
     depth = len(stack)
-    while True:
-        stage = f["stage"]
-        if stage == "begin":
-            g.phase = "begin"
-            f["stage"] = "draw"
-            g._push_triggers("begin")
-            if len(stack) != depth:
-                return None
-        elif stage == "draw":
-            g.phase = "draw"
-            f["stage"] = "main"
-            g.draw(g.turn, 1)
-            if g.result is not None:
-                return None
-        elif stage == "main":
-            g.phase = "main"
-            f["stage"] = "end"
-            stack.append({"do": "main", "owner": g.turn})
+    stage = f["stage"]
+    if stage == "end":
+        g.phase = "end"
+        f["stage"] = "next"
+        g._push_triggers("end")
+        if len(stack) != depth:
             return None
-        elif stage == "end":
-            g.phase = "end"
-            f["stage"] = "next"
-            g._push_triggers("end")
-            if len(stack) != depth:
-                return None
-        else:
-            f["stage"] = "begin"
-            g._next_turn()
+        stage = "next"
+    if stage == "next":
+        g._next_turn()
+        stage = "begin"
+    if stage == "begin":
+        g.phase = "begin"
+        f["stage"] = "draw"
+        g._push_triggers("begin")
+        if len(stack) != depth:
+            return None
+        stage = "draw"
+    if stage == "draw":
+        g.phase = "draw"
+        f["stage"] = "main"
+        g.draw(g.turn, 1)
+        if g.result is not None:
+            return None
+    g.phase = "main"
+    f["stage"] = "end"
+    stack.append({"do": "main", "owner": g.turn})
+    return _main_decision(g, g.turn)  # what the main frame, run now, would ask
 
 
 def _step_main(g: Game, f: dict):
@@ -61,20 +63,21 @@ def _step_main(g: Game, f: dict):
     if answer is None:
         return _main_decision(g, p)
     if answer == "end":
-        g.stack.pop()
-        return None
-    verb, _, value = answer.partition(":")
+        stack = g.stack
+        stack.pop()
+        # Nothing changed but the stack, so the machine's checks could find nothing new: run the
+        # turn frame under this one now (the end of the turn) rather than in another round.
+        return _step_turn(g, stack[-1]) if stack[-1]["do"] == "turn" else None
+    verb, cid = _MAIN_ANSWERS.get(answer, ("play_top", -1))
     if verb == "discard":
-        cid = int(value)
         g.hands[p].remove(cid)
         g.discard.append(cid)
         g.named = None
         g.discards_made += 1
-        g._log({"type": "discard", "player": p, "card": cid})
+        g.events.append({"type": "discard", "player": p, "card": cid})
         if g._rank[cid] == "8":
             g.stack.append({"do": "colour", "p": p, "owner": p})
     elif verb == "play":
-        cid = int(value)
         g.hands[p].remove(cid)
         g.play_card(p, cid)
     else:  # play_top (Fortune Teller)
@@ -83,12 +86,23 @@ def _step_main(g: Game, f: dict):
             if cid in k:
                 k.remove(cid)
         g.play_card(p, cid)
-    if g.stack[-1] is f and g.result is None and all(g.hands):
-        # Nothing else to do and no hand emptied: the machine would run this frame again and get
-        # the next main decision, a function of the state alone, so ask it now (the one step that
-        # both changes the state and asks: a loaded game, running this frame, asks the same).
-        return _main_decision(g, p)
+    if g.result is None and all(g.hands):
+        top = g.stack[-1]
+        if top is f:
+            # Nothing else to do and no hand emptied: the machine would run this frame again and
+            # get the next main decision, a function of the state alone, so ask it now (a loaded
+            # game, running this frame, asks the same).
+            return _main_decision(g, p)
+        if top["do"] == "card":  # an event played: its effect, which the machine would run next
+            return _step_card(g, top)
     return None
+
+
+#: a main decision's card option ids -> verb and card id, read once here rather than parsed
+_MAIN_ANSWERS = {
+    **{option: ("play", cid) for cid, option in enumerate(_PLAY)},
+    **{option: ("discard", cid) for cid, option in enumerate(_DISCARD)},
+}
 
 
 def _main_decision(g: Game, p: int) -> Decision:
@@ -104,7 +118,13 @@ def _step_colour(g: Game, f: dict):
     if g.discard:
         g.named = [g.discard[-1], suit]
     g._log({"type": "colour", "player": f["p"], "suit": suit})
-    return None
+    return _back_to_main(g)
+
+
+def _back_to_main(g: Game):
+    """The end of a step that touched no hand nor the game's end: when the main frame is next,
+    what it would ask when run now (the machine's checks in between could find nothing new)."""
+    return _main_decision(g, g.turn) if g.stack[-1]["do"] == "main" else None
 
 
 def _step_event_done(g: Game, f: dict):
@@ -113,7 +133,7 @@ def _step_event_done(g: Game, f: dict):
     if cid in g.limbo:
         g.limbo.remove(cid)
         g.put_on_bottom(cid)
-    return None
+    return _back_to_main(g)
 
 
 def _step_card(g: Game, f: dict):
@@ -138,12 +158,14 @@ def _step_group(g: Game, f: dict):
     if not cards:
         g.stack.pop()
     name = g.defs[cid].name
-    g._log({"type": "effect", "card": name, "text": "takes effect", "player": f["owner"]})
-    g.stack.append({
+    g.events.append({"type": "effect", "card": name, "text": "takes effect", "player": f["owner"]})
+    frame = {
         "do": "card", "name": name, "src": cid, "p": f["owner"], "owner": f["owner"],
         "step": 0, "when": f["when"], "active": f["active"],
-    })
-    return None
+    }
+    g.stack.append(frame)
+    # Nothing done here could make the machine's checks find something new: run the ability now.
+    return _step_card(g, frame)
 
 
 def _step_destroy(g: Game, f: dict):

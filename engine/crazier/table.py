@@ -7,28 +7,40 @@ the outside readers of a game's state (the luck estimates) rely on.
 
 from __future__ import annotations
 
+from collections.abc import Container, Sequence
+
 from engine.common import shuffle
 from engine.crazier.options import _DISCARD, _PLAY
 from engine.crazier.state import State
+
+#: player count -> per first seat, every seat in turn order from it
+_ROUNDS = {n: [(*range(start, n), *range(start)) for start in range(n)] for n in range(2, 9)}  # 2 to 8 seats
 
 
 class Table(State):
     """The zones of a game and the moves between them (see :class:`engine.crazier.game.Game`)."""
 
+    __slots__ = ()
+
     def _log(self, event: dict) -> None:
+        """Record an event (the steps run most often append to ``self.events`` themselves)."""
         self.events.append(event)
 
     def _impossible_draw(self) -> None:
         """A draw could not be completed: the game ends (the game's rules, in :mod:`.game`)."""
         raise NotImplementedError
 
-    def _order_from(self, start: int) -> list[int]:
+    def _order_from(self, start: int) -> Sequence[int]:
         """Players still in the game, in turn order starting with ``start``."""
         alive = self.alive
+        if all(alive):  # the usual case, asked several times a turn: the seats from ``start`` round
+            return _ROUNDS[self.players][start]
         return [q for q in range(start, self.players) if alive[q]] + [q for q in range(start) if alive[q]]
 
     def _next_alive(self, p: int) -> int:
         n = self.players
+        if all(self.alive):  # the usual case, at every turn
+            return (p + 1) % n
         for i in range(1, n + 1):
             q = (p + i) % n
             if self.alive[q]:
@@ -71,7 +83,7 @@ class Table(State):
         if not self.discard:
             self.named = None
         self.discard.insert(0, cid)
-        self._log({"type": "bottom", "card": cid})
+        self.events.append({"type": "bottom", "card": cid})
 
     def put_on_top_of_discard(self, cid: int) -> None:
         """A card placed on top without being discarded: not wild, names nothing (item 22)."""
@@ -97,8 +109,10 @@ class Table(State):
             stuck = len(more) < extra_instance
             got += more
         if got or n:
-            self._log({"type": "draw", "player": p, "count": len(got), "cause": source})
-            self._log({"type": "drew", "player": p, "cards": list(got), "only": p})
+            self.events += (
+                {"type": "draw", "player": p, "count": len(got), "cause": source},
+                {"type": "drew", "player": p, "cards": list(got), "only": p},
+            )
         if stuck:  # logged after the draw that could not be completed (P9)
             self._impossible_draw()
         return got
@@ -106,13 +120,14 @@ class Table(State):
     def _adjust_draw(self, p: int, n: int, cause: int) -> tuple[int, int]:
         opponent = self.team[p] != self.team[cause]
         more = less = everyone = 0
-        for q in range(self.players):
-            if not self.alive[q]:
-                continue
-            for c in self.in_play[q]:
+        changes = self._changes_draws
+        alive = self.alive
+        for q, cards in enumerate(self.in_play):
+            if changes.isdisjoint(cards) or not alive[q]:
+                continue  # no card of this seat changes it (the usual case)
+            for c in changes.intersection(cards):  # sums: any order will do
                 e = self._eff[c]
-                if e is None:
-                    continue
+                assert e is not None
                 if q == cause:
                     more += e.draw_more_to_opponents
                 if q == p:
@@ -183,16 +198,15 @@ class Table(State):
     # ----------------------------------------------------------------- discards
     def _discard_allowance(self, p: int) -> int:
         allowed = 1 + (self.bonus_discards if p == self.turn else 0)
-        if all(map(self._changes_discards.isdisjoint, self.in_play)):
-            return allowed  # no card in play changes it (the usual case: checked first)
         cap = None
-        for q in range(self.players):
-            if not self.alive[q]:
-                continue
-            for c in self.in_play[q]:
+        changes = self._changes_discards
+        alive = self.alive
+        for q, cards in enumerate(self.in_play):
+            if changes.isdisjoint(cards) or not alive[q]:
+                continue  # no card of this seat changes it (the usual case)
+            for c in changes.intersection(cards):  # sums and a minimum: any order will do
                 e = self._eff[c]
-                if e is None:
-                    continue
+                assert e is not None
                 allowed += e.extra_discards_all
                 if q == p:
                     allowed += e.extra_discards_own
@@ -201,16 +215,20 @@ class Table(State):
         return allowed if cap is None else min(allowed, cap)
 
     def can_discard(self, cid: int) -> bool:
-        rank = self._rank[cid]
-        if rank == "8":
-            return True
-        if not self.discard:
-            return True
-        top = self.discard[-1]
+        return cid in self._discardable()
+
+    def _discardable(self) -> Container[int]:
+        """The ids of the cards that may be discarded now: on an eight that named a suit, the
+        cards of that suit; on any other top card, those sharing its rank or a suit; eights on
+        anything, and anything on an empty pile (the per-card tables of ``_deck_tables``)."""
+        discard = self.discard
+        if not discard:
+            return range(len(self.defs))  # every card id
+        top = discard[-1]
         named = self.named
         if named is not None and named[0] == top:
-            return named[1] in self._suits[cid]
-        return (rank is not None and rank == self._rank[top]) or not self._suits[cid].isdisjoint(self._suits[top])
+            return self._fits_suit.get(named[1], self._eights)
+        return self._fits[top]
 
     def can_play(self, p: int, cid: int) -> bool:
         e = self._eff[cid]
@@ -222,47 +240,40 @@ class Table(State):
         if self.played:
             options = []
         else:
-            playable = self._playable
-            options = [_PLAY[c] for c in hand if (test := playable[c]) is None or test(self, p)]
-            if self.draw_pile and self._may_play_top(p):
-                options.append("play_top")
-        if self.discards_made < self._discard_allowance(p):
-            # can_discard for every card of the hand, with the top card looked at once
-            discard = self.discard
-            if not discard:
-                options += [_DISCARD[c] for c in hand]
+            if self._tested.isdisjoint(hand):  # no card needs a test: every card may be played
+                options = list(map(_PLAY.__getitem__, hand))
             else:
-                rank, suits = self._rank, self._suits
-                top = discard[-1]
-                named = self.named
-                if named is not None and named[0] == top:
-                    suit = named[1]
-                    options += [_DISCARD[c] for c in hand if rank[c] == "8" or suit in suits[c]]
-                else:
-                    top_rank, top_suits = rank[top], suits[top]
-                    options += [
-                        _DISCARD[c] for c in hand
-                        if (r := rank[c]) == "8" or (r is not None and r == top_rank)
-                        or not top_suits.isdisjoint(suits[c])
-                    ]
+                playable = self._playable
+                options = [_PLAY[c] for c in hand if (test := playable[c]) is None or test(self, p)]
+            if self.draw_pile and not self._fortune_tellers.isdisjoint(self.in_play[p]) and self.can_play(
+                p, self.draw_pile[-1]
+            ):
+                options.append("play_top")
+        changes = self._changes_discards
+        for cards in self.in_play:
+            if not changes.isdisjoint(cards):
+                allowed = self._discard_allowance(p)
+                break
+        else:  # no card in play changes the allowance (the usual case; as in _discard_allowance)
+            allowed = 1 + self.bonus_discards
+        if self.discards_made < allowed:
+            fits = self._discardable()
+            options += [_DISCARD[c] for c in hand if c in fits]
         options.append("end")
         return options
 
     def _controls(self, p: int, name: str) -> bool:
         return any(self.defs[c].name == name for c in self.in_play[p])
 
-    def _may_play_top(self, p: int) -> bool:
-        return not self._fortune_tellers.isdisjoint(self.in_play[p]) and self.can_play(p, self.draw_pile[-1])
-
     def play_card(self, p: int, cid: int) -> None:
         """Play ``cid`` (already out of its zone) for its effect, as an asset or an event."""
         self.played = True
-        if self.defs[cid].is_asset:
+        if cid in self.asset_ids:
             self.in_play[p].append(cid)
-            self._log({"type": "play", "player": p, "card": cid, "as": "asset"})
+            self.events.append({"type": "play", "player": p, "card": cid, "as": "asset"})
             return
         self.limbo.append(cid)
-        self._log({"type": "play", "player": p, "card": cid, "as": "event"})
+        self.events.append({"type": "play", "player": p, "card": cid, "as": "event"})
         self.stack.append({"do": "event_done", "card": cid})
         e = self._eff[cid]
         if e is not None and e.resolve is not None:

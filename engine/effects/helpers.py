@@ -10,7 +10,12 @@ _CARD_IDS = tuple(f"card:{c}" for c in range(512))
 
 def arg(option_id: str) -> int:
     """The number after the colon of an option id such as ``"card:17"``."""
-    return int(option_id[option_id.index(":") + 1 :])
+    number = _NUMBERS.get(option_id)
+    return int(option_id[option_id.index(":") + 1 :]) if number is None else number
+
+
+#: "card:<id>" and "player:<seat>" -> the number (answers read at most steps of card effects)
+_NUMBERS = {**{option: c for c, option in enumerate(_CARD_IDS)}, **{f"player:{q}": q for q in range(16)}}
 
 
 def own_turn(game, controller: int, active: int) -> bool:
@@ -35,7 +40,9 @@ def choose_card(game, frame, cards, prompt: str, optional: bool = False, kind: s
     """Ask ``frame["p"]`` to choose one of ``cards`` (plus "done" when optional)."""
     if "answer" in frame:
         return None
-    options = [_CARD_IDS[c] for c in cards] + (["done"] if optional else [])
+    options = list(map(_CARD_IDS.__getitem__, cards))
+    if optional:
+        options.append("done")
     return Decision(frame["p"], kind, options, prompt, frame["name"])
 
 

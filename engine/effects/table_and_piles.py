@@ -31,7 +31,7 @@ def _say(game, f, text: str, only: int | None = None, **extra) -> None:
     event = {"type": "effect", "card": f["name"], "text": text, "player": f["p"], **extra}
     if only is not None:
         event["only"] = only
-    game._log(event)
+    game.events.append(event)
 
 
 def _others_cards(game, p: int) -> list[int]:
@@ -176,7 +176,7 @@ def _queen_guinevere(game, f):
         _say(game, f, f"player {q}'s hand: {_names(game, game.hands[q])}", only=p, cards=list(game.hands[q]))
         return None
     q = f["target"]
-    assets = [c for c in game.hands[q] if game.defs[c].is_asset] if game.alive[q] else []
+    assets = [c for c in game.hands[q] if c in game.asset_ids] if game.alive[q] else []
     if not assets:
         game.stack.pop()
         return None
@@ -198,11 +198,11 @@ def _queen_guinevere(game, f):
 
 # ----------------------------------------------------------------- the discard pile
 def _restoration_playable(game, player) -> bool:
-    return any(game.defs[c].is_asset for c in game.discard)
+    return not game.asset_ids.isdisjoint(game.discard)
 
 
 def _restoration(game, f):
-    assets = [c for c in reversed(game.discard) if game.defs[c].is_asset]  # top first
+    assets = [c for c in reversed(game.discard) if c in game.asset_ids]  # top first
     if not assets:
         game.stack.pop()
         return None
@@ -220,7 +220,7 @@ def _restoration(game, f):
 
 def _raise_dead(game, f):
     game.stack.pop()
-    cid = next((c for c in game.discard if game.defs[c].is_asset), None)  # discard[0] is the bottom
+    cid = next((c for c in game.discard if c in game.asset_ids), None)  # discard[0] is the bottom
     if cid is None:
         return None
     game.take_from_discard(cid)
@@ -244,7 +244,7 @@ def _elven_ritual(game, f):
             _say(game, f, f"player {p} reveals {_names(game, cards)}", cards=list(cards))
         return None
     held = f["holding"]
-    assets = [c for c in held if game.defs[c].is_asset]
+    assets = [c for c in held if c in game.asset_ids]
     if f["taken"] < 2 and assets:
         ask = choose_card(
             game, f, assets,
@@ -291,7 +291,7 @@ def _titania(game, f):
         _say(game, f, f"player {p} reveals {game.card_text(cid)} from the top of the draw pile", cards=[cid])
         return None
     cid = f["card"]
-    if not game.defs[cid].is_asset or not game.draw_pile or game.draw_pile[-1] != cid:
+    if cid not in game.asset_ids or not game.draw_pile or game.draw_pile[-1] != cid:
         game.stack.pop()  # not an asset: it stays face down on top of the draw pile
         return None
     ask = ask_yes_no(game, f, f"Titania: put {game.card_text(cid)} into play under your control?")
