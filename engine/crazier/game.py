@@ -115,7 +115,7 @@ class Game(Table):
         if self.known[player]:
             positions = {c: i for i, c in enumerate(reversed(self.draw_pile))}
             known = {str(c): positions[c] for c in self.known[player] if c in positions}
-        look = self._current_look(player)
+        look = self.current_look(player)
         view = {
             "rule_set": RULE_SET,
             "player": player,
@@ -130,13 +130,13 @@ class Game(Table):
             "draw_pile": len(self.draw_pile),
             "discard_pile": list(self.discard),
             "top": self.discard[-1] if self.discard else None,
-            "named_colour": self._named_suit(),
+            "named_colour": self.named_colour(),
             "in_play": [list(cards) for cards in self.in_play],
             "limbo": list(self.limbo),
             "this_turn": {
                 "played": self.played,
                 "discards_made": self.discards_made,
-                "discards_allowed": self._discard_allowance(active),
+                "discards_allowed": self.discard_allowance(active),
             },
             "skips": list(self.skips),
             "extra_turns": list(self.extra),
@@ -234,7 +234,7 @@ class Game(Table):
         return True
 
 
-    def _current_look(self, player: int) -> dict | None:
+    def current_look(self, player: int) -> dict | None:
         """The hand an effect in progress lets ``player`` look at (Trade, Queen Guinevere), as
         ``{"hand_of": seat, "cards": [...]}``; games saved before Queen Guinevere's look took this
         shape wrote ``"player"`` for ``"hand_of"``."""

@@ -54,7 +54,8 @@ class Table(State):
         return self.team[p] != self.team[q]
 
 
-    def _named_suit(self):
+    def named_colour(self):
+        """The suit an eight named, while that eight is still on top of the discard pile (else None)."""
         named = self.named
         if named and self.discard and self.discard[-1] == named[0]:
             return named[1]
@@ -196,7 +197,8 @@ class Table(State):
             self.stack.append({"do": "bottom", "cards": list(cards), "p": orderer, "owner": orderer})
 
     # ----------------------------------------------------------------- discards
-    def _discard_allowance(self, p: int) -> int:
+    def discard_allowance(self, p: int) -> int:
+        """How many discards seat ``p`` may make this turn (public: views and observations read it)."""
         allowed = 1 + (self.bonus_discards if p == self.turn else 0)
         cap = None
         changes = self._changes_discards
@@ -252,9 +254,9 @@ class Table(State):
         changes = self._changes_discards
         for cards in self.in_play:
             if not changes.isdisjoint(cards):
-                allowed = self._discard_allowance(p)
+                allowed = self.discard_allowance(p)
                 break
-        else:  # no card in play changes the allowance (the usual case; as in _discard_allowance)
+        else:  # no card in play changes the allowance (the usual case; as in discard_allowance)
             allowed = 1 + self.bonus_discards
         if self.discards_made < allowed:
             fits = self._discardable()

@@ -313,7 +313,7 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
         if known or known_shown:
             pile = set(g.draw_pile) if len(known) > 1 else g.draw_pile
             known_shown = _show(mv, known_at, known_shown, [c for c in known if c in pile])
-        look = g._current_look(seat)
+        look = g.current_look(seat)
         if look or look_shown:
             look_shown = _show(mv, looking_at, look_shown, look["cards"] if look else [])
         for s, cards in enumerate(g.in_play):
@@ -332,7 +332,7 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
         slot = phase_slot.get(g.phase)
         if slot != phase_shown:
             phase_shown = _move(mv, phase_shown, slot)
-        slot = named_slot.get(g._named_suit())
+        slot = named_slot.get(g.named_colour())
         if slot != named_shown:
             named_shown = _move(mv, named_shown, slot)
         slot = kind_slot.get(kind, other_kind) if kind is not None else None
@@ -353,7 +353,7 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
             mv[slot] = count[len(hand)]
         n = g.discards_made
         mv[made_at] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
-        n = g._discard_allowance(g.turn)
+        n = g.discard_allowance(g.turn)
         mv[allowed_at] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
         mv[played_at] = 1.0 if g.played else 0.0
         mv[turn_number_at] = min(g.turn_number / TURN_CAP, 1.0)
