@@ -14,7 +14,10 @@ random order, the choice applied again. Everything random in a playout (the orde
 cards, the reshuffles, the bots' seeds) comes from a generator seeded by the game, the event and
 the playout number, the same for every candidate card of one event: each bracket
 ``V(c drawn) - mean over candidates V(c')`` then has mean exactly zero, so the estimator stays
-unbiased whatever the playouts say. The deal: V(first position) by playouts less the mean over
+unbiased whatever the playouts say. A draw off a pile reshuffled in its own step (a chance event
+since the tracker follows reshuffles) takes V from the state after the step instead, the candidate
+swapped into the hand (``reshuffle_draw``); where that state cannot be built it is left
+uncorrected, and the count is printed. The deal: V(first position) by playouts less the mean over
 ``--deals`` independent random deals of the same.
 
 ``--playout-bots greedy`` plays every seat with the greedy bot (a V the referee could use);
@@ -134,6 +137,41 @@ def deal_value(game, start: dict, oracle: Playouts, deals: int, tag: str, score)
     return [a - m for a, m in zip(_mean(actual), mean)], noise, spread
 
 
+SKIPPED = [0]  # reshuffle draws left uncorrected (see reshuffle_draw), over the whole run
+
+
+def reshuffle_draw(game, stock: Stock, draw, oracle: Playouts, tag: str,
+                   score) -> tuple[list[float], float, float] | None:
+    """A draw off a pile reshuffled in its own step: V(card c drawn) by playouts from the state
+    after the step with c in the hand in place of the card drawn and that card among the unseen
+    cards of the new pile, whose order the playout shuffles (the same seed for every candidate).
+    Taken only when it is the step's last draw and every other candidate is still unseen in the
+    pile after the step (else None: no correction, which is unbiased); the step's later events
+    are then those that happened, a small approximation of V (its brackets keep mean zero)."""
+    data = game.to_dict()
+    unseen_after = set(stock.block)
+    if draw.player >= len(data["hands"]) or draw.card not in data["hands"][draw.player]:
+        return None
+    if any(c != draw.card and c not in unseen_after for c in draw.candidates):
+        return None
+    if any(c in data["draw_pile"] and c not in unseen_after for c in draw.candidates):
+        return None
+    pool = sorted(unseen_after | {draw.card})  # the candidates and the new pile's other unseen cards
+    at = [i for i, c in enumerate(data["draw_pile"]) if c in unseen_after]
+    runs = {}
+    for c in draw.candidates:
+        hands = [list(h) for h in data["hands"]]
+        hands[draw.player][hands[draw.player].index(draw.card)] = c
+        rest = [x for x in pool if x != c]
+        runs[c] = oracle.value({**data, "hands": hands}, None, at, [], None, rest, tag)
+    brackets = []
+    for i in range(oracle.playouts):
+        mean_i = _mean([r[i] for r in runs.values()])
+        brackets.append([a - m for a, m in zip(runs[draw.card][i], mean_i)])
+    noise = statistics.variance([score(b) for b in brackets]) / len(brackets)
+    return _mean(brackets), noise, between([[score(r) for r in runs[c]] for c in draw.candidates])
+
+
 def playout_adjusted(start: dict, choices: list[str], oracle: Playouts, deals: int,
                      score) -> tuple[list[float], float, float, int]:
     """Per seat: outcome less the playout luck of the deal and of every chance draw; the
@@ -145,6 +183,7 @@ def playout_adjusted(start: dict, choices: list[str], oracle: Playouts, deals: i
     luck, noise, removable = deal_value(game, start, oracle, deals, tag, score)
     stock = Stock.after_deal(game)
     events = 0
+    skipped = SKIPPED
     for step, choice in enumerate(choices):
         before = Before.of(game)
         unseen = set(stock.block)
@@ -153,10 +192,22 @@ def playout_adjusted(start: dict, choices: list[str], oracle: Playouts, deals: i
         draws = draws_of_step(stock, before, game)
         if not draws:
             continue
-        assert data is not None
-        at, cards = _unseen(data, unseen)
+        at, cards = _unseen(data, unseen) if data is not None else ([], [])
         for n, draw in enumerate(draws):
             events += 1
+            if draw.card not in unseen:
+                # the top card of a pile reshuffled in this very step (tourney.luck.chance): its
+                # candidates were in the discard pile before the step, so V comes from the state
+                # after it instead (:func:`reshuffle_draw`)
+                got = reshuffle_draw(game, stock, draw, oracle, f"{tag} step {step} draw {n}", score)
+                if got is None:
+                    skipped[0] += 1
+                    continue
+                bracket, event_noise, event_removable = got
+                luck = [x + b for x, b in zip(luck, bracket)]
+                noise += event_noise
+                removable += event_removable
+                continue
             fixed = [c for c, _, _ in draw.before]
             rest = sorted(c for c in cards if c not in fixed)
             event_tag = f"{tag} step {step} draw {n}"
@@ -215,10 +266,14 @@ def main() -> None:
         pla.append(score(adjusted))
         diffs.append(pla[-1] - raw[-1])
         if args.progress and (seed + 1) % args.progress == 0:
+            raw_var, left = statistics.pvariance(raw), statistics.pvariance(raw) - statistics.fmean(removables)
             print(f"  {seed + 1} games ({time.time() - t0:.0f} s): var raw {statistics.pvariance(raw):.4f} "
                   f"linear {statistics.pvariance(lin):.4f} playout {statistics.pvariance(pla):.4f} "
                   f"of which playout noise {statistics.fmean(noises):.4f}; "
-                  f"removable {statistics.fmean(removables):.4f}",
+                  f"removable {statistics.fmean(removables):.4f}"
+                  + (f" ± {Z * statistics.stdev(removables) / math.sqrt(len(removables)):.4f} (ceiling ratio "
+                     f"{raw_var / max(left, 1e-9):.3f})"
+                     if len(removables) > 1 else ""),
                   flush=True)
     elapsed = time.time() - t0
     edge = statistics.fmean(pla) - 0.5
@@ -234,7 +289,8 @@ def main() -> None:
         print(f"{name:<18} {statistics.fmean(scores):>8.4f} {statistics.pvariance(scores):>24.5f} {sprt[name]:>26.1f}")
     noise = statistics.fmean(noises)
     exact = statistics.pvariance(pla) - noise
-    print(f"chance draws per game {statistics.fmean(n_events):.1f}; playout noise in the playout-adjusted "
+    print(f"chance draws per game {statistics.fmean(n_events):.1f} ({SKIPPED[0]} draws off a pile reshuffled in "
+          f"their step left uncorrected in all); playout noise in the playout-adjusted "
           f"variance {noise:.5f}; an exact playout V (K -> infinity) would leave {exact:.5f} "
           f"(variance ratio {statistics.pvariance(raw) / exact if exact > 0 else math.inf:.3f})")
     removable = statistics.fmean(removables)
