@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from tourney.luck.adjust import _start_kwargs
-from tourney.luck.chance import Before, Stock, draws_of_step
+from tourney.luck.chance import Stock, chance_draws
 from tourney.luck.network import INPUTS, Snapshot, card_index, seat_inputs
 from tourney.luck.selfplay import play
 from tourney.luck.value import outcome
@@ -46,17 +46,12 @@ def game_samples(start: dict, choices: list[str]) -> tuple[list[list[int]], list
     k = game.players
     snaps = [Snapshot.of(game)]
     index = card_index(game)
-    stock = Stock.after_deal(game)
-    for choice in choices:
-        before = Before.of(game)
-        snap = Snapshot.of(game)
-        engine.apply_choice(game, choice)
-        for draw in draws_of_step(stock, before, game):
-            hands = [list(h) for h in snap.hands]
-            for card, player, _ in draw.before:
-                hands[player].append(index[card])
-            hands[draw.player].append(index[draw.card])
-            snaps.append(Snapshot(hands, snap.in_play, snap.top, snap.named, snap.moving, snap.alive))
+    for snap, draw in chance_draws(game, Stock.after_deal(game), choices, Snapshot.of):
+        hands = [list(h) for h in snap.hands]
+        for card, player, _ in draw.before:
+            hands[player].append(index[card])
+        hands[draw.player].append(index[draw.card])
+        snaps.append(Snapshot(hands, snap.in_play, snap.top, snap.named, snap.moving, snap.alive))
     result = outcome(game.result.placements)
     xs, ys = [], []
     for s in snaps:

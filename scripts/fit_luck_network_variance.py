@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from tourney.luck.adjust import DEALS, _deal_rng, _first_player, _start_kwargs
-from tourney.luck.chance import Before, Stock, draws_of_step
+from tourney.luck.chance import Stock, chance_draws
 from tourney.luck.network import INPUTS, MINE, OTHERS, Snapshot, card_index, seat_inputs
 from tourney.luck.selfplay import play
 from tourney.luck.value import outcome
@@ -49,29 +49,24 @@ def game_rows(start, choices):
             bases.append(seat_inputs(s2, p))
             rows.append((len(bases) - 1, INPUTS, -SIGN[p] / DEALS))
     index = card_index(game)
-    stock = Stock.after_deal(game)
-    for choice in choices:
-        before = Before.of(game)
-        snap = Snapshot.of(game)
-        engine.apply_choice(game, choice)
-        for draw in draws_of_step(stock, before, game):
-            hands = [list(h) for h in snap.hands]
-            for card, player, _ in draw.before:
-                hands[player].append(index[card])
-            hands[draw.player].append(None)
-            after = Snapshot(hands, snap.in_play, snap.top, snap.named, snap.moving, snap.alive)
-            counts = {}
-            for c in draw.candidates:
-                counts[index[c]] = counts.get(index[c], 0) + 1
-            total = len(draw.candidates)
-            actual = index[draw.card]
-            for p in range(2):
-                bases.append(seat_inputs(after, p))
-                bid = len(bases) - 1
-                block = MINE if p == draw.player else OTHERS
-                for key, n in counts.items():
-                    coef = SIGN[p] * ((key == actual) - n / total)
-                    rows.append((bid, block + key if key >= 0 else INPUTS, coef))
+    for snap, draw in chance_draws(game, Stock.after_deal(game), choices, Snapshot.of):
+        hands = [list(h) for h in snap.hands]
+        for card, player, _ in draw.before:
+            hands[player].append(index[card])
+        hands[draw.player].append(None)
+        after = Snapshot(hands, snap.in_play, snap.top, snap.named, snap.moving, snap.alive)
+        counts = {}
+        for c in draw.candidates:
+            counts[index[c]] = counts.get(index[c], 0) + 1
+        total = len(draw.candidates)
+        actual = index[draw.card]
+        for p in range(2):
+            bases.append(seat_inputs(after, p))
+            bid = len(bases) - 1
+            block = MINE if p == draw.player else OTHERS
+            for key, n in counts.items():
+                coef = SIGN[p] * ((key == actual) - n / total)
+                rows.append((bid, block + key if key >= 0 else INPUTS, coef))
     return bases, rows, outcome(game.result.placements)[0] - 0.5
 
 

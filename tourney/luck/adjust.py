@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import engine
-from tourney.luck.chance import Before, Draw, Stock, draws_of_step
+from tourney.luck.chance import Draw, Stock, chance_draws
 from tourney.luck.network import Network, Snapshot, card_index, network_for
 from tourney.luck.value import (
     BLOCKS,
@@ -186,18 +186,14 @@ def luck_features(start: dict, choices: list[str], *, deals: int = DEALS) -> Luc
         g[p][:d] = delta
     stock = Stock.after_deal(game)
     events = 0
-    for choice in choices:
-        before = Before.of(game)
-        position = Position.of(game)
-        engine.apply_choice(game, choice)
-        for draw in draws_of_step(stock, before, game):
-            block, delta = draw_luck(position, draw)
-            events += 1
-            per_seat = [delta if p == draw.player else [0.0] * d for p in range(k)]
-            for p, rel in enumerate(_relative(per_seat)):
-                row = g[p]
-                for i, v in enumerate(rel, start=block * d):
-                    row[i] += v
+    for position, draw in chance_draws(game, stock, choices, Position.of):
+        block, delta = draw_luck(position, draw)
+        events += 1
+        per_seat = [delta if p == draw.player else [0.0] * d for p in range(k)]
+        for p, rel in enumerate(_relative(per_seat)):
+            row = g[p]
+            for i, v in enumerate(rel, start=block * d):
+                row[i] += v
     if game.result is None:
         raise ValueError("the choices do not finish the game")
     return Luck(outcome(game.result.placements), g, events, stock.irregular)
@@ -246,15 +242,10 @@ def network_luck(start: dict, choices: list[str], net: Network, *,
         kwargs["seed"] = rng.getrandbits(62)
         luck = [x - v / deals for x, v in zip(luck, net.values(Snapshot.of(engine.new_game(**kwargs))))]
     index = card_index(game)
-    stock = Stock.after_deal(game)
     events = 0
-    for choice in choices:
-        before = Before.of(game)
-        snap = Snapshot.of(game)
-        engine.apply_choice(game, choice)
-        for draw in draws_of_step(stock, before, game):
-            events += 1
-            luck = [x + b for x, b in zip(luck, network_draw_luck(net, snap, draw, index))]
+    for snap, draw in chance_draws(game, Stock.after_deal(game), choices, Snapshot.of):
+        events += 1
+        luck = [x + b for x, b in zip(luck, network_draw_luck(net, snap, draw, index))]
     if game.result is None:
         raise ValueError("the choices do not finish the game")
     # the value of seat p is ½ + y_p - mean of y over the seats (y the network's output): the

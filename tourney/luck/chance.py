@@ -21,9 +21,14 @@ order they were drawn, each with the cards it could have been.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+import engine
 from engine.eights_family import POSITIONS
+
+P = TypeVar("P")
 
 
 @dataclass
@@ -89,6 +94,19 @@ class Before:
     @classmethod
     def of(cls, game) -> Before:
         return cls(list(game.draw_pile), list(game.discard), len(game.events))
+
+
+def chance_draws(game, stock: Stock, choices: Iterable[str],
+                 position_of: Callable[[object], P]) -> Iterator[tuple[P, Draw]]:
+    """Apply ``choices`` to ``game`` one by one and yield every chance event of the replay: the
+    position before its step (``position_of(game)``, read before the choice is applied) and the
+    :class:`Draw`. ``stock`` (``Stock.after_deal(game)``) is kept up to date on the way."""
+    for choice in choices:
+        before = Before.of(game)
+        position = position_of(game)
+        engine.apply_choice(game, choice)
+        for draw in draws_of_step(stock, before, game):
+            yield position, draw
 
 
 def draws_of_step(stock: Stock, before: Before, game) -> list[Draw]:
