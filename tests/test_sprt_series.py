@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
-from tourney.bots.entrants import EntrantSpec, open_entrant
+from tourney.bots.entrants import EntrantSpec, SubprocessEntrant
 from tourney.bots.referee import play_game
 from tourney.config import ConfigError, parse_config
 from tourney.events.play import side_by_side
@@ -131,7 +131,9 @@ def test_a_series_of_single_games_draws_each_first_player_and_is_decided_as_a_le
 def test_bots_started_and_ended_side_by_side_exit_on_their_goodbye():
     specs = [EntrantSpec(f"r{i}", command=("{python}", RANDOM_BOT), limits=FAST) for i in range(2)]
     with ExitStack() as stack:
-        bots = [stack.enter_context(open_entrant(spec, seed=i)) for i, spec in enumerate(specs)]
+        bots = [SubprocessEntrant(spec, seed=i) for i, spec in enumerate(specs)]
+        for bot in bots:
+            stack.enter_context(bot)
         side_by_side(stack, bots)
         assert all(b.running for b in bots)  # both launched before either was greeted
         record = play_game(bots, seed=5)

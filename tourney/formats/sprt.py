@@ -22,7 +22,7 @@ class SprtSettings(UnitSettings):
                         description="Chance of accepting H0 when H1 holds.")
     max_games: int = Field(sprt.DEFAULTS["max_games"], ge=2, description=(  # type: ignore[assignment]
         "Stop undecided (inconclusive) after this many games."))
-    games_per_series: int = Field(sprt.DEFAULTS["games_per_series"], description=(
+    games_per_series: int = Field(int(sprt.DEFAULTS["games_per_series"]), description=(
         "Single games each series plays with the same two bot processes: 1, 2, 4 or 8 (the test "
         "is still updated every 8 games; `tourney sprt` defaults to 2); ignored with duplicate = true."))
     expected = {**UnitSettings.expected, "games_per_series": "1, 2, 4 or 8", "alpha": "a probability between 0 and 0.5",
