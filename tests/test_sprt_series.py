@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
-from tourney.bots.entrants import EntrantSpec, SubprocessEntrant
+from tourney.bots.entrants import Entrant, EntrantSpec, SubprocessEntrant
 from tourney.bots.referee import play_game
 from tourney.config import ConfigError, parse_config
 from tourney.events.play import side_by_side
@@ -136,7 +136,7 @@ def test_bots_started_and_ended_side_by_side_exit_on_their_goodbye():
             stack.enter_context(bot)
         side_by_side(stack, bots)
         assert all(b.running for b in bots)  # both launched before either was greeted
-        record = play_game(bots, seed=5)
+        record = play_game(list[Entrant](bots), seed=5)
         assert not record.faults
     assert [b.exit_how for b in bots] == ["exited", "exited"]  # not terminated, not killed
     assert all(b.exit_status == 0 for b in bots)
