@@ -141,3 +141,48 @@ def test_bots_started_and_ended_side_by_side_exit_on_their_goodbye():
     assert [b.exit_how for b in bots] == ["exited", "exited"]  # not terminated, not killed
     assert all(b.exit_status == 0 for b in bots)
     assert leftovers(all_pids(*bots)) == []
+
+
+def test_a_test_stopped_inside_a_series_of_two_games_resumes_to_the_same_games_and_answer():
+    from tourney.events import runner, sprt
+    from tourney.results import store
+
+    raw = {"event": {"name": "s", "format": "sprt", "seed": 3, "elo0": 0, "elo1": 150,
+                     "public_seeds": True, "games_per_series": 2},
+           "entrants": [{"name": "g", "builtin": "greedy"}, {"name": "r", "builtin": "random"}]}
+    cfg = parse_config(raw, base_dir=str(ROOT))
+
+    def play(db, event_id, stop_after=None):
+        more = lambda: runner.next_round_tasks(db, event_id, cfg)  # noqa: E731
+        tasks = runner.pending_tasks(db, event_id, cfg) or more()
+        run = runner.Runner(db, event_id, tasks, 1, more=more)
+        if stop_after is not None:
+            handle = run.handle
+
+            def handle_then_stop(msg):
+                handle(msg)
+                if store.series_rows(db, event_id) and sum(
+                        1 for _ in db.execute("select id from games")) >= stop_after:
+                    raise KeyboardInterrupt  # as a kill after that game was stored
+            run.handle = handle_then_stop  # type: ignore[method-assign]
+        run.run()
+
+    def games(db):
+        return [tuple(r) for r in db.execute("select s.idx, g.idx, g.seed, g.winners from games g join "
+                                             "series s on s.id = g.series_id order by s.idx, g.idx")]
+
+    whole = store.open_db(":memory:")
+    whole_id, _ = runner.prepare_event(whole, cfg, "test")
+    play(whole, whole_id)
+    cut = store.open_db(":memory:")
+    cut_id, _ = runner.prepare_event(cut, cfg, "test")
+    with pytest.raises(KeyboardInterrupt):
+        play(cut, cut_id, stop_after=BATCH + 3)  # the first game of a series of the second batch
+    assert len(games(cut)) == BATCH + 3
+    play(cut, cut_id)  # resumed: that series' stored game is replayed to its bots, then one more
+    assert games(cut) == games(whole)
+    assert {played for _, played in cut.execute("select idx, games_played from series")} == {2}
+    for db, event_id in ((whole, whole_id), (cut, cut_id)):
+        store.finish_event(db, event_id)
+    assert sprt.report(cut, cut_id, cfg.event) == sprt.report(whole, whole_id, cfg.event)
+    assert sprt.report(whole, whole_id, cfg.event)["games"] > BATCH + 3
