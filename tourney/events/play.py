@@ -75,13 +75,11 @@ def side_by_side(stack: ExitStack, entrants: list) -> None:
     adding up (bench/verdict.py: a series of one game is mostly starting and ending two bots).
     Each bot is still greeted, waited for and ended as :meth:`SubprocessEntrant.close` says."""
     for e in entrants:
-        if hasattr(e, "launch"):
-            e.launch()
+        e.launch()
 
     def goodbye_all() -> None:
         for e in entrants:
-            if hasattr(e, "say_goodbye"):
-                e.say_goodbye()
+            e.say_goodbye()
 
     stack.callback(goodbye_all)  # runs first: the entrants' own closes were entered before
 
