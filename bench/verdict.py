@@ -14,7 +14,9 @@ Each arm plays the same seeded event with ``--public-seeds`` (else each new even
 secret, so its own deals), and the bots play the same moves on either protocol path, so the verdict
 and the number of games are the same in every arm; only the time differs. Arguments after
 ``--`` are passed on to ``tourney sprt`` (for example ``-- --luck-adjusted`` once that option
-exists). The last line is the chosen ``--arm``'s median: ``seconds=<float> games=<int> decisions_per_s=<float>``.
+exists, or ``-- --games-per-series 1`` for series of one game: ``tourney sprt`` plays 2 games per
+start of the bots by default, so a verdict's games differ from those of series of one game).
+The last line is the chosen ``--arm``'s median: ``seconds=<float> games=<int> decisions_per_s=<float>``.
 
 Usage: python bench/verdict.py [--repeat 1] [--arm lean+orjson] [--elo1 50] [--max-games 2000] [-- ARGS]
 """

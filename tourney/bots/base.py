@@ -15,7 +15,8 @@ class EntrantError(Fault):
 class Entrant:
     """The interface the referee uses; see the module docstring.
 
-    Public: ``name``, ``spec``, ``start()``, ``close()``, ``failed`` (an :class:`EntrantError`
+    Public: ``name``, ``spec``, ``start()``, ``close()`` (each may be begun early for several
+    entrants at once: ``launch()``, ``say_goodbye()``), ``failed`` (an :class:`EntrantError`
     once the entrant cannot play any more), ``bot_name`` (the name the bot gave, if any), and
     the context-manager protocol (``with`` closes; it does not start).
 
@@ -49,6 +50,14 @@ class Entrant:
 
     def close(self) -> None:
         self.closed = True
+
+    def launch(self) -> None:
+        """Begin starting, without waiting (a process's start-up overlaps others'); ``start``
+        finishes. Nothing to do for an entrant that starts at once."""
+
+    def say_goodbye(self) -> None:
+        """Begin closing, without waiting (a process's exit overlaps others'); ``close``
+        finishes. Nothing to do for an entrant that closes at once."""
 
     def meet(self, names: list[str]) -> None:
         """The entrant names of the game's seats, before it begins (a person wants to know who

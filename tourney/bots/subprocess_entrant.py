@@ -67,6 +67,9 @@ class SubprocessEntrant(Entrant):
         #: whether the running (or last) process is isolated in a sandbox
         self.isolated = False
         self.wire_log: list | None = None
+        self._launched = False  # launch(): started, hello not read yet
+        self._goodbye_said = False  # say_goodbye(): goodbye sent, stdin closed
+        self._inner: int | None = None  # the sandbox's first process, found by say_goodbye()
 
     # life cycle ------------------------------------------------------------------------------
     @property
@@ -82,22 +85,53 @@ class SubprocessEntrant(Entrant):
 
         A failed first start costs only the game it was for: the next game tries again. A
         failed restart sets ``failed``, and the entrant is not started again."""
-        if self._proc is not None:
+        if self._proc is not None and not self._launched:
             return
         if self.failed is not None:
             raise self.failed
         if self.closed:
             raise EntrantError(FaultCode.STARTUP, "the entrant is closed")
-        first = not self.pids
+        first = len(self.pids) <= (1 if self._launched else 0)
         try:
-            self._spawn()
+            if not self._launched:
+                self._spawn()
+            self._launched = False
             self._handshake()
         except EntrantError as exc:
+            self._launched = False
             self._stop(graceful=False)
             if not first:  # docs/protocol.md, section 5: only a failed *restart* is final
                 self.failed = exc
             raise
         self.started = True
+
+    def launch(self) -> None:
+        """Start the process without waiting for its hello (the next :meth:`start` waits for
+        it), so that the bots of a series start up side by side rather than one after the
+        other. A failure here is left for :meth:`start` to meet again and report."""
+        if self._proc is not None or self.failed is not None or self.closed:
+            return
+        try:
+            self._spawn()
+        except EntrantError:
+            self._stop(graceful=False)
+            return
+        self._launched = True
+
+    def say_goodbye(self) -> None:
+        """Send ``goodbye`` and close the bot's stdin without waiting for it to exit (the
+        next :meth:`close` waits, as long as ever), so that the bots of a series wind down side
+        by side rather than one after the other."""
+        if self._proc is None or self._goodbye_said:
+            return
+        # found while bwrap is surely alive (as _stop does): the bot is about to exit
+        self._inner = self._launch.sandbox_pid(self._proc.pid) if self._launch is not None else None
+        try:
+            self._send(protocol.dumps(protocol.GOODBYE), time.monotonic() + self.limits.grace)
+        except ProtocolError:
+            pass
+        self._close_stdin()
+        self._goodbye_said = True
 
     def _spawn(self) -> None:
         sandbox.become_subreaper()
@@ -160,6 +194,8 @@ class SubprocessEntrant(Entrant):
         self._pump = StderrPump(stderr.fileno(), self._stderr)
         self._pump.start()
         self.exit_how = self.exit_status = None
+        self._goodbye_said = False
+        self._inner = None
 
     def _handshake(self) -> None:
         lim = self.limits
@@ -242,14 +278,18 @@ class SubprocessEntrant(Entrant):
         launch = self._launch
         self._outbox = b""  # a game_start not sent yet: the game it was for is over for this bot
         # the sandbox's first process, found while bwrap is surely alive and its parent
-        inner = launch.sandbox_pid(proc.pid) if launch is not None else None
+        if self._goodbye_said:
+            inner = self._inner
+        else:
+            inner = launch.sandbox_pid(proc.pid) if launch is not None else None
         how = "exited"
         if graceful:
-            try:
-                self._send(protocol.dumps(protocol.GOODBYE), time.monotonic() + self.limits.grace)
-            except ProtocolError:
-                pass
-            self._close_stdin()
+            if not self._goodbye_said:
+                try:
+                    self._send(protocol.dumps(protocol.GOODBYE), time.monotonic() + self.limits.grace)
+                except ProtocolError:
+                    pass
+                self._close_stdin()
             if not self._exited(self.limits.grace):
                 if inner is None:
                     self._killpg(signal.SIGTERM)
@@ -297,6 +337,7 @@ class SubprocessEntrant(Entrant):
             launch.cleanup()
             self._launch = None
         self._proc = self._streams = None
+        self._launched = False
 
     def _close_stdin(self) -> None:
         if self._streams is None:
@@ -398,7 +439,7 @@ class SubprocessEntrant(Entrant):
         if self._left is not None:
             left, self._left = self._left, None
             return ProtocolError(FaultCode.CRASH, left)
-        if self._proc is None:
+        if self._proc is None or self._launched:
             try:
                 self.start()
             except EntrantError as exc:

@@ -25,6 +25,9 @@ def sprt(
     beta: float = typer.Option(0.05, "--beta", help="Chance of accepting H0 when H1 holds."),
     max_games: int = typer.Option(20000, "--max-games", min=2, help="Stop undecided after this many games."),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play mirror pairs (the pentanomial model)."),
+    games_per_series: int = typer.Option(
+        2, "--games-per-series",
+        help="Single games per start of the two bots: 1, 2, 4 or 8 (the test is updated every 8 games)."),
     luck_adjusted: bool = typer.Option(
         None, "--luck-adjusted/--raw",
         help="Test the luck-adjusted scores (docs/evaluation.md) or the raw ones; default: the rule set's."),
@@ -51,6 +54,7 @@ def sprt(
                            options=parse_options(option), games=1, max_games=max_games, config=config,
                            name=name, duplicate=duplicate, public_seeds=public_seeds,
                            settings={"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
+                                     "games_per_series": games_per_series,
                                      **({} if luck_adjusted is None else {"luck_adjusted": luck_adjusted})})
     database = open_store(db)
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=concurrency, json_out=json_out,

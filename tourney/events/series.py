@@ -283,7 +283,7 @@ class SeriesState:
         info: dict[str, Any] = {"kind": self.kind, "game": len(self.games) + 1,
                 "scores": self._seat_order(self.points), "wins": self._seat_order(self.wins)}
         if self.kind == "single" and self.module is None:
-            info["of"] = 1
+            info["of"] = max(1, self.games_target)  # an SPRT series may hold several
         elif self.kind == "league" and self.games_target:
             info["of"] = self.games_target
         elif self.kind == "match":
@@ -322,7 +322,9 @@ class SeriesState:
             last_set = self.sets[-1] if self.sets else None
             winner = last_set["winner"] if last_set else None
             placements = list(last_set["placements"]) if last_set else [1] * n
-        elif self.kind == "league":
+        elif self.kind == "league" or (self.kind == "single" and self.module is None
+                                       and len(self.games) > 1):
+            # several single games of the same bots (an SPRT series): decided as a league of them
             placements = self._placements(self.points)
             best = [s for s in range(n) if placements[s] == 1]
             winner = best[0] if len(best) == 1 else None

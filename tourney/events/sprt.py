@@ -27,22 +27,39 @@ from tourney.stats.sprt import ScoreSprt, Sprt
 BATCH = 8
 
 #: the SPRT settings of an event and their defaults (config keys, also ``tourney sprt`` options)
-DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "max_games": 20000}
+DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "max_games": 20000,
+            "games_per_series": 1}
+
+#: the choices of ``games_per_series``: a batch stays BATCH games (or pairs) in every case
+SERIES_GAMES = (1, 2, 4, 8)
 
 
 def settings(event: dict) -> dict:
     return {**DEFAULTS, **(event.get("sprt") or {})}
 
 
+def series_games(event: dict) -> int:
+    """Single games per series: the bots are started once for them (each game still has its own
+    seed and its own first player drawn). An event stored before the setting existed has 1;
+    mirror pairs always 1 (each game of a pair has bots of its own)."""
+    if event.get("duplicate"):
+        return 1
+    return int((event.get("sprt") or {}).get("games_per_series", 1))
+
+
 def batch(event: dict, start: int, secret: str | None) -> list[dict]:
-    """Schedule items of the batch whose first series is ``start``: the candidate sits in seat 0
-    in even series, the baseline in odd ones (a mirror pair rotates seats by itself)."""
+    """Schedule items of the batch whose first series is ``start``: BATCH games (or pairs) in
+    BATCH // games_per_series series; the candidate sits in seat 0 in even series, the baseline
+    in odd ones (a mirror pair rotates seats by itself)."""
     a, b = event["entrants"]
+    per = series_games(event)
+    size = BATCH // per
     return [
-        {"idx": idx, "round": idx // BATCH, "kind": event["unit"],
-         "seed": seeding.series_seed(event["seed"], idx, secret), "games_target": event["games"],
+        {"idx": idx, "round": idx // size, "kind": event["unit"],
+         "seed": seeding.series_seed(event["seed"], idx, secret),
+         "games_target": event["games"] if event.get("duplicate") else per,
          "max_games": None, "entrants": [a, b] if idx % 2 == 0 or event.get("duplicate") else [b, a]}
-        for idx in range(start, start + BATCH)
+        for idx in range(start, start + size)
     ]
 
 

@@ -22,11 +22,17 @@ class SprtSettings(UnitSettings):
                         description="Chance of accepting H0 when H1 holds.")
     max_games: int = Field(sprt.DEFAULTS["max_games"], ge=2, description=(  # type: ignore[assignment]
         "Stop undecided (inconclusive) after this many games."))
-    expected = {**UnitSettings.expected, "alpha": "a probability between 0 and 0.5",
+    games_per_series: int = Field(int(sprt.DEFAULTS["games_per_series"]), description=(
+        "Single games each series plays with the same two bot processes: 1, 2, 4 or 8 (the test "
+        "is still updated every 8 games; `tourney sprt` defaults to 2); ignored with duplicate = true."))
+    expected = {**UnitSettings.expected, "games_per_series": "1, 2, 4 or 8", "alpha": "a probability between 0 and 0.5",
                 "beta": "a probability between 0 and 0.5", "max_games": "at least 2 games"}
 
     @model_validator(mode="after")
     def _band(self) -> SprtSettings:
+        if self.games_per_series not in sprt.SERIES_GAMES:
+            raise Problem("event.games_per_series",
+                          f"games_per_series is 1, 2, 4 or 8, got {self.games_per_series}")
         if not self.elo0 < self.elo1:
             raise Problem("event.elo1", f"elo1 must be above elo0, got elo0 = {self.elo0:g}, elo1 = {self.elo1:g}")
         return self
@@ -52,8 +58,10 @@ class Sprt(Format):
 
     def extra(self, s: EventSettings, names: list[str]) -> dict:
         assert isinstance(s, SprtSettings)
+        more = {} if s.games_per_series == 1 else {"games_per_series": s.games_per_series}
+        # stored only when not 1, so that an event stored before the setting keeps its hash
         return {"sprt": {"elo0": float(s.elo0), "elo1": float(s.elo1), "alpha": float(s.alpha),
-                         "beta": float(s.beta), "max_games": s.max_games}}
+                         "beta": float(s.beta), "max_games": s.max_games, **more}}
 
     def first_series(self, event: dict, secret: str | None = None) -> list[dict]:
         return sprt.batch(event, 0, secret)
@@ -65,6 +73,13 @@ class Sprt(Format):
         if test.verdict is not None or (test.units + sprt.BATCH) * per_series > sprt.settings(event)["max_games"]:
             return []
         return sprt.batch(event, len(rows), secret)
+
+    def likely_next_series(self, event: dict, scheduled: int, secret: str | None) -> list[dict]:
+        units = scheduled * sprt.series_games(event)  # games (or pairs) once those have finished
+        per_series = 2 if event.get("duplicate") else 1
+        if (units + sprt.BATCH) * per_series > sprt.settings(event)["max_games"]:
+            return []
+        return sprt.batch(event, scheduled, secret)
 
     def between_rounds(self, db, event_id: int, event: dict) -> str | None:
         return sprt.line(sprt.report(db, event_id, event))
