@@ -29,10 +29,11 @@ brackets for zero weights, the shipped weights and the fitted ones, and writes a
 the format of tourney/luck/coefficients.json (crazier-eights, 2 players) for ``bench/luck.py
 --weights``. numpy is needed here only.
 
-"Shipped" means tourney/luck/coefficients.json as it is when the script runs. The crazier-eights
-2-player weights shipped now are the even average of the outcome fit (coefficients.json at commit
-51a5e8d) and this script's fit (bench/luck_playout_weights.json), weight by weight; the average
-is bench/luck_playout_blend_weights.json (docs/evaluation.md, "Fitting to playout values").
+"Shipped" means tourney/luck/coefficients.json as it is when the script runs. The even average of
+the outcome fit (coefficients.json at commit 51a5e8d) and this script's fit
+(bench/luck_playout_weights.json), weight by weight, is bench/luck_playout_blend_weights.json: measured,
+not shipped, because it was chosen after looking at the bench games (docs/evaluation.md, "Fitting to
+playout values").
 """
 
 from __future__ import annotations
