@@ -222,10 +222,7 @@ class Runner:
                     try:
                         msgs = [q.get(timeout=0.2)]
                     except _queue.Empty:
-                        for f in futures:
-                            failure = f.exception() if f.done() else None
-                            if failure is not None:
-                                raise failure from None
+                        _raise_worker_failure(futures)
                         mine = [f for f, i in futures.items() if i in left]
                         quiet_polls = quiet_polls + 1 if all(f.done() for f in mine) else 0
                         if quiet_polls >= 2:
@@ -317,10 +314,7 @@ class Runner:
                 try:
                     msgs = [q.get(timeout=0.2)]
                 except _queue.Empty:
-                    for f in futures:
-                        failure = f.exception() if f.done() else None
-                        if failure is not None:
-                            raise failure from None
+                    _raise_worker_failure(futures)
                     done = sum(1 for f in futures if f.done())
                     if done == len(futures) and returned == done:
                         break  # every worker returned and nothing more arrived
@@ -336,3 +330,11 @@ class Runner:
             self._abort(pool)
             raise
         pool.shutdown(wait=True)
+
+
+def _raise_worker_failure(futures) -> None:
+    """Raise the error of the first worker that failed: a quiet queue may mean a crashed worker."""
+    for f in futures:
+        failure = f.exception() if f.done() else None
+        if failure is not None:
+            raise failure from None
