@@ -188,23 +188,3 @@ def test_a_test_stopped_inside_a_series_of_two_games_resumes_to_the_same_games_a
         store.finish_event(db, event_id)
     assert sprt.report(cut, cut_id, cfg.event) == sprt.report(whole, whole_id, cfg.event)
     assert sprt.report(whole, whole_id, cfg.event)["games"] > BATCH + 3
-
-
-@pytest.mark.parametrize("args", [
-    ["--elo1", "150"],                                  # stops on H1: a batch played ahead is dropped
-    ["--elo1", "5", "--max-games", "24"],               # stops at the cap: none is played ahead past it
-    ["--elo1", "150", "--duplicate"],                   # mirror pairs
-    ["--elo1", "150", "--games-per-series", "4"],
-])
-def test_batches_played_ahead_store_what_batches_one_after_the_other_store(tmp_path, args):
-    def run(db: str, jobs: str) -> dict:
-        r = CliRunner().invoke(app, ["sprt", "greedy", "random", "--elo0", "0", "--public-seeds",
-                                     "--db", str(tmp_path / db), "--json", "-j", jobs, *args])
-        assert r.exit_code == 0, r.output
-        return json.loads(r.stdout)["sprt"]
-
-    one, three = run("one.db", "1"), run("three.db", "3")  # -j 1 plays no batch ahead
-    assert one == three and one["verdict"] != "running"
-    games, series = stored(tmp_path / "three.db")
-    assert (games, series) == stored(tmp_path / "one.db")
-    assert len(games) == one["games"] and all(played > 0 for _, played in series)

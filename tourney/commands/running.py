@@ -199,17 +199,10 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
             screen.total(len(store.series_rows(db, event_id)))
         return new
 
-    # a format whose next round does not depend on the results (an SPRT's batches) has it
-    # played while the last series of a round finish, kept only if the event goes on
-    ahead = None
-    if type(fmt).likely_next_series is not formats.Format.likely_next_series:
-        def ahead(scheduled):
-            return runner.likely_next_tasks(db, event_id, cfg, scheduled)
-
     event_runner = runner.Runner(db, event_id, tasks, concurrency or cfg.concurrency,
                                  on_game=on_game_cb, on_series=screen.series,
                                  on_warn=lambda t: screen.note(f"warning: {t}"), on_line=on_line,
-                                 more=more, cluster=cluster, ahead=ahead)
+                                 more=more, cluster=cluster)
     try:
         if screen.progress is not None:
             with screen.progress:

@@ -18,10 +18,10 @@ from tourney.events import workers
 from tourney.events.cluster import run_on_cluster
 from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
-from tourney.events.tasks import item_tasks, pending_tasks, stored_games
+from tourney.events.tasks import pending_tasks, stored_games
 from tourney.results import reads, store
 
-__all__ = ["EventConflict", "Runner", "db_name", "default_concurrency", "likely_next_tasks", "next_round_tasks",
+__all__ = ["EventConflict", "Runner", "db_name", "default_concurrency", "next_round_tasks",
            "pending_tasks", "prepare_event", "stored_games"]
 
 #: the most games committed together when several are waiting (Runner.handle_many)
@@ -78,15 +78,6 @@ def next_round_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
     return pending_tasks(db, event_id, cfg)
 
 
-def likely_next_tasks(db, event_id: int, cfg, scheduled: int) -> list[SeriesTask]:
-    """The tasks of the round :func:`next_round_tasks` will create after the event's first
-    ``scheduled`` series if the event goes on, when the format knows them before the results
-    (an SPRT's next batch); [] otherwise. Nothing is stored."""
-    secret = store.event_secret(db, event_id)
-    items = formats.get(cfg.event["format"]).likely_next_series(cfg.event, scheduled, secret)
-    return item_tasks(cfg, items, secret)
-
-
 def default_concurrency() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -100,21 +91,15 @@ class Runner:
     Callbacks: ``on_game(series_row, payload)``, ``on_series(series_row, result)``,
     ``on_warn(text)``; ``on_line`` (in-process runs only) gets every log line as it is made.
     ``more()``, if given, is asked for further tasks when the given ones are done (the next
-    round of a Swiss or knockout), until it returns none. ``ahead(scheduled)``, if given, names
-    the tasks ``more()`` will give after the first ``scheduled`` series if the event goes on
-    (:func:`likely_next_tasks`): a pool plays them while the last series of a round finish, and
-    their games are stored only once ``more()`` has confirmed them (else they are dropped), so
-    no worker waits at a round's end and what is stored is what rounds one after the other
-    store. With ``cluster`` (a Dask scheduler's
+    round of a Swiss or knockout), until it returns none. With ``cluster`` (a Dask scheduler's
     address) the series are played on that cluster's workers instead of local processes
     (:mod:`tourney.events.cluster`).
     """
 
     def __init__(self, db, event_id: int, tasks: list[SeriesTask], concurrency: int,
                  on_game=None, on_series=None, on_warn=None, on_line=None, more=None,
-                 cluster: str | None = None, ahead=None):
+                 cluster: str | None = None):
         self.more = more
-        self.ahead = ahead
         self.db = db
         self.event_id = event_id
         self.tasks = tasks
@@ -172,10 +157,6 @@ class Runner:
                     self.on_series(s, result)
 
     def run(self) -> None:
-        if (not self.cluster and self.ahead is not None and self.more is not None
-                and min(self.concurrency, len(self.tasks)) > 1):
-            self._run_ahead(self.concurrency)
-            return
         while self.tasks:
             if self.cluster:
                 run_on_cluster(self, self.cluster)
@@ -191,87 +172,6 @@ class Runner:
                 run_series(task, self.handle, on_line=self.on_line)
             return
         self._run_pool(size)
-
-    def _run_ahead(self, size: int) -> None:
-        """Play round after round on one pool, the next round's series queued behind the
-        current one's (the pool starts them in order), their messages held back until
-        ``more()`` confirms that round; when it does not, they are dropped."""
-        ctx = self._context()
-        q = ctx.Queue()
-        pool = ProcessPoolExecutor(size, mp_context=ctx, initializer=workers.init,
-                                   initargs=(q, os.getpid()))
-        futures: dict = {}  # future: series idx
-
-        def submit(tasks: list[SeriesTask]) -> None:
-            for t in tasks:
-                futures[pool.submit(workers.run_task, t)] = t.idx
-
-        try:
-            current = list(self.tasks)
-            submit(current)
-            scheduled = len(self.series)
-            early = self.ahead(scheduled)
-            submit(early)
-            held: list = []
-            ended: set[int] = set()  # series whose last game has arrived (held or stored)
-            while current:
-                left = {t.idx for t in current} - ended
-                early_idx = {t.idx for t in early}
-                quiet_polls = 0
-                while left:
-                    try:
-                        msgs = [q.get(timeout=0.2)]
-                    except _queue.Empty:
-                        _raise_worker_failure(futures)
-                        mine = [f for f, i in futures.items() if i in left]
-                        quiet_polls = quiet_polls + 1 if all(f.done() for f in mine) else 0
-                        if quiet_polls >= 2:
-                            break  # every series of the round returned and nothing more arrived
-                        continue
-                    while len(msgs) < GROUP_COMMIT:
-                        try:
-                            msgs.append(q.get_nowait())
-                        except _queue.Empty:
-                            break
-                    now: list = []
-                    for m in msgs:
-                        (held if m[1] in early_idx else now).append(m)
-                        if m[0] == "game" and m[3] is not None:
-                            left.discard(m[1])
-                            ended.add(m[1])
-                    if now:
-                        self.handle_many(now)
-                confirmed = self.more()
-                self.series = {s["idx"]: s for s in store.series_rows(self.db, self.event_id)}
-                if confirmed and [(t.idx, t.seed) for t in confirmed] == [(t.idx, t.seed) for t in early]:
-                    current, early = early, []
-                    if held:
-                        self.handle_many(held)
-                    held = []
-                    for f in [f for f in futures if f.done()]:
-                        del futures[f]
-                    early = self.ahead(len(self.series))
-                    submit(early)
-                    continue
-                # the event ends here (or goes on otherwise): what was played ahead is dropped
-                for f, i in list(futures.items()):
-                    if i in early_idx and f.cancel():
-                        del futures[f]
-                while not all(f.done() for f in futures):
-                    try:
-                        q.get(timeout=0.05)
-                    except _queue.Empty:
-                        pass
-                futures.clear()
-                held, early, current = [], [], list(confirmed)
-                submit(current)
-                if current:
-                    early = self.ahead(len(self.series))
-                    submit(early)
-        except BaseException:
-            self._abort(pool)
-            raise
-        pool.shutdown(wait=True)
 
     def _abort(self, pool: ProcessPoolExecutor) -> None:
         procs = list((getattr(pool, "_processes", None) or {}).values())

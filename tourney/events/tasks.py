@@ -29,18 +29,6 @@ def pending_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
     return tasks
 
 
-def item_tasks(cfg, items: list[dict], secret: str | None) -> list[SeriesTask]:
-    """Schedule items not stored yet (a batch played ahead) as tasks."""
-    specs = {s["name"]: s for s in cfg.resolved_entrants()}
-    ev = cfg.event
-    return [SeriesTask(
-        idx=it["idx"], kind=it["kind"], rule_set=ev["rule_set"], options=ev["options"],
-        event_seed=ev["seed"], seed=it["seed"], games_target=it["games_target"],
-        max_games=ev.get("max_games"), entrants=[specs[name] for name in it["entrants"]],
-        secret=secret, duplicate=bool(ev.get("duplicate")), play_all=bool(ev.get("play_all")),
-    ) for it in items]
-
-
 def stored_games(db, series_id: int) -> list[dict]:
     """A series' stored games as a task's ``done`` list (what replaying them needs)."""
     return [

@@ -344,12 +344,6 @@ class Format:
         event is complete (formats planned up front have no next round)."""
         return []
 
-    def likely_next_series(self, event: dict, scheduled: int, secret: str | None) -> list[dict]:
-        """The items :meth:`next_series` will give if the event goes on after its ``scheduled``
-        series, when they do not depend on their results (an SPRT's next batch), so that they
-        can be played ahead and kept only once it is confirmed; [] when they do depend."""
-        return []
-
     def between_rounds(self, db, event_id: int, event: dict) -> str | None:
         """A line for people each time a round is done (an SPRT's test so far), or None."""
         return None

@@ -74,13 +74,6 @@ class Sprt(Format):
             return []
         return sprt.batch(event, len(rows), secret)
 
-    def likely_next_series(self, event: dict, scheduled: int, secret: str | None) -> list[dict]:
-        units = scheduled * sprt.series_games(event)  # games (or pairs) once those have finished
-        per_series = 2 if event.get("duplicate") else 1
-        if (units + sprt.BATCH) * per_series > sprt.settings(event)["max_games"]:
-            return []
-        return sprt.batch(event, scheduled, secret)
-
     def between_rounds(self, db, event_id: int, event: dict) -> str | None:
         return sprt.line(sprt.report(db, event_id, event))
 
