@@ -5,12 +5,15 @@ Nothing here speaks the protocol; :mod:`tourney.bots.subprocess_entrant` does.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import select
 import shutil
+import signal
 import threading
 import time
+from collections.abc import Iterator
 
 from tourney.bots import sandbox
 from tourney.bots.spec import STDERR_CAP_BYTES
@@ -19,6 +22,36 @@ from tourney.bots.spec import STDERR_CAP_BYTES
 EXIT_CHECK_MS = 50
 #: environment variables passed on from the referee's environment (all others are dropped)
 PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT")
+
+
+#: the signals that end a referee on request; held back while a bot is being started
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+@contextlib.contextmanager
+def ending_signals_held() -> Iterator[None]:
+    """Hold SIGTERM and SIGINT back for the block, then deliver any that came, in order.
+
+    A bot is ours to end only once the referee holds its process (and the keeper knows its
+    group). A signal handled between the fork and that moment would end the referee and leave
+    the new bot running for good, so starting a bot is made one step for the signals that end
+    a run. Python runs signal handlers in the main thread only; elsewhere this does nothing.
+    The signal mask is not used, because a bot would inherit it and could not be terminated.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    # a handler not set from Python (getsignal gives None) could not be put back: left alone
+    kept = {sig: signal.signal(sig, lambda number, _frame: came.append(number))
+            for sig in ENDING_SIGNALS if signal.getsignal(sig) is not None}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
+        for number in came:
+            signal.raise_signal(number)
 
 
 class StderrPump(threading.Thread):

@@ -16,6 +16,7 @@ from tourney.bots.process import (
     EXIT_CHECK_MS,
     CappedText,
     StderrPump,
+    ending_signals_held,
     find_program,
     minimal_env,
     open_pidfd,
@@ -145,8 +146,15 @@ class SubprocessEntrant(Entrant):
             launch = sandbox.prepare(argv, self.spec.cwd, env, self.spec.sandbox)
         except sandbox.SandboxError as exc:
             raise EntrantError(FaultCode.STARTUP, str(exc)) from None
+        # a signal that ends the referee waits until the bot is held, by us and by the keeper
+        with ending_signals_held():
+            proc = self._popen(launch)
+            keeper.watch(proc.pid)  # its own group: killed if we die before we end it
+            self._hold(proc, launch)
+
+    def _popen(self, launch: sandbox.Launch) -> subprocess.Popen:
         try:
-            proc = subprocess.Popen(
+            return subprocess.Popen(
                 launch.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -161,7 +169,9 @@ class SubprocessEntrant(Entrant):
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             launch.cleanup()
             raise EntrantError(FaultCode.STARTUP, f"cannot start {self.argv[0]!r}: {exc}") from None
-        keeper.watch(proc.pid)  # its own group: killed if we die before we end it
+
+    def _hold(self, proc: subprocess.Popen, launch: sandbox.Launch) -> None:
+        """Take charge of the started process ``proc``: its pipes, polls and stderr pump."""
         launch.started()
         self._launch = launch
         self.isolated = launch.isolated

@@ -44,8 +44,13 @@ def init(q, main_pid: int) -> None:
     _QUEUE = q
     # the main process may be killed (kill -9): do not play on, do not leave bots behind
     threading.Thread(target=_watch_main, args=(main_pid,), daemon=True).start()
+    init_signals()
+
+
+def init_signals() -> None:
+    """SIGTERM closes this worker's bots and ends it; Ctrl-C is the main process's to handle
+    (it terminates the workers)."""
     signal.signal(signal.SIGTERM, lambda *_: _abandon(143))
-    # Ctrl-C reaches the main process, which terminates the workers (SIGTERM above)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
