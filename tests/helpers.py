@@ -7,6 +7,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -163,6 +164,23 @@ def leftovers(pgids):
     """Processes still in any of the process groups ``pgids``, and zombie children of ours."""
     return [(p, state, ppid, pgrp) for p, state, ppid, pgrp in processes()
             if pgrp in pgids or (ppid == os.getpid() and state == "Z")]
+
+
+def reap_adopted(wait: float = 0.0) -> None:
+    """Reap the zombies that fell to this test process: once it has started a bot it is a
+    subreaper, so the orphans of a referee that ended in a child process (its keeper, the bots
+    that keeper killed) become ours. ``wait``: keep reaping that long, while keepers finish."""
+    end = time.monotonic() + wait
+    while True:
+        for pid, state, ppid, _ in processes():
+            if ppid == os.getpid() and state == "Z":
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+        if time.monotonic() >= end:
+            return
+        time.sleep(0.05)
 
 
 def all_pids(*entrants):

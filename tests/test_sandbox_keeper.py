@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import reap_adopted
 
 from tourney.bots import keeper, sandbox
 
@@ -58,23 +59,6 @@ def stat_of(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][:40]
     except OSError:
         return "gone"
-
-
-def reap_adopted(wait: float = 0.0) -> None:
-    """Reap the killed referees' orphans that fell to us (their keepers and what those killed:
-    the test process is a subreaper once it has started a bot), so that no zombie of ours is
-    left for later tests. ``wait``: keep reaping that long, while keepers finish."""
-    end = time.monotonic() + wait
-    while True:
-        for pid, (ppid, _, _) in processes().items():
-            if ppid == os.getpid() and stat_of(pid).startswith("Z"):
-                try:
-                    os.waitpid(pid, os.WNOHANG)
-                except ChildProcessError:
-                    pass
-        if time.monotonic() >= end:
-            return
-        time.sleep(0.05)
 
 
 def marked(marker: bytes) -> list[int]:

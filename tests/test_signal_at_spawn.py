@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import reap_adopted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,3 +87,4 @@ def test_a_signal_as_a_bot_starts_leaves_no_bot_behind(tmp_path, sig, handler, c
     finally:
         if alive(pid):
             os.kill(pid, 9)
+        reap_adopted(wait=0.5)  # the referee's keeper and bot may have fallen to us
