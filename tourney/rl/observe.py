@@ -53,14 +53,17 @@ def _show(mv: Any, start: int, shown: list[int], ids: list[int]) -> list[int]:
                 mv[start + i] = 1.0
             shown += new
             return shown
-    elif m == n - 1:  # one gone, the others kept in order (a card played)
+    elif m == n - 1:  # one gone, the others kept in order (a card played)? (a card id is in a list once)
         gone = sum(shown) - sum(ids)
         if gone in shown:
-            k = shown.index(gone)
-            if ids[:k] == shown[:k] and ids[k:] == shown[k + 1:]:
-                mv[start + gone] = 0.0
-                del shown[k]
+            shown.remove(gone)
+            mv[start + gone] = 0.0
+            if shown == ids:
                 return shown
+    if m > n and ids[m - n:] == shown:  # grown at its start (cards put under the discard pile)
+        for i in ids[:m - n]:
+            mv[start + i] = 1.0
+        return ids[:]
     for i in shown:  # anything else (a reshuffle, a trade): anew
         mv[start + i] = 0.0
     for i in ids:
