@@ -55,8 +55,8 @@ class FloorEnv(AECEnv):
         self.encoding = Encoding.for_game(engine.new_game(rule_set, players=players, seed=0))
         self.possible_agents = [agent_name(s) for s in range(players)]
         self._observation = np.zeros(self.encoding.size, np.float32)  # never written: no state encoded
-        self._action_of = {o: a for a, o in enumerate(self.encoding._option_of)}
-        self._option_of = self.encoding._option_of
+        self._option_of = self.encoding.option_ids
+        self._action_of = {o: a for a, o in enumerate(self._option_of)}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.game = engine.new_game(self.rule_set, players=self.players, seed=seed)
@@ -70,12 +70,12 @@ class FloorEnv(AECEnv):
 
     def observe(self, agent: str) -> dict:
         pending = self.game.pending
-        mask = bytearray(len(self._option_of))
+        mask = np.zeros(len(self._option_of), np.int8)
         if pending is not None and self.possible_agents[pending.player] == agent:
             ids = self._action_of
             for o in pending.options:
                 mask[ids[o]] = 1
-        return {"observation": self._observation.copy(), "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": self._observation.copy(), "action_mask": mask}
 
     def step(self, action) -> None:
         game = self.game
