@@ -2,7 +2,7 @@
 
     python bench/env.py [--rule-set crazier-eights] [--players 2] [--games 200] [--rounds 5]
 
-Three arms play the same seeded random games, interleaved round by round (so a loaded machine
+Four arms play the same seeded random games, interleaved round by round (so a loaded machine
 slows them alike); each arm's figure is its best round, timed in this process's CPU time (the
 arms are single-threaded and do no I/O, so on an idle machine that is the wall time, and on a
 shared one it leaves out the time other programs hold the cores):
@@ -45,7 +45,8 @@ from tourney.rl.encoding import Encoding
 
 class FloorEnv(AECEnv):
     """The floor of an AEC environment of the eights family: EightsEnv's spaces and contract for a
-    learner that plays games to their end (no truncation, no log), with a constant observation."""
+    learner that plays games to their end (no truncation, no rewards, no log), with a constant
+    observation. It passes PettingZoo's api_test (tests/test_rl.py), so it is a real one."""
 
     metadata = {"render_modes": [], "name": "eights_floor_v0", "is_parallelizable": False}
 
@@ -54,6 +55,9 @@ class FloorEnv(AECEnv):
         self.rule_set, self.players = rule_set, players
         self.encoding = Encoding.for_game(engine.new_game(rule_set, players=players, seed=0))
         self.possible_agents = [agent_name(s) for s in range(players)]
+        spaces = EightsEnv(rule_set, players)  # the same spaces
+        self.observation_spaces = {a: spaces.observation_space(a) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.action_space(a) for a in self.possible_agents}
         self._observation = np.zeros(self.encoding.size, np.float32)  # never written: no state encoded
         self._option_of = self.encoding.option_ids
         self._action_of = {o: a for a, o in enumerate(self._option_of)}
@@ -78,6 +82,9 @@ class FloorEnv(AECEnv):
         return {"observation": self._observation.copy(), "action_mask": mask}
 
     def step(self, action) -> None:
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
         game = self.game
         option = self._option_of[action]
         if option not in game.pending.options:

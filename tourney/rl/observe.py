@@ -7,10 +7,12 @@ it cost three to four engine steps. An :class:`Observer` instead keeps one obser
 and, when asked, writes only what changed since that seat was last observed:
 
 - every 1 of the observation (the cards of each card plane, and the one-hot slots: whose turn,
-  the phase, the named suit, the decision's kind, ...) belongs to a list of indices; a list that
-  merely grew at its end (a card drawn, a card discarded) costs one write per new index, any
-  other change two set differences, and an unchanged list nothing;
-- the few counts (hand sizes, piles, skips, ...) are written anew every time.
+  the phase, the named suit, the decision's kind, ...) belongs to a list of indices; an unchanged
+  list costs a comparison, a list grown at its end (a card drawn, a card discarded) or at its
+  start (cards put under the discard pile) one write per new index, a list with one card gone
+  (a card played) one write, and any other change (a reshuffle, a trade) rewrites its plane;
+- the few counts (hand sizes, piles, ...) are written anew every time, and the rest only when
+  what they are read from changed (the discards allowed, the turn's number, skips, ...).
 
 It reads, item for item, what ``game.view(seat)`` is made of and nothing a view leaves out: the
 seat's own hand, the face-up piles and cards, the sizes of the other hands, and so on.
