@@ -55,6 +55,10 @@ def _show(mv: Any, start: int, shown: list[int], ids: list[int]) -> list[int]:
                 mv[start + i] = 1.0
             shown += new
             return shown
+        if ids[m - n:] == shown:  # grown at its start (cards put under the discard pile)
+            for i in ids[:m - n]:
+                mv[start + i] = 1.0
+            return ids[:]
     elif m == n - 1:  # one gone, the others kept in order (a card played)? (a card id is in a list once)
         gone = sum(shown) - sum(ids)
         if gone in shown:
@@ -62,10 +66,7 @@ def _show(mv: Any, start: int, shown: list[int], ids: list[int]) -> list[int]:
             mv[start + gone] = 0.0
             if shown == ids:
                 return shown
-    if m > n and ids[m - n:] == shown:  # grown at its start (cards put under the discard pile)
-        for i in ids[:m - n]:
-            mv[start + i] = 1.0
-        return ids[:]
+            # not in order: rewritten below from the 1s shown now (gone's is cleared already)
     for i in shown:  # anything else (a reshuffle, a trade): anew
         mv[start + i] = 0.0
     for i in ids:
@@ -307,8 +308,9 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
     skips_shown: list[int] = []
     extra_shown: list[int] = []
     turn_number_shown = -1
-    # what the discards allowed were worked out from (the engine's discard_allowance reads the
-    # cards in play, who is alive, whose turn it is and its bonus discards, nothing else)
+    # what the discards allowed were worked out from: the engine's discard_allowance reads the
+    # cards in play, who is alive, whose turn it is and its bonus discards (and the teams and
+    # the cards' effects, which never change), so it is asked again only when one of them changed
     allowance_of: tuple[int, int] | None = None
 
     def observe(kind: str | None) -> np.ndarray:
