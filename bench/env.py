@@ -46,7 +46,8 @@ from tourney.rl.encoding import Encoding
 class FloorEnv(AECEnv):
     """The floor of an AEC environment of the eights family: EightsEnv's spaces and contract for a
     learner that plays games to their end (no truncation, no rewards, no log), with a constant
-    observation. It passes PettingZoo's api_test (tests/test_rl.py), so it is a real one."""
+    observation. It passes PettingZoo's api_test (tests/test_rl.py), so it is a real one. Where in
+    doubt it does less (no range check of the action, no int() of it): a floor errs low."""
 
     metadata = {"render_modes": [], "name": "eights_floor_v0", "is_parallelizable": False}
 
