@@ -53,6 +53,38 @@ def test_other_tables_pass_the_api_test(rule_set, players, teams):
     api_test(EightsEnv(rule_set, players, teams=teams), num_cycles=100)
 
 
+def load_bench_env():
+    """bench/env.py as a module (bench/ is no package, and its engine.py must not shadow ours)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_env", ROOT / "bench" / "env.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_the_benchmarks_floor_is_an_aec_environment_of_the_same_games(rule_set):
+    """bench/env.py's floor arm is the least an environment with these spaces does per step: it is
+    a floor only if it is a real AEC environment that plays the same games with the same masks."""
+    floor = load_bench_env().FloorEnv(rule_set, 3)
+    api_test(floor, num_cycles=100)
+    env = EightsEnv(rule_set, 3)
+    for seed in range(3):
+        floor.reset(seed=seed)
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        while env.game.pending is not None:
+            assert floor.agent_selection == env.agent_selection
+            mask = env.last()[0]["action_mask"]
+            assert np.array_equal(floor.last()[0]["action_mask"], mask)
+            action = int(rng.choice(np.flatnonzero(mask)))
+            floor.step(action)
+            env.step(action)
+        assert floor.game.choices == env.game.choices
+        assert all(floor.terminations.values())
+
+
 def play_masked(env, seed, rng):
     """Play a whole game with random legal actions; the actions chosen."""
     env.reset(seed=seed)

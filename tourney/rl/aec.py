@@ -41,7 +41,7 @@ from pettingzoo import AECEnv
 
 import engine
 from tourney import narrate
-from tourney.rl.encoding import Encoding, EncodingError
+from tourney.rl.encoding import Encoding
 from tourney.rl.observe import Observer, observer_for
 
 REWARDS = ("win", "placement")
@@ -99,6 +99,7 @@ class EightsEnv(AECEnv):
         self.possible_agents = [agent_name(s) for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         n = self.encoding.actions
+        self._option_ids = self.encoding.option_ids
         self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._observation_spaces = {
             a: spaces.Dict({
@@ -172,11 +173,15 @@ class EightsEnv(AECEnv):
                 "action_mask": np.zeros(self.encoding.actions, np.int8)}
 
     def option_of(self, action: int) -> str:
-        """The option id of the pending decision that ``action`` stands for."""
-        try:
-            return self.encoding.option(int(action), self.game.pending.options)
-        except EncodingError as exc:
-            raise IllegalAction(str(exc)) from None
+        """The option id of the pending decision that ``action`` stands for (``Encoding.option``,
+        without its call: it is paid at every step)."""
+        action = int(action)
+        options = self.game.pending.options
+        if 0 <= action < len(self._option_ids):
+            option_id = self._option_ids[action]
+            if option_id in options:
+                return option_id
+        raise IllegalAction(f"action {action} is not one of the offered options {options}")
 
     def step(self, action) -> None:
         agent = self.agent_selection

@@ -144,6 +144,11 @@ class Encoding:
         except KeyError:
             raise EncodingError(f"option {option_id!r} has no action in this encoding") from None
 
+    @property
+    def option_ids(self) -> tuple[str, ...]:
+        """The option id of every action, in action order."""
+        return self._option_of
+
     def option(self, action: int, options: list[str]) -> str:
         """The offered option id that ``action`` stands for; :class:`EncodingError` if none."""
         if 0 <= action < len(self._option_of):
@@ -160,13 +165,15 @@ class Encoding:
                 out[self.action(o)] = 1
             return out
         ids = self._action_of
-        mask = bytearray(len(ids))
+        # a new zeroed array and one item write per option: for the few options of a decision
+        # this beats filling a bytearray and wrapping it (np.frombuffer costs more than np.zeros)
+        mask = np.zeros(len(ids), _INT8)  # a dtype passed by position costs half as much
         try:
             for o in options:
                 mask[ids[o]] = 1
         except KeyError:
             self.action(o)  # raises the EncodingError naming the option
-        return np.frombuffer(mask, _INT8)  # a dtype passed by position costs half as much
+        return mask
 
     # -- observations ----------------------------------------------------------------------------
     def _sizes(self) -> list[tuple[str, int]]:

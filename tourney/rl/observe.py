@@ -7,10 +7,12 @@ it cost three to four engine steps. An :class:`Observer` instead keeps one obser
 and, when asked, writes only what changed since that seat was last observed:
 
 - every 1 of the observation (the cards of each card plane, and the one-hot slots: whose turn,
-  the phase, the named suit, the decision's kind, ...) belongs to a list of indices; a list that
-  merely grew at its end (a card drawn, a card discarded) costs one write per new index, any
-  other change two set differences, and an unchanged list nothing;
-- the few counts (hand sizes, piles, skips, ...) are written anew every time.
+  the phase, the named suit, the decision's kind, ...) belongs to a list of indices; an unchanged
+  list costs a comparison, a list grown at its end (a card drawn, a card discarded) or at its
+  start (cards put under the discard pile) one write per new index, a list with one card gone
+  (a card played) one write, and any other change (a reshuffle, a trade) rewrites its plane;
+- the few counts (hand sizes, piles, ...) are written anew every time, and the rest only when
+  what they are read from changed (the discards allowed, the turn's number, skips, ...).
 
 It reads, item for item, what ``game.view(seat)`` is made of and nothing a view leaves out: the
 seat's own hand, the face-up piles and cards, the sizes of the other hands, and so on.
@@ -43,22 +45,28 @@ def _show(mv: Any, start: int, shown: list[int], ids: list[int]) -> list[int]:
     """Make ``start + i`` for each ``i`` in ``ids`` the 1s of a plane whose 1s are ``shown`` now
     (a list of this module's own: the engine changes its lists in place); returns it, updated."""
     n, m = len(shown), len(ids)
-    if m >= n:
-        if ids[:n] == shown:  # unchanged, or grown at its end (cards drawn, a card discarded)
-            if m > n:
-                new = ids[n:]
-                for i in new:
-                    mv[start + i] = 1.0
-                shown += new
+    if m == n:
+        if ids == shown:  # unchanged (the usual case: compared without slicing)
             return shown
-    elif m == n - 1:  # one gone, the others kept in order (a card played)
+    elif m > n:
+        if ids[:n] == shown:  # grown at its end (cards drawn, a card discarded)
+            new = ids[n:]
+            for i in new:
+                mv[start + i] = 1.0
+            shown += new
+            return shown
+        if ids[m - n:] == shown:  # grown at its start (cards put under the discard pile)
+            for i in ids[:m - n]:
+                mv[start + i] = 1.0
+            return ids[:]
+    elif m == n - 1:  # one gone, the others kept in order (a card played)? (a card id is in a list once)
         gone = sum(shown) - sum(ids)
         if gone in shown:
-            k = shown.index(gone)
-            if ids[:k] == shown[:k] and ids[k:] == shown[k + 1:]:
-                mv[start + gone] = 0.0
-                del shown[k]
+            shown.remove(gone)
+            mv[start + gone] = 0.0
+            if shown == ids:
                 return shown
+            # not in order: rewritten below from the 1s shown now (gone's is cleared already)
     for i in shown:  # anything else (a reshuffle, a trade): anew
         mv[start + i] = 0.0
     for i in ids:
@@ -198,9 +206,11 @@ def _classic_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
         hand_shown = _show(mv, hand_at, hand_shown, hands[own] if own is not None else [])
         discard = g.discard
         discard_shown = _show(mv, discard_at, discard_shown, discard)
-        if dummies:
-            mine_shown = _show(mv, mine_at, mine_shown, [c for h in mine for c in hands[h]])
-            other_shown = _show(mv, other_at, other_shown, [c for h in others for c in hands[h]])
+        if dummies:  # one hand is shown as it is, several are joined
+            mine_shown = _show(mv, mine_at, mine_shown,
+                               hands[mine[0]] if len(mine) == 1 else [c for h in mine for c in hands[h]])
+            other_shown = _show(mv, other_at, other_shown,
+                                hands[others[0]] if len(others) == 1 else [c for h in others for c in hands[h]])
 
         slot = turn_slot[g.turn]
         if slot != turn_shown:
@@ -297,11 +307,16 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
     alive_shown: list[bool] = []
     skips_shown: list[int] = []
     extra_shown: list[int] = []
+    turn_number_shown = -1
+    # what the discards allowed were worked out from: the engine's discard_allowance reads the
+    # cards in play, who is alive, whose turn it is and its bonus discards (and the teams and
+    # the cards' effects, which never change), so it is asked again only when one of them changed
+    allowance_of: tuple[int, int] | None = None
 
     def observe(kind: str | None) -> np.ndarray:
         nonlocal hand_shown, discard_shown, limbo_shown, known_shown, look_shown
         nonlocal active_shown, top_shown, looked_shown, phase_shown, named_shown, kind_shown
-        nonlocal alive_shown, skips_shown, extra_shown
+        nonlocal alive_shown, skips_shown, extra_shown, turn_number_shown, allowance_of
         g = game
         hands = g.hands
         hand_shown = _show(mv, hand_at, hand_shown, hands[seat])
@@ -317,8 +332,9 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
         if look or look_shown:
             look_shown = _show(mv, looking_at, look_shown, look["cards"] if look else [])
         for s, cards in enumerate(g.in_play):
-            if cards or in_play_shown[s]:
+            if cards != in_play_shown[s]:
                 in_play_shown[s] = _show(mv, in_play_at[s], in_play_shown[s], cards)
+                allowance_of = None
 
         slot = active_slot[g.turn]
         if slot != active_shown:
@@ -343,6 +359,7 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
             for slot, a in zip(alive_slot, g.alive):
                 mv[slot] = 1.0 if a else 0.0
             alive_shown = g.alive[:]
+            allowance_of = None
         if g.skips != skips_shown or g.extra != extra_shown:
             for slot, n in zip(skips_slot, g.skips):
                 mv[slot] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
@@ -353,10 +370,14 @@ def _crazier_seat(encoding: Encoding, game: Any, seat: int) -> SeatObserver:
             mv[slot] = count[len(hand)]
         n = g.discards_made
         mv[made_at] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
-        n = g.discard_allowance(g.turn)
-        mv[allowed_at] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
+        if allowance_of != (g.turn, g.bonus_discards):
+            allowance_of = (g.turn, g.bonus_discards)
+            n = g.discard_allowance(g.turn)
+            mv[allowed_at] = small[n] if 0 <= n <= SMALL_CAP else min(n / SMALL_CAP, 1.0)
         mv[played_at] = 1.0 if g.played else 0.0
-        mv[turn_number_at] = min(g.turn_number / TURN_CAP, 1.0)
+        if g.turn_number != turn_number_shown:
+            turn_number_shown = g.turn_number
+            mv[turn_number_at] = min(turn_number_shown / TURN_CAP, 1.0)
         mv[draw_at] = count[len(g.draw_pile)]
         mv[discard_size_at] = count[len(discard)]
         return obs.copy()
