@@ -31,6 +31,7 @@ import argparse
 import importlib.util
 import json
 import os
+import select
 import statistics
 import subprocess
 import sys
@@ -141,6 +142,82 @@ def subprocess_games(seeds, command=("{python}", RANDOM_BOT), mode: str = "off")
     return total / decisions, decisions, requests
 
 
+class _SeatLog:
+    """A ``wire_log`` for the entrant in ``seat`` that writes into ``shared``, one log of every
+    seat in the order of the game, each entry as ``(seat, direction, bytes)``."""
+
+    def __init__(self, seat: int, shared: list):
+        self.seat, self.shared = seat, shared
+
+    def append(self, entry: tuple[str, bytes]) -> None:
+        self.shared.append((self.seat, *entry))
+
+    def clear(self) -> None:
+        pass
+
+
+def wire_script(seeds) -> list[tuple[int, bytes, bool]]:
+    """The writes the referee makes to two random_bot.py bots in the games of ``seeds``, in order:
+    ``(seat, bytes, answered)``, as one write each (a ``game_start`` goes out with the seat's
+    first request, as the referee sends it), ``answered`` true for a request."""
+    specs = [EntrantSpec(f"r{p}", command=("{python}", RANDOM_BOT), limits=Limits()) for p in range(2)]
+    log: list = []
+    with open_entrant(specs[0], 1) as a, open_entrant(specs[1], 2) as b:
+        a.wire_log, b.wire_log = _SeatLog(0, log), _SeatLog(1, log)  # type: ignore[assignment]
+        for seed in seeds:
+            play_game([a, b], seed=seed, first_player=0)
+    script, waiting = [], {0: b"", 1: b""}
+    for seat, direction, data in log:
+        if direction != "out":
+            continue
+        if data.startswith(b'{"type":"game_start"'):
+            waiting[seat] += data
+            continue
+        script.append((seat, waiting[seat] + data, data.startswith(b'{"type":"request"')))
+        waiting[seat] = b""
+    return script
+
+
+def floor(script: list[tuple[int, bytes, bool]], bots: int = 2) -> float:
+    """(f): seconds per decision of a referee stripped to its pipe work: the prebuilt writes of
+    ``script`` to ``bots`` random_bot.py processes (seat ``s`` to bot ``s % bots``), and for each
+    request a poll and a read of the answer; no engine, no view, no JSON, no checks. Every
+    referee of this design does at least this, and the engine's work on top of it."""
+    procs = [subprocess.Popen([sys.executable, RANDOM_BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              bufsize=0) for _ in range(bots)]
+    pipes = []
+    try:
+        hello = protocol.dumps(protocol.hello_message(Limits().to_dict(), 1, "floor"))
+        for proc in procs:
+            w, r = proc.stdin.fileno(), proc.stdout.fileno()
+            poll = select.poll()
+            poll.register(r, select.POLLIN)
+            os.write(w, hello)
+            while not os.read(r, 1 << 16).endswith(b"\n"):
+                pass
+            pipes.append((w, r, poll.poll))
+        decisions = sum(answered for _, _, answered in script)
+        start = time.perf_counter()
+        for seat, data, answered in script:
+            w, r, wait = pipes[seat % bots]
+            os.write(w, data)
+            if answered:
+                wait(10_000)
+                chunk = os.read(r, 1 << 16)
+                while not chunk.endswith(b"\n"):  # rare: the answer came in parts
+                    if not chunk:
+                        raise RuntimeError("a bot of the floor arm left")
+                    wait(10_000)
+                    chunk = os.read(r, 1 << 16)
+        elapsed = time.perf_counter() - start
+    finally:
+        for proc in procs:
+            proc.stdin.close()
+            proc.wait()
+            proc.stdout.close()
+    return elapsed / decisions
+
+
 #: the referee's CPU time per decision of each subprocess run (``time.process_time``: this
 #: process alone, system calls included), steadier than wall time on a loaded machine
 REFEREE_CPU: list[float] = []
@@ -214,10 +291,13 @@ def main() -> None:
         f"1.1 both, {bot_json}": ("option_ids,view_delta", bot_json),
     }
     runs: dict[str, list[float]] = {name: [] for name in
-                                    ["a", "b", "b_referee_cpu", "b_stdlib_referee", "d", *arms, "c", "c10"]}
+                                    ["a", "b", "b_referee_cpu", "b_stdlib_referee", "d", *arms, "c", "c10", "f", "f1"]}
+    script = wire_script(seeds)
     for _ in range(args.repeat):
         a, _ = in_process(seeds)
         runs["a"].append(a)
+        runs["f"].append(floor(script))
+        runs["f1"].append(floor(script, bots=1))
         b, decisions_b, requests = subprocess_games(seeds)
         runs["b"].append(b)
         runs["b_referee_cpu"].append(REFEREE_CPU[-1])
@@ -260,6 +340,11 @@ def main() -> None:
     print(f"(d) (b) with both bots sandboxed: {d * 1e6:6.1f} us/decision")
     print(f"start-up of random_bot.py, median of {args.starts}: {start_plain * 1e3:.1f} ms plain, "
           f"{start_boxed * 1e3:.1f} ms sandboxed")
+    f, f1 = best["f"], best["f1"]
+    print(f"(f) floor, a referee stripped to its pipe work (prebuilt requests; write, poll, read; no engine): "
+          f"{f * 1e6:.1f} us/decision with the two bots, {f1 * 1e6:.1f} us with one bot answering both seats")
+    print(f"floor: overhead_ratio >= f/c = {f / c:.3f} (one bot {f1 / c:.3f}); "
+          f"decisions_per_s <= 1/(a+f) = {1 / (a + f):.0f} (one bot {1 / (a + f1):.0f})")
     print(f"decisions_per_s={1 / b:.0f}")
     print(f"overhead_ratio={(b - a) / c:.3f} sandbox_startup_ms={(start_boxed - start_plain) * 1e3:.1f} "
           f"sandboxed_overhead_ratio={(d - a) / c:.3f}")
