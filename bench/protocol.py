@@ -28,6 +28,7 @@ Usage: python bench/protocol.py [--games N] [--repeat R]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -178,43 +179,87 @@ def wire_script(seeds) -> list[tuple[int, bytes, bool]]:
     return script
 
 
-def floor(script: list[tuple[int, bytes, bool]], bots: int = 2) -> float:
-    """(f): seconds per decision of a referee stripped to its pipe work: the prebuilt writes of
-    ``script`` to ``bots`` random_bot.py processes (seat ``s`` to bot ``s % bots``), and for each
-    request a poll and a read of the answer; no engine, no view, no JSON, no checks. Every
-    referee of this design does at least this, and the engine's work on top of it."""
+@contextlib.contextmanager
+def bare_bots(count: int):
+    """``count`` random_bot.py processes past their handshake, without the entrant around them:
+    for each, ``(stdin fd, stdout fd, wait)``, ``wait(ms)`` a poll of its stdout."""
     procs = [subprocess.Popen([sys.executable, RANDOM_BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              bufsize=0) for _ in range(bots)]
-    pipes = []
+                              bufsize=0) for _ in range(count)]
     try:
-        hello = protocol.dumps(protocol.hello_message(Limits().to_dict(), 1, "floor"))
+        pipes = []
+        hello = protocol.dumps(protocol.hello_message(Limits().to_dict(), 1, "bench"))
         for proc in procs:
             w, r = proc.stdin.fileno(), proc.stdout.fileno()
             poll = select.poll()
             poll.register(r, select.POLLIN)
             os.write(w, hello)
-            while not os.read(r, 1 << 16).endswith(b"\n"):
-                pass
+            poll.poll(10_000)
+            read_answer(r, poll.poll)
             pipes.append((w, r, poll.poll))
-        decisions = sum(answered for _, _, answered in script)
+        yield pipes
+    finally:
+        for proc in procs:
+            proc.stdin.close()
+            proc.wait()
+            proc.stdout.close()
+
+
+def read_answer(fd: int, wait) -> bytes:
+    """The rest of a line from ``fd`` once ``wait`` has said it is readable."""
+    chunk = os.read(fd, 1 << 16)
+    while not chunk.endswith(b"\n"):  # rare: the line came in parts
+        if not chunk:
+            raise RuntimeError("a bot of the bench left")
+        wait(10_000)
+        chunk += os.read(fd, 1 << 16)
+    return chunk
+
+
+def floor(script: list[tuple[int, bytes, bool]], bots: int = 2) -> float:
+    """(f): seconds per decision of a referee stripped to its pipe work: the prebuilt writes of
+    ``script`` to ``bots`` random_bot.py processes (seat ``s`` to bot ``s % bots``), and for each
+    request a poll and a read of the answer; no engine, no view, no JSON, no checks. Every
+    referee of this design does at least this, and the engine's work on top of it."""
+    decisions = sum(answered for _, _, answered in script)
+    with bare_bots(bots) as pipes:
         start = time.perf_counter()
         for seat, data, answered in script:
             w, r, wait = pipes[seat % bots]
             os.write(w, data)
             if answered:
                 wait(10_000)
-                chunk = os.read(r, 1 << 16)
-                while not chunk.endswith(b"\n"):  # rare: the answer came in parts
-                    if not chunk:
-                        raise RuntimeError("a bot of the floor arm left")
-                    wait(10_000)
-                    chunk = os.read(r, 1 << 16)
+                read_answer(r, wait)
         elapsed = time.perf_counter() - start
-    finally:
-        for proc in procs:
-            proc.stdin.close()
-            proc.wait()
-            proc.stdout.close()
+    return elapsed / decisions
+
+
+def bare_referee(seeds) -> float:
+    """(g): seconds per decision of a bare referee: the real games, views, lean requests (the
+    same bytes as the referee's, without ``game_start`` and ``game_end``) and answers, over the
+    pipes of (f); without deadlines, presence checks, faults, logs or records. What the
+    referee's own bookkeeping costs is (b) minus this."""
+    features = frozenset(protocol.FEATURES)
+    time_left = Limits().decision_timeout
+    decisions = 0
+    with bare_bots(2) as pipes:
+        start = time.perf_counter()
+        for seed in seeds:
+            game = engine.new_game("crazier-eights", players=2, seed=seed, first_player=0)
+            previous: list[dict] = [{}, {}]
+            request_id = 0
+            while game.pending is not None:
+                d = game.pending
+                request_id += 1
+                view = game.view(d.player)
+                msg = protocol.lean_request_message(request_id, d.kind, d.prompt, d.options, game.label, time_left,
+                                                    None, d.source, features, view, previous[d.player])
+                previous[d.player] = view
+                w, r, wait = pipes[d.player]
+                os.write(w, protocol.dumps(msg))
+                wait(10_000)
+                game.apply(protocol.read_answer(read_answer(r, wait)[:-1], request_id, d.options))
+            decisions += request_id
+        elapsed = time.perf_counter() - start
     return elapsed / decisions
 
 
@@ -291,13 +336,15 @@ def main() -> None:
         f"1.1 both, {bot_json}": ("option_ids,view_delta", bot_json),
     }
     runs: dict[str, list[float]] = {name: [] for name in
-                                    ["a", "b", "b_referee_cpu", "b_stdlib_referee", "d", *arms, "c", "c10", "f", "f1"]}
+                                    ["a", "b", "b_referee_cpu", "b_stdlib_referee", "d", *arms,
+                                     "c", "c10", "f", "f1", "g"]}
     script = wire_script(seeds)
     for _ in range(args.repeat):
         a, _ = in_process(seeds)
         runs["a"].append(a)
         runs["f"].append(floor(script))
         runs["f1"].append(floor(script, bots=1))
+        runs["g"].append(bare_referee(seeds))
         b, decisions_b, requests = subprocess_games(seeds)
         runs["b"].append(b)
         runs["b_referee_cpu"].append(REFEREE_CPU[-1])
@@ -343,6 +390,8 @@ def main() -> None:
     f, f1 = best["f"], best["f1"]
     print(f"(f) floor, a referee stripped to its pipe work (prebuilt requests; write, poll, read; no engine): "
           f"{f * 1e6:.1f} us/decision with the two bots, {f1 * 1e6:.1f} us with one bot answering both seats")
+    print(f"(g) a bare referee (the games, views, lean requests, answers; no deadlines, checks or logs): "
+          f"{best['g'] * 1e6:.1f} us/decision, overhead ratio {(best['g'] - a) / c:.3f}")
     print(f"floor: overhead_ratio >= f/c = {f / c:.3f} (one bot {f1 / c:.3f}); "
           f"decisions_per_s <= 1/(a+f) = {1 / (a + f):.0f} (one bot {1 / (a + f1):.0f})")
     print(f"decisions_per_s={1 / b:.0f}")
