@@ -15,9 +15,20 @@ all alike; the best of the repeats is kept, since noise only ever adds time):
       For (b), the referee's own CPU time per decision is printed too (``time.process_time``), a
       steadier figure than wall time when other processes load the machine;
   (d) (b) again with both bots in their sandboxes (tourney/bots/sandbox.py), and the start-up time
-      (process start and handshake) of random_bot.py with and without its sandbox.
+      (process start and handshake) of random_bot.py with and without its sandbox;
+  (f) the floor of this design: the bytes the referee wrote to the two bots of (b) in the same
+      games (recorded once), written again as they were, with one poll and one read of each
+      answer; no engine, no view, no JSON, no checks. A referee must also run the engine, which is
+      (a) less a random choice, so none beats (b) = a + f: ``overhead_ratio`` >= f / c and
+      ``decisions_per_s`` <= 1 / (a + f). Also with one bot answering both seats, which shows
+      what alternating between two processes costs;
+  (g) a bare referee: the games, the seat's view and its change, the lean request and the answer
+      over the pipes of (f), without the entrant's deadlines, presence checks, logs and records;
+      (b) - (g) is what the referee's bookkeeping costs, (g) - (a) - (f) the view, its change and
+      the JSON.
 
-The line before last gives ``decisions_per_s=<float>`` for (b). The last line is
+The floor's figures come on the lines before the last two. The line before last gives
+``decisions_per_s=<float>`` for (b). The last line is
 ``overhead_ratio=<float>`` = (b - a) / c (bots unsandboxed, c of (b)'s own requests and JSON
 library), ``sandbox_startup_ms=<float>`` (the median start-up with the sandbox minus the median
 without) and ``sandboxed_overhead_ratio=<float>`` (the overhead ratio of (d)).
