@@ -164,9 +164,6 @@ class _SeatLog:
     def append(self, entry: tuple[str, bytes]) -> None:
         self.shared.append((self.seat, *entry))
 
-    def clear(self) -> None:
-        pass
-
 
 def wire_script(seeds) -> list[tuple[int, bytes, bool]]:
     """The writes the referee makes to two random_bot.py bots in the games of ``seeds``, in order:
@@ -175,7 +172,7 @@ def wire_script(seeds) -> list[tuple[int, bytes, bool]]:
     specs = [EntrantSpec(f"r{p}", command=("{python}", RANDOM_BOT), limits=Limits()) for p in range(2)]
     log: list = []
     with open_entrant(specs[0], 1) as a, open_entrant(specs[1], 2) as b:
-        a.wire_log, b.wire_log = _SeatLog(0, log), _SeatLog(1, log)  # type: ignore[assignment]
+        a.wire_log, b.wire_log = _SeatLog(0, log), _SeatLog(1, log)
         for seed in seeds:
             play_game([a, b], seed=seed, first_player=0)
     script, waiting = [], {0: b"", 1: b""}

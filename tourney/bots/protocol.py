@@ -364,8 +364,8 @@ def read_answer(line: bytes, request_id: int, offered) -> str:
         except UnicodeDecodeError:
             pass
         else:
-            # an offered id is the JSON string's value as it stands when it needs no escape
-            # (the usual case, looked at first, since it rules out most lines at once)
+            # an offered id that needs no escape is the JSON string's value as it stands; the
+            # look-up comes first, since it settles the usual case
             if option in offered and '"' not in option and "\\" not in option and option.isprintable():
                 return option
     return check_answer(parse_line(line), request_id, offered)
