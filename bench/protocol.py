@@ -15,9 +15,20 @@ all alike; the best of the repeats is kept, since noise only ever adds time):
       For (b), the referee's own CPU time per decision is printed too (``time.process_time``), a
       steadier figure than wall time when other processes load the machine;
   (d) (b) again with both bots in their sandboxes (tourney/bots/sandbox.py), and the start-up time
-      (process start and handshake) of random_bot.py with and without its sandbox.
+      (process start and handshake) of random_bot.py with and without its sandbox;
+  (f) the floor of this design: the bytes the referee wrote to the two bots of (b) in the same
+      games (recorded once), written again as they were, with one poll and one read of each
+      answer; no engine, no view, no JSON, no checks. A referee must also run the engine, which is
+      (a) less a random choice, so none beats (b) = a + f: ``overhead_ratio`` >= f / c and
+      ``decisions_per_s`` <= 1 / (a + f). Also with one bot answering both seats, which shows
+      what alternating between two processes costs;
+  (g) a bare referee: the games, the seat's view and its change, the lean request and the answer
+      over the pipes of (f), without the entrant's deadlines, presence checks, logs and records;
+      (b) - (g) is what the referee's bookkeeping costs, (g) - (a) - (f) the view, its change and
+      the JSON.
 
-The line before last gives ``decisions_per_s=<float>`` for (b). The last line is
+The floor's figures come on the lines before the last two. The line before last gives
+``decisions_per_s=<float>`` for (b). The last line is
 ``overhead_ratio=<float>`` = (b - a) / c (bots unsandboxed, c of (b)'s own requests and JSON
 library), ``sandbox_startup_ms=<float>`` (the median start-up with the sandbox minus the median
 without) and ``sandboxed_overhead_ratio=<float>`` (the overhead ratio of (d)).
@@ -28,9 +39,11 @@ Usage: python bench/protocol.py [--games N] [--repeat R]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
+import select
 import statistics
 import subprocess
 import sys
@@ -141,6 +154,123 @@ def subprocess_games(seeds, command=("{python}", RANDOM_BOT), mode: str = "off")
     return total / decisions, decisions, requests
 
 
+class _SeatLog:
+    """A ``wire_log`` for the entrant in ``seat`` that writes into ``shared``, one log of every
+    seat in the order of the game, each entry as ``(seat, direction, bytes)``."""
+
+    def __init__(self, seat: int, shared: list):
+        self.seat, self.shared = seat, shared
+
+    def append(self, entry: tuple[str, bytes]) -> None:
+        self.shared.append((self.seat, *entry))
+
+
+def wire_script(seeds) -> list[tuple[int, bytes, bool]]:
+    """The writes the referee makes to two random_bot.py bots in the games of ``seeds``, in order:
+    ``(seat, bytes, answered)``, as one write each (a ``game_start`` goes out with the seat's
+    first request, as the referee sends it), ``answered`` true for a request."""
+    specs = [EntrantSpec(f"r{p}", command=("{python}", RANDOM_BOT), limits=Limits()) for p in range(2)]
+    log: list = []
+    with open_entrant(specs[0], 1) as a, open_entrant(specs[1], 2) as b:
+        a.wire_log, b.wire_log = _SeatLog(0, log), _SeatLog(1, log)
+        for seed in seeds:
+            play_game([a, b], seed=seed, first_player=0)
+    script, waiting = [], {0: b"", 1: b""}
+    for seat, direction, data in log:
+        if direction != "out":
+            continue
+        if data.startswith(b'{"type":"game_start"'):
+            waiting[seat] += data
+            continue
+        script.append((seat, waiting[seat] + data, data.startswith(b'{"type":"request"')))
+        waiting[seat] = b""
+    return script
+
+
+@contextlib.contextmanager
+def bare_bots(count: int):
+    """``count`` random_bot.py processes past their handshake, without the entrant around them:
+    for each, ``(stdin fd, stdout fd, wait)``, ``wait(ms)`` a poll of its stdout."""
+    procs = [subprocess.Popen([sys.executable, RANDOM_BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              bufsize=0) for _ in range(count)]
+    try:
+        pipes = []
+        hello = protocol.dumps(protocol.hello_message(Limits().to_dict(), 1, "bench"))
+        for proc in procs:
+            w, r = proc.stdin.fileno(), proc.stdout.fileno()
+            poll = select.poll()
+            poll.register(r, select.POLLIN)
+            os.write(w, hello)
+            poll.poll(10_000)
+            read_answer(r, poll.poll)
+            pipes.append((w, r, poll.poll))
+        yield pipes
+    finally:
+        for proc in procs:
+            proc.stdin.close()
+            proc.wait()
+            proc.stdout.close()
+
+
+def read_answer(fd: int, wait) -> bytes:
+    """The rest of a line from ``fd`` once ``wait`` has said it is readable."""
+    chunk = os.read(fd, 1 << 16)
+    while not chunk.endswith(b"\n"):  # rare: the line came in parts
+        if not chunk:
+            raise RuntimeError("a bot of the bench left")
+        wait(10_000)
+        chunk += os.read(fd, 1 << 16)
+    return chunk
+
+
+def floor(script: list[tuple[int, bytes, bool]], bots: int = 2) -> float:
+    """(f): seconds per decision of a referee stripped to its pipe work: the prebuilt writes of
+    ``script`` to ``bots`` random_bot.py processes (seat ``s`` to bot ``s % bots``), and for each
+    request a poll and a read of the answer; no engine, no view, no JSON, no checks. Every
+    referee of this design does at least this, and the engine's work on top of it."""
+    decisions = sum(answered for _, _, answered in script)
+    with bare_bots(bots) as pipes:
+        start = time.perf_counter()
+        for seat, data, answered in script:
+            w, r, wait = pipes[seat % bots]
+            os.write(w, data)
+            if answered:
+                wait(10_000)
+                read_answer(r, wait)
+        elapsed = time.perf_counter() - start
+    return elapsed / decisions
+
+
+def bare_referee(seeds) -> float:
+    """(g): seconds per decision of a bare referee: the real games, views, lean requests (the
+    same bytes as the referee's, without ``game_start`` and ``game_end``) and answers, over the
+    pipes of (f); without deadlines, presence checks, faults, logs or records. What the
+    referee's own bookkeeping costs is (b) minus this."""
+    features = frozenset(protocol.FEATURES)
+    time_left = Limits().decision_timeout
+    decisions = 0
+    with bare_bots(2) as pipes:
+        start = time.perf_counter()
+        for seed in seeds:
+            game = engine.new_game("crazier-eights", players=2, seed=seed, first_player=0)
+            previous: list[dict] = [{}, {}]
+            request_id = 0
+            while game.pending is not None:
+                d = game.pending
+                request_id += 1
+                view = game.view(d.player)
+                msg = protocol.lean_request_message(request_id, d.kind, d.prompt, d.options, game.label, time_left,
+                                                    None, d.source, features, view, previous[d.player])
+                previous[d.player] = view
+                w, r, wait = pipes[d.player]
+                os.write(w, protocol.dumps(msg))
+                wait(10_000)
+                game.apply(protocol.read_answer(read_answer(r, wait)[:-1], request_id, d.options))
+            decisions += request_id
+        elapsed = time.perf_counter() - start
+    return elapsed / decisions
+
+
 #: the referee's CPU time per decision of each subprocess run (``time.process_time``: this
 #: process alone, system calls included), steadier than wall time on a loaded machine
 REFEREE_CPU: list[float] = []
@@ -214,10 +344,15 @@ def main() -> None:
         f"1.1 both, {bot_json}": ("option_ids,view_delta", bot_json),
     }
     runs: dict[str, list[float]] = {name: [] for name in
-                                    ["a", "b", "b_referee_cpu", "b_stdlib_referee", "d", *arms, "c", "c10"]}
+                                    ["a", "b", "b_referee_cpu", "b_stdlib_referee", "d", *arms,
+                                     "c", "c10", "f", "f1", "g"]}
+    script = wire_script(seeds)
     for _ in range(args.repeat):
         a, _ = in_process(seeds)
         runs["a"].append(a)
+        runs["f"].append(floor(script))
+        runs["f1"].append(floor(script, bots=1))
+        runs["g"].append(bare_referee(seeds))
         b, decisions_b, requests = subprocess_games(seeds)
         runs["b"].append(b)
         runs["b_referee_cpu"].append(REFEREE_CPU[-1])
@@ -260,6 +395,13 @@ def main() -> None:
     print(f"(d) (b) with both bots sandboxed: {d * 1e6:6.1f} us/decision")
     print(f"start-up of random_bot.py, median of {args.starts}: {start_plain * 1e3:.1f} ms plain, "
           f"{start_boxed * 1e3:.1f} ms sandboxed")
+    f, f1 = best["f"], best["f1"]
+    print(f"(f) floor, a referee stripped to its pipe work (prebuilt requests; write, poll, read; no engine): "
+          f"{f * 1e6:.1f} us/decision with the two bots, {f1 * 1e6:.1f} us with one bot answering both seats")
+    print(f"(g) a bare referee (the games, views, lean requests, answers; no deadlines, checks or logs): "
+          f"{best['g'] * 1e6:.1f} us/decision, overhead ratio {(best['g'] - a) / c:.3f}")
+    print(f"floor: overhead_ratio >= f/c = {f / c:.3f} (one bot {f1 / c:.3f}); "
+          f"decisions_per_s <= 1/(a+f) = {1 / (a + f):.0f} (one bot {1 / (a + f1):.0f})")
     print(f"decisions_per_s={1 / b:.0f}")
     print(f"overhead_ratio={(b - a) / c:.3f} sandbox_startup_ms={(start_boxed - start_plain) * 1e3:.1f} "
           f"sandboxed_overhead_ratio={(d - a) / c:.3f}")

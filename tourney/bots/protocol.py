@@ -359,15 +359,15 @@ def read_answer(line: bytes, request_id: int, offered) -> str:
     """
     head = b'{"type":"answer","id":%d,"option":"' % request_id
     if line.startswith(head) and line.endswith(b'"}'):
-        raw = line[len(head):-2]
-        if b'"' not in raw and b"\\" not in raw:
-            try:
-                option = raw.decode()
-            except UnicodeDecodeError:
-                pass
-            else:
-                if option in offered and option.isprintable():  # JSON strings hold no control characters
-                    return option
+        try:
+            option = line[len(head):-2].decode()
+        except UnicodeDecodeError:
+            pass
+        else:
+            # an offered id that needs no escape is the JSON string's value as it stands; the
+            # look-up comes first, since it settles the usual case
+            if option in offered and '"' not in option and "\\" not in option and option.isprintable():
+                return option
     return check_answer(parse_line(line), request_id, offered)
 
 

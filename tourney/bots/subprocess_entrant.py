@@ -520,6 +520,8 @@ class SubprocessEntrant(Entrant):
         if self._proc is None:
             return None
         ready = self._poll_gone.poll(0)
+        if not ready and self._pidfd is not None:  # the usual case: the kernel has nothing to tell
+            return None
         if any(fd == self._pidfd for fd, _ in ready) or (self._pidfd is None and self._exited(0)):
             return ProtocolError(FaultCode.CRASH, "the bot exited without being asked to")
         if ready:
