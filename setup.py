@@ -1,0 +1,58 @@
+"""Optional compiled engine: ``TOURNEY_COMPILE=1 python3 -m pip install -e .`` compiles the classic
+rule sets' modules with mypyc (docs/scale.md, "A compiled engine"). Without the variable this file
+builds nothing and the install is the pure-Python package pyproject.toml describes.
+
+The compiled modules are C extensions next to their sources (``engine/eights_family.*.so`` ...);
+Python imports an extension before a ``.py`` of the same name. ``engine.COMPILED`` says which
+build runs; ``python3 scripts/compiled_engine.py --remove`` goes back to pure Python.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+
+#: the modules compiled: the classic rule sets and what they import from engine/ (engine/common.py
+#: stays Python: its runtime-checkable Protocol does not survive compilation)
+COMPILED = [
+    "engine/shuffling.py", "engine/cards.py", "engine/eights_family.py", "engine/crazy_eights.py",
+    "engine/super_crazy_eights.py",
+]
+
+
+def compile_requested() -> bool:
+    return os.environ.get("TOURNEY_COMPILE", "") not in ("", "0")
+
+
+def warn(why: str) -> None:
+    print(f"WARNING: tourney: the compiled engine was not built ({why}); the engine stays pure Python",
+          file=sys.stderr)
+
+
+def ext_modules() -> list:
+    # build_tools/tourney_build.py sets TOURNEY_BUILD_STEP while pip only asks what the build needs
+    # (mypy is not installed yet then): nothing to compile or warn about in that step.
+    if not compile_requested() or os.environ.get("TOURNEY_BUILD_STEP") == "requires":
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError as exc:
+        warn(f"mypyc is missing: {exc}")
+        return []
+    try:
+        # opt_level 3: the C compiler's full optimisation; annotation-unchecked: the notes mypy
+        # gives for annotations inside untyped functions are no errors
+        extensions = mypycify(["--disable-error-code=annotation-unchecked", *COMPILED], opt_level="3")
+    except BaseException as exc:  # mypyc reports a type error by SystemExit
+        warn(f"mypyc failed: {exc!r}")
+        return []
+    for extension in extensions:
+        # A C compiler that fails skips the module (with setuptools' warning) instead of failing
+        # the install: the .py beside it is imported instead.
+        extension.optional = True
+    return extensions
+
+
+setup(ext_modules=ext_modules())
