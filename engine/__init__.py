@@ -13,6 +13,10 @@ Every rule set's game keeps the contract :class:`engine.Game` (a ``typing.Protoc
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
+import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.common import (
@@ -35,6 +39,7 @@ RULE_SETS = {
 }
 
 __all__ = [
+    "COMPILED",
     "FORFEIT",
     "RULE_SETS",
     "Decision",
@@ -51,6 +56,38 @@ __all__ = [
     "rule_set_module",
     "validate_options",
 ]
+
+
+def compiled_modules() -> dict[str, Path]:
+    """The engine's modules that run as C extensions of the optional compiled build (setup.py,
+    docs/scale.md), each with its extension file; empty in the pure-Python build. Found without
+    importing them: Python imports an extension before the ``.py`` of the same name."""
+    found = {}
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        spec = None if source.stem.startswith("__") else importlib.util.find_spec(f"{__name__}.{source.stem}")
+        if spec is not None and spec.origin and spec.origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            found[spec.name] = Path(spec.origin)
+    return found
+
+
+def _warn_if_stale(modules: dict[str, Path]) -> None:
+    # An extension older than its source runs the old code: the edit would be silently ignored.
+    stale = [name for name, ext in modules.items() if Path(__file__).parent.joinpath(
+        name.rpartition(".")[2] + ".py").stat().st_mtime > ext.stat().st_mtime]
+    if stale:
+        warnings.warn(
+            f"the compiled engine is older than the source of {', '.join(stale)}: it runs the old code "
+            "(rebuild: TOURNEY_COMPILE=1 python3 -m pip install -e . ; back to pure Python: "
+            "python3 scripts/compiled_engine.py --remove)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+
+_COMPILED_MODULES = compiled_modules()
+_warn_if_stale(_COMPILED_MODULES)
+#: True when the compiled build of the classic rule sets runs (see :func:`compiled_modules`)
+COMPILED = bool(_COMPILED_MODULES)
 
 
 def rule_set_module(name: str):
