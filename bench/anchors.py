@@ -154,6 +154,7 @@ def main() -> None:
             print(f"{name}: not installed, skipped (pip install -e '.[anchors]')")
         else:
             arms[name] = arm
+    print(f"engine: {'compiled (mypyc, setup.py)' if engine.COMPILED else 'pure Python'}")
     for play in arms.values():
         play(0)  # imports and first-time set-up stay out of the measurement
     rates = measure(arms, args.rounds, args.seconds, time.process_time if args.cpu else time.perf_counter)

@@ -776,6 +776,11 @@ class EightsGame:
         data["result"] = self.result.to_dict() if self.result is not None else None
         return data
 
+    def __reduce__(self) -> tuple:
+        # copy and pickle go through the saved form, so that both builds (the compiled one has no
+        # instance dict for the default protocol to use, setup.py) copy a game alike
+        return _from_saved, (type(self), self.to_dict())
+
     @classmethod
     def from_dict(cls, data: dict) -> EightsGame:
         try:
@@ -890,6 +895,10 @@ class EightsGame:
         if isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(self.hands):
             return x
         raise PositionError(f"{what}: {x!r} is not a hand ({', '.join(hand_names)} or 0-{len(self.hands) - 1})")
+
+
+def _from_saved(cls: type[EightsGame], data: dict) -> EightsGame:
+    return cls.from_dict(data)
 
 
 def position_options(data, validate_options) -> tuple[int, dict]:
