@@ -76,6 +76,10 @@ _NONE: Final[frozenset[int]] = frozenset()
 
 POSITIONS = ("south", "west", "north", "east")
 
+#: the decision cap as a constant of this module: the compiled build reads it as a C integer instead
+#: of looking the name up at every decision
+_CAP: Final[int] = DECISION_CAP
+
 _TURN_PROMPT: Final = "play a card, or draw (pass when nothing can be drawn)"
 _SUIT_PROMPT: Final = "name the suit the next card must follow"
 _CALL_PROMPT: Final = 'one card left: call "last card" now, or stay silent'
@@ -288,7 +292,7 @@ class EightsGame:
                 self._decide()
         else:
             self._answer(option_id)
-        if len(choices) >= DECISION_CAP and self.pending is not None and self.phase != "count":
+        if len(choices) >= _CAP and self.pending is not None and self.phase != "count":
             self._finish(CAPPED)  # P18: every hand counts, as when the deal is blocked
 
     def _answer(self, option_id: str) -> None:
