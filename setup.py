@@ -58,8 +58,11 @@ def ext_modules() -> list:
         return []
     try:
         # opt_level 3: the C compiler's full optimisation; annotation-unchecked: the notes mypy
-        # gives for annotations inside untyped functions are no errors
-        return mypycify(["--disable-error-code=annotation-unchecked", *COMPILED], opt_level="3")
+        # gives for annotations inside untyped functions are no errors; group_name: mypyc's shared
+        # library goes inside the package (engine/_compiled__mypyc.*.so), not beside it
+        return mypycify(
+            ["--disable-error-code=annotation-unchecked", *COMPILED], opt_level="3", group_name="engine._compiled"
+        )
     except BaseException as exc:  # mypyc reports a type error by SystemExit
         warn(f"mypyc failed: {exc!r}")
         return []

@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def built_files(root: Path = ROOT) -> list[Path]:
-    """The files a compiled build leaves in a tree: the modules' extensions in engine/ and mypyc's
-    shared library (``<hash>__mypyc.*.so``) at the top."""
-    return sorted([*root.glob("engine/*.so"), *root.glob("engine/*.pyd"), *root.glob("*__mypyc.*")])
+    """The files a compiled build leaves in a tree: the modules' extensions and mypyc's shared
+    library (``engine/_compiled__mypyc.*.so``), all in engine/."""
+    return sorted([*root.glob("engine/*.so"), *root.glob("engine/*.pyd")])
 
 
 def running_build(root: Path = ROOT) -> list[str]:
