@@ -16,6 +16,8 @@ seeded ``random.Random``, apply it, repeat until the game ends):
 imported beside ours) and prints the speed-up. The arms take turns in short rounds
 (``--seconds`` each) so that a loaded machine slows them alike; ``--cpu`` times them by this
 process's CPU time instead of the wall clock, leaving out the time other programs hold the cores.
+A first line says which build of our engine runs: pure Python, or the optional compiled build
+(setup.py; a ``--baseline`` copy is always pure Python, its ``.py`` files only).
 Each line gives an arm's decisions per second over all its rounds; the last line is
 ``crazier_per_s=<float> uno_per_s=<float> crazier_vs_uno=<float> crazy_per_s=<float>
 openspiel_per_s=<float> crazy_vs_openspiel=<float>`` (``nan`` where an anchor is not installed).
@@ -154,6 +156,7 @@ def main() -> None:
             print(f"{name}: not installed, skipped (pip install -e '.[anchors]')")
         else:
             arms[name] = arm
+    print(f"engine: {'compiled (mypyc, setup.py)' if engine.COMPILED else 'pure Python'}")
     for play in arms.values():
         play(0)  # imports and first-time set-up stay out of the measurement
     rates = measure(arms, args.rounds, args.seconds, time.process_time if args.cpu else time.perf_counter)

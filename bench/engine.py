@@ -52,7 +52,8 @@ def main() -> None:
             options[key] = value
     clock = time.process_time if args.cpu else time.perf_counter
     games_per_s, decisions_per_s = run(args.rule_set, args.players, args.games, options, clock)
-    print(f"rule_set={args.rule_set} games={args.games} options={json.dumps(options)}")
+    build = "compiled" if engine.COMPILED else "pure"  # the optional compiled build (setup.py)
+    print(f"rule_set={args.rule_set} games={args.games} options={json.dumps(options)} engine={build}")
     print(f"games_per_s={games_per_s:.1f} decisions_per_s={decisions_per_s:.0f} players={args.players}")
 
 

@@ -13,6 +13,11 @@ Every rule set's game keeps the contract :class:`engine.Game` (a ``typing.Protoc
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
+import sys
+import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.common import (
@@ -35,6 +40,7 @@ RULE_SETS = {
 }
 
 __all__ = [
+    "COMPILED",
     "FORFEIT",
     "RULE_SETS",
     "Decision",
@@ -53,6 +59,38 @@ __all__ = [
 ]
 
 
+def compiled_modules() -> dict[str, Path]:
+    """The engine's modules that run as C extensions of the optional compiled build (setup.py,
+    docs/scale.md), each with its extension file; empty in the pure-Python build. Found without
+    importing them: Python imports an extension before the ``.py`` of the same name."""
+    found = {}
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        spec = None if source.stem.startswith("__") else importlib.util.find_spec(f"{__name__}.{source.stem}")
+        if spec is not None and spec.origin and spec.origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            found[spec.name] = Path(spec.origin)
+    return found
+
+
+def _warn_if_stale(modules: dict[str, Path]) -> None:
+    # An extension older than its source runs the old code: the edit would be silently ignored.
+    stale = [name for name, ext in modules.items() if Path(__file__).parent.joinpath(
+        name.rpartition(".")[2] + ".py").stat().st_mtime > ext.stat().st_mtime]
+    if stale:
+        warnings.warn(
+            f"the compiled engine is older than the source of {', '.join(stale)}: it runs the old code "
+            "(rebuild: TOURNEY_COMPILE=1 python3 -m pip install -e . ; back to pure Python: "
+            "python3 scripts/compiled_engine.py --remove)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+
+_COMPILED_MODULES = compiled_modules()
+_warn_if_stale(_COMPILED_MODULES)
+#: True when the compiled build of the classic rule sets runs (see :func:`compiled_modules`)
+COMPILED = bool(_COMPILED_MODULES)
+
+
 def rule_set_module(name: str):
     """The module of rule set ``name``; an unknown name is an :class:`OptionsError`."""
     try:
@@ -60,7 +98,8 @@ def rule_set_module(name: str):
     except KeyError:
         known = ", ".join(sorted(RULE_SETS))
         raise OptionsError(f"unknown rule set {name!r} (known: {known})") from None
-    return importlib.import_module(module_name)
+    # sys.modules first: import_module costs about a microsecond even for a module imported already
+    return sys.modules.get(module_name) or importlib.import_module(module_name)
 
 
 def validate_options(rule_set: str, options: dict | None, players: int | None = None) -> dict:

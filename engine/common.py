@@ -20,6 +20,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Protocol, runtime_checkable
 
+# shuffle lives in its own module so that the compiled build (setup.py) can compile it; this module
+# cannot be compiled (its runtime-checkable Protocol does not survive compilation)
+from engine.shuffling import shuffle as shuffle
+
 
 class EngineError(ValueError):
     """Base class of the engine's errors."""
@@ -181,25 +185,6 @@ CAPPED = "decision_cap"
 #: No option id starts with this verb, so a replay can tell the two apart; the referee wrote the
 #: same marker before the engine recorded forfeits, so stored games replay unchanged.
 FORFEIT = "forfeit"
-
-
-def shuffle(rng: random.Random, cards: list) -> None:
-    """Shuffle ``cards`` in place: the very permutation ``rng.shuffle(cards)`` makes, drawing the
-    same numbers from ``rng``, at about twice the speed (a deal shuffles at every new game).
-
-    The engine's own Fisher-Yates: from the last place down, swap each place ``i`` with a place
-    ``j`` drawn uniformly from ``0..i``; ``j`` is drawn as CPython's ``Random`` draws it, a
-    ``getrandbits`` of the bit length of ``i + 1``, drawn again while too large. Inline, without
-    the two method calls per card; the replay hashes (scripts/replay_hash.py) show it equal.
-    """
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def record_forfeit(game: Game, player: int, reason: str) -> bool:

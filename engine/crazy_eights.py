@@ -15,6 +15,8 @@ deals to a target score is a *series* run by the tournament layer, which the mod
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.common import OptionsError, Result
 from engine.eights_family import (
     RANK,
@@ -27,7 +29,7 @@ from engine.eights_family import (
     position_options,
 )
 
-RULE_SET = "crazy-eights"
+RULE_SET: Final = "crazy-eights"
 
 OPTIONS = {
     "decks": 0,  # 0: one deck up to five players, two decks above five
@@ -50,7 +52,7 @@ OPTIONS = {
 }
 
 #: card value by rank (index 1 = ace ... 13 = king)
-VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
+VALUES: Final[tuple[int, ...]] = (0, 1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
 
 
 def card_points(card) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from engine.common import (
     CAPPED,
@@ -38,8 +38,8 @@ from engine.common import (
     record_forfeit,
     rng_from_json,
     rng_to_json,
-    shuffle,
 )
+from engine.shuffling import shuffle
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_LETTERS = "CDHS"
@@ -47,13 +47,14 @@ RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 MAX_CARDS = 104
 
 #: card id -> rank (1 = ace ... 13 = king) and suit index (0 clubs ... 3 spades)
-RANK = tuple(c % 13 + 1 for c in range(MAX_CARDS))
-SUIT = tuple((c % 52) // 13 for c in range(MAX_CARDS))
-NAME = tuple(RANK_NAMES[RANK[c] - 1] + SUIT_LETTERS[SUIT[c]] for c in range(MAX_CARDS))
-PLAY_IDS = tuple(f"play:{c}" for c in range(MAX_CARDS))
-SUIT_IDS = tuple(f"suit:{s}" for s in SUITS)
-_PARSE_ID = {PLAY_IDS[c]: c for c in range(MAX_CARDS)}
-_SUIT_OF_ID = {SUIT_IDS[s]: s for s in range(4)}
+# (The tables are typed Final so that the compiled build, setup.py, reads them as C-level constants.)
+RANK: Final[tuple[int, ...]] = tuple(c % 13 + 1 for c in range(MAX_CARDS))
+SUIT: Final[tuple[int, ...]] = tuple((c % 52) // 13 for c in range(MAX_CARDS))
+NAME: Final[tuple[str, ...]] = tuple(RANK_NAMES[RANK[c] - 1] + SUIT_LETTERS[SUIT[c]] for c in range(MAX_CARDS))
+PLAY_IDS: Final[tuple[str, ...]] = tuple(f"play:{c}" for c in range(MAX_CARDS))
+SUIT_IDS: Final[tuple[str, ...]] = tuple(f"suit:{s}" for s in SUITS)
+_PARSE_ID: Final[dict[str, int]] = {PLAY_IDS[c]: c for c in range(MAX_CARDS)}
+_SUIT_OF_ID: Final[dict[str, int]] = {SUIT_IDS[s]: s for s in range(4)}
 
 #: cards playable on a top card of (suit, rank): same suit, same rank, or an eight (wild)
 _MATCH = {
@@ -62,22 +63,26 @@ _MATCH = {
     for r in range(1, 14)
 }
 #: the same sets by top card id (one index instead of a tuple key built at every decision)
-_MATCH_ON = tuple(_MATCH[SUIT[c], RANK[c]] for c in range(MAX_CARDS))
+_MATCH_ON: Final[tuple[frozenset[int], ...]] = tuple(_MATCH[SUIT[c], RANK[c]] for c in range(MAX_CARDS))
 #: cards playable after an eight that named suit s: that suit or another eight
-_NAMED = tuple(
+_NAMED: Final[tuple[frozenset[int], ...]] = tuple(
     frozenset(c for c in range(MAX_CARDS) if SUIT[c] == s or RANK[c] == 8) for s in range(4)
 )
-_ANY = frozenset(range(MAX_CARDS))
-_TWOS = frozenset(c for c in range(MAX_CARDS) if RANK[c] == 2)
-_TWOS_EIGHTS = frozenset(c for c in range(MAX_CARDS) if RANK[c] in (2, 8))
-_EIGHTS = frozenset(c for c in range(MAX_CARDS) if RANK[c] == 8)
-_NONE: frozenset[int] = frozenset()
+_ANY: Final[frozenset[int]] = frozenset(range(MAX_CARDS))
+_TWOS: Final[frozenset[int]] = frozenset(c for c in range(MAX_CARDS) if RANK[c] == 2)
+_TWOS_EIGHTS: Final[frozenset[int]] = frozenset(c for c in range(MAX_CARDS) if RANK[c] in (2, 8))
+_EIGHTS: Final[frozenset[int]] = frozenset(c for c in range(MAX_CARDS) if RANK[c] == 8)
+_NONE: Final[frozenset[int]] = frozenset()
 
 POSITIONS = ("south", "west", "north", "east")
 
-_TURN_PROMPT = "play a card, or draw (pass when nothing can be drawn)"
-_SUIT_PROMPT = "name the suit the next card must follow"
-_CALL_PROMPT = 'one card left: call "last card" now, or stay silent'
+#: the decision cap as a constant of this module: the compiled build reads it as a C integer instead
+#: of looking the name up at every decision
+_CAP: Final[int] = DECISION_CAP
+
+_TURN_PROMPT: Final = "play a card, or draw (pass when nothing can be drawn)"
+_SUIT_PROMPT: Final = "name the suit the next card must follow"
+_CALL_PROMPT: Final = 'one card left: call "last card" now, or stay silent'
 
 
 @functools.cache
@@ -209,7 +214,7 @@ class EightsGame:
     #: the missed-call draw is the whole turn (Super 5) rather than a prelude to it
     penalty_ends_turn = True
     #: values of ranks 1..13 for scoring (index 0 unused)
-    values: tuple = ()
+    values: tuple[int, ...] = ()
     #: the result's detail when nobody can play or draw
     blocked_detail = "nobody can play or draw"
     #: a deal can only end when the hand that played is empty (classic): _goes_out is asked only then
@@ -217,7 +222,9 @@ class EightsGame:
 
     # -- set-up -----------------------------------------------------------------------------
 
-    def __init__(self, players, seed, options, n_cards, controller, dummy):
+    def __init__(
+        self, players: int, seed: Any, options: dict[str, Any], n_cards: int, controller: list[int], dummy: list[bool]
+    ) -> None:
         """An empty deal (no card dealt yet) with the rule set's switches set from ``options``."""
         self.players = players
         self.seed = seed
@@ -245,7 +252,8 @@ class EightsGame:
         self.phase_hand = 0
         self.rng = random.Random(seed)
         self.events: list[dict] = []
-        self._private = {}  # event index -> (player, cards) for cards only one player saw
+        #: event index -> (player, cards) for cards only one player saw
+        self._private: dict[int, tuple[int, list[int]]] = {}
         self._seen = [0] * players
         self.choices: list[str] = []
         self.result: Result | None = None
@@ -254,7 +262,7 @@ class EightsGame:
         self._configure()
         self._plain_cards = self._plain_card_set()
 
-    def _plain_card_set(self) -> frozenset:
+    def _plain_card_set(self) -> frozenset[int]:
         """The cards whose play, from a hand that keeps a card or more, only passes the turn on:
         not an eight (a suit to name) nor a rank with an effect on the turn (see _effects). None
         in a rule set with a "last card" call, or where a deal can end while the hand that
@@ -284,7 +292,7 @@ class EightsGame:
                 self._decide()
         else:
             self._answer(option_id)
-        if len(choices) >= DECISION_CAP and self.pending is not None and self.phase != "count":
+        if len(choices) >= _CAP and self.pending is not None and self.phase != "count":
             self._finish(CAPPED)  # P18: every hand counts, as when the deal is blocked
 
     def _answer(self, option_id: str) -> None:
@@ -367,7 +375,7 @@ class EightsGame:
     def _event(self, event: dict) -> None:
         self.events.append(event)
 
-    def _playable(self):
+    def _playable(self) -> frozenset[int]:
         """The set of cards that may be played now."""
         if self.stack:
             if self.two_stacking:
@@ -447,9 +455,9 @@ class EightsGame:
         self.drawn = 0
         self.fresh = True
 
-    def _take(self, h: int, n: int, why: str = "") -> list:
+    def _take(self, h: int, n: int, why: str = "") -> list[int]:
         """Hand ``h`` draws up to ``n`` cards, one at a time, rebuilding the stock if allowed."""
-        cards = []
+        cards: list[int] = []
         pile = self.draw_pile
         for _ in range(n):
             if not pile:
@@ -461,13 +469,13 @@ class EightsGame:
         self._record_draw(h, cards, why)
         return cards
 
-    def _record_draw(self, h, cards, why=""):
+    def _record_draw(self, h: int, cards: list[int], why: str = "") -> None:
         if cards:
             self.hands[h].extend(cards)
             self.drawn += len(cards)
             self.passes = 0
         player = self.controller[h]
-        event = {"type": "draw", "player": player, "count": len(cards)}
+        event: dict[str, Any] = {"type": "draw", "player": player, "count": len(cards)}
         if why:
             event["why"] = why
         if self.dummy_form:
@@ -553,7 +561,7 @@ class EightsGame:
         self.named_suit = None
         self.wild = False
         self.passes = 0
-        event = {"type": "play", "player": self.controller[h], "card": card}
+        event: dict[str, Any] = {"type": "play", "player": self.controller[h], "card": card}
         if self.dummy_form:
             event["hand"] = POSITIONS[h]
         self.events.append(event)
@@ -653,7 +661,7 @@ class EightsGame:
         values = self.values
         return sum(values[RANK[c]] for c in self.hands[h])
 
-    def _set_result(self, points: list, winners: list, reason: str, detail: str = "") -> None:
+    def _set_result(self, points: list[int], winners: list[int], reason: str, detail: str = "") -> None:
         """Make the Result; a player who forfeited places below everyone who stayed and never
         scores better than the worst of them."""
         alive = self.alive
@@ -756,7 +764,7 @@ class EightsGame:
 
     # -- saving and loading ----------------------------------------------------------------------
 
-    _SAVED = (
+    _SAVED: ClassVar[tuple[str, ...]] = (
         "players", "seed", "options", "n_cards", "controller", "dummy", "hands", "alive",
         "draw_pile", "discard", "named_suit", "wild", "direction", "turn", "dealer", "stack",
         "drawn", "passes", "fresh", "missed", "phase", "phase_hand", "events", "choices", "out_hand",
@@ -772,12 +780,20 @@ class EightsGame:
         data["result"] = self.result.to_dict() if self.result is not None else None
         return data
 
+    def __reduce__(self) -> tuple:
+        # copy and pickle go through the saved form, so that both builds (the compiled one has no
+        # instance dict for the default protocol to use, setup.py) copy a game alike
+        return _from_saved, (type(self), self.to_dict())
+
     @classmethod
-    def from_dict(cls, data: dict):
+    def from_dict(cls, data: dict) -> EightsGame:
         try:
             game = cls(
                 data["players"], data["seed"], data["options"], data["n_cards"], data["controller"], data["dummy"]
             )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PositionError(f"not a saved game of the eights family: {exc}") from None
+        try:
             for key in cls._SAVED:
                 setattr(game, key, copy.deepcopy(data[key]))
             game._private = {i: (p, list(cards)) for i, p, cards in data["private"]}
@@ -785,7 +801,8 @@ class EightsGame:
             game.rng = rng_from_json(data["rng"])
             game.result = Result.from_dict(data.get("result"))
         except (KeyError, TypeError, ValueError) as exc:
-            raise PositionError(f"not a saved {cls.rule_set} game: {exc}") from None
+            # (game.rule_set: the compiled build has no class-level value of an instance attribute)
+            raise PositionError(f"not a saved {game.rule_set} game: {exc}") from None
         game._restore_pending()
         return game
 
@@ -882,6 +899,10 @@ class EightsGame:
         if isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(self.hands):
             return x
         raise PositionError(f"{what}: {x!r} is not a hand ({', '.join(hand_names)} or 0-{len(self.hands) - 1})")
+
+
+def _from_saved(cls: type[EightsGame], data: dict) -> EightsGame:
+    return cls.from_dict(data)
 
 
 def position_options(data, validate_options) -> tuple[int, dict]:

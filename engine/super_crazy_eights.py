@@ -23,6 +23,8 @@ See docs/rulesets.md.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.common import Decision, OptionsError, PositionError
 from engine.eights_family import (
     POSITIONS,
@@ -36,7 +38,7 @@ from engine.eights_family import (
     position_options,
 )
 
-RULE_SET = "super-crazy-eights"
+RULE_SET: Final = "super-crazy-eights"
 
 DEALS = 15
 
@@ -48,7 +50,7 @@ OPTIONS = {
 }
 
 #: card value by rank (index 1 = ace ... 13 = king): two 20, eight 50, faces 10, others spot value
-VALUES = (0, 1, 20, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
+VALUES: Final[tuple[int, ...]] = (0, 1, 20, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
 
 
 def card_points(card) -> int:
@@ -165,7 +167,9 @@ class SuperCrazyEightsGame(EightsGame):
         return POSITIONS[h] if self.dummy_form else f"player {h}"
 
     def _count_decision(self) -> None:
-        chooser = 1 - self.controller[self.out_hand]
+        out = self.out_hand
+        assert out is not None, "the count decision follows a concealed hand going out"
+        chooser = 1 - self.controller[out]
         own = [h for h in range(4) if self.controller[h] == chooser]
         options = ["count:all"] + [f"count:{POSITIONS[h]}" for h in own]
         self.pending = Decision(
