@@ -39,7 +39,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 import engine
-from tourney.rl.aec import EightsEnv, agent_name
+from tourney.rl.aec import EightsEnv, agent_name, start_agents
 from tourney.rl.encoding import Encoding
 
 
@@ -65,13 +65,7 @@ class FloorEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.game = engine.new_game(self.rule_set, players=self.players, seed=seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.pending.player]
+        start_agents(self, self.game.pending.player)
 
     def observe(self, agent: str) -> dict:
         pending = self.game.pending

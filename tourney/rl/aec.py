@@ -63,10 +63,27 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+def start_agents(env: AECEnv, first_seat: int) -> None:
+    """PettingZoo's per-agent bookkeeping at the start of a game: every agent in, nothing earned
+    or ended yet, seat ``first_seat`` to act."""
+    env.agents = env.possible_agents[:]
+    env.rewards = dict.fromkeys(env.agents, 0.0)
+    env._cumulative_rewards = dict.fromkeys(env.agents, 0.0)
+    env.terminations = dict.fromkeys(env.agents, False)
+    env.truncations = dict.fromkeys(env.agents, False)
+    env.infos = {a: {} for a in env.agents}
+    env.agent_selection = env.possible_agents[first_seat]
+
+
 class EightsEnv(AECEnv):
     """One game of ``rule_set`` for ``players`` seats (see the module docstring)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "eights_v0", "is_parallelizable": False}
+    # set by start_agents() at every reset
+    agent_selection: str
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict]
 
     def __init__(
         self,
@@ -150,13 +167,7 @@ class EightsEnv(AECEnv):
         self._shown = 0
         self._rendered = 0
         self.decisions = 0
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.agent_selection = agent_name(self.game.pending.player)
+        start_agents(self, self.game.pending.player)
 
     def observe(self, agent: str) -> dict:
         seat = self._seat[agent]
