@@ -188,15 +188,18 @@ def all_pids(*entrants):
     return {pid for e in entrants if isinstance(e, SubprocessEntrant) for pid in e.pids}
 
 
-def processes_with(marker: str) -> list[int]:
-    """The ``sleep`` processes whose command line holds ``marker`` (what a hostile bot leaves)."""
+def processes_with(marker: str, also: str = "sleep", zombies: bool = True) -> list[int]:
+    """The processes whose command line holds ``marker`` and ``also`` (by default the ``sleep``
+    processes a hostile bot leaves); ``zombies=False`` leaves out the ended ones not yet reaped."""
     found = []
-    for pid, _, _, _ in processes():
+    for pid, state, _, _ in processes():
+        if state == "Z" and not zombies:
+            continue
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        if marker.encode() in cmdline and b"sleep" in cmdline:
+        if marker.encode() in cmdline and also.encode() in cmdline:
             found.append(pid)
     return found
 

@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from helpers import RANDOM_BOT, ROOT, all_pids, leftovers, processes
+from helpers import RANDOM_BOT, ROOT, all_pids, leftovers, processes_with
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
@@ -62,23 +62,11 @@ def stored(db: Path) -> tuple[list, list]:
         con.close()
 
 
-def bots_running(marker: Path) -> list[int]:
-    found = []
-    for pid, state, _, _ in processes():
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if state != "Z" and str(marker).encode() in cmdline:
-            found.append(pid)
-    return found
-
-
 def test_two_games_a_series_same_games_and_answer_at_any_concurrency_and_no_bot_left(tmp_path):
     cfg, bots = config(tmp_path)
     one = run_sprt(cfg, tmp_path / "one.db", "-j", "1")
     two = run_sprt(cfg, tmp_path / "two.db", "-j", "2")
-    assert bots_running(bots) == []  # every bot of both runs has ended
+    assert processes_with(str(bots), also="", zombies=False) == []  # every bot of both runs has ended
     assert one == two and one["verdict"] in ("H0 accepted", "H1 accepted")
     assert one["games"] % BATCH == 0
     games_one, series_one = stored(tmp_path / "one.db")
