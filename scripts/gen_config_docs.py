@@ -29,13 +29,27 @@ def _hoist(schema: dict, defs: dict) -> dict:
     return schema
 
 
+def format_schema(fmt) -> dict:
+    """The JSON Schema of a format's ``[event]`` table, its ``unit`` narrowed to the units that
+    format takes (the model declares the key once for every format that has one)."""
+    schema = fmt.settings.model_json_schema()
+    unit = schema["properties"].get("unit")
+    if unit is not None:
+        schema["properties"]["unit"] = {
+            "anyOf": [{"enum": [str(u) for u in fmt.units], "type": "string"}, {"type": "null"}],
+            "default": None, "description": unit.get("description", "")}
+        if not any("Unit" in json.dumps(p) for p in schema["properties"].values()):
+            schema.get("$defs", {}).pop("Unit", None)
+    return schema
+
+
 def config_schema() -> dict:
     """The JSON Schema of a whole config file: one ``[event]`` shape per format, ``[limits]``
     and ``[[entrants]]``."""
     defs: dict = {}
     events = []
     for fmt in FORMATS.values():
-        s = _hoist(fmt.settings.model_json_schema(), defs)
+        s = _hoist(format_schema(fmt), defs)
         s["title"] = f"[event] of a {fmt.name} event"
         s["description"] = fmt.summary
         s["properties"]["format"] = {"const": str(fmt.name), "description": "The event format."}
@@ -96,7 +110,7 @@ def event_table() -> list[str]:
     """The keys of ``[event]``: one row per key, with the formats that take it."""
     rows: dict[str, dict] = {}
     for fmt in FORMATS.values():
-        schema = fmt.settings.model_json_schema()
+        schema = format_schema(fmt)
         defs = schema.get("$defs", {})
         for key, field in fmt.settings.model_fields.items():
             row = rows.setdefault(key, {"formats": [], "variants": {}})

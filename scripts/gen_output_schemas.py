@@ -109,6 +109,32 @@ class NextFirst(Shape):
 Status = Literal["running", "finished"]
 
 
+class Luck(Shape):
+    """Whether the rows' ``luck_adjusted`` estimates are computed, and why (docs/evaluation.md)."""
+
+    on: bool
+    why: str
+    model: str
+
+
+class Pair(Shape):
+    """One pair's head-to-head record, from ``first``'s side (docs/standings.md)."""
+
+    first: str
+    second: str
+    wins: int
+    draws: int
+    losses: int
+    games: int
+    score: Opt
+    elo: Opt
+    elo_low: Opt
+    elo_high: Opt
+    elo_pm: Opt
+    los: Opt
+    model: Literal["trinomial", "pentanomial"]
+
+
 class EventStandings(Shape):
     """``tourney standings NAME --json`` of an event (version 2)."""
 
@@ -122,7 +148,10 @@ class EventStandings(Shape):
     tie_breaks: list[str]
     lower_points_better: bool
     games_played: int
+    elo_reference: str = Field(description="Whom each row's elo is against: \"field\" or an entrant.")
     standings: list[EventRow]
+    pairwise: list[Pair]
+    luck: Luck
 
 
 class ClubStandings(Shape):
@@ -178,6 +207,30 @@ class Tie(Shape):
     winner: str | None
 
 
+SprtModel = Literal["trinomial", "pentanomial", "luck-adjusted"]
+
+
+class SprtEstimate(Shape):
+    """The Elo estimate of the test's units so far (docs/evaluation.md); biased once it stops."""
+
+    model: SprtModel
+    units: int
+    games: int
+    score: Opt
+    score_low: Opt
+    score_high: Opt
+    elo: Opt
+    elo_low: Opt
+    elo_high: Opt
+    elo_pm: Opt
+    los: Opt
+    nelo: Opt
+    nelo_pm: Opt
+    draw_ratio: Opt
+    sd: Opt
+    variance_ratio: Opt
+
+
 class SprtReport(Shape):
     """Where an SPRT stands (docs/evaluation.md, "SPRT")."""
 
@@ -186,14 +239,17 @@ class SprtReport(Shape):
     alpha: Number
     beta: Number
     max_games: int
-    model: Literal["trinomial", "pentanomial"]
+    model: SprtModel = Field(description="trinomial (games), pentanomial (duplicate pairs) or "
+                                         "luck-adjusted (a normal model of the luck-adjusted scores).")
+    luck_adjusted: bool
+    luck_adjusted_why: str
     llr: Number
     lower_bound: Number
     upper_bound: Number
     games: int
     pairs: int | None
     verdict: Literal["H1 accepted", "H0 accepted", "inconclusive", "running"]
-    estimate: dict[str, Any]
+    estimate: SprtEstimate
 
 
 # -- documents -------------------------------------------------------------------------------
@@ -213,7 +269,10 @@ class Run(Shape):
     series: list[Series]
     ranking: str
     tie_breaks: list[str]
+    elo_reference: str = Field(description="Whom each row's elo is against: \"field\" or an entrant.")
     standings: list[EventRow]
+    pairwise: list[Pair]
+    luck: Luck
     swiss: list[SwissRow] | None = Field(None, description="A Swiss only: the table with its tie-breaks.")
     bracket: list[list[Tie]] | None = Field(None, description="A knockout only: the ties of each round.")
     sprt: SprtReport | None = Field(None, description="An SPRT only: the test.")

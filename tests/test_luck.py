@@ -277,13 +277,26 @@ def test_entrant_estimates_by_hand():
              [("a", 1.0, 0.8), ("b", 0.0, 0.2)]]
     out = entrant_luck(games)
     a = out["a"]["adjusted"]
-    # mean 0.7, sample sd of (0.9, 0.4, 0.8) = √(((0.2)² + (0.3)² + (0.1)²)/2) = √0.07, se = √(0.07/3)
-    se = math.sqrt(0.07 / 3)
+    # mean 0.7; variance of (0.9, 0.4, 0.8) with divisor n, as every estimate of tourney:
+    # ((0.2)² + (0.3)² + (0.1)²)/3 = 0.14/3, se = √(0.14/3/3) = 0.124722 (n - 1 would give 0.152753)
+    se = math.sqrt(0.14 / 9)
+    assert se == pytest.approx(0.124722, abs=1e-6)
     assert a["score"] == pytest.approx(0.7) and a["se"] == pytest.approx(se, abs=1e-6)
     assert a["elo"] == pytest.approx(elo_from_score(0.7), abs=0.01)
     assert a["elo_low"] == pytest.approx(elo_from_score(0.7 - 1.959964 * se), abs=0.01)
     assert out["a"]["raw"]["score"] == pytest.approx(2 / 3) and out["b"]["games"] == 3
     assert estimate([])["score"] is None
+
+
+def test_standings_and_the_sprt_use_the_same_n():
+    """The standings' luck-adjusted interval and the SPRT's estimate of the same scores agree."""
+    scores = [0.9, 0.4, 0.8, 0.55, 0.3]
+    test = ScoreSprt(0, 80)
+    for x in scores:
+        test.add(x)
+    standings = estimate(scores)
+    assert standings["elo_low"] == pytest.approx(test.estimate().elo_low, abs=0.01)
+    assert standings["elo_high"] == pytest.approx(test.estimate().elo_high, abs=0.01)
 
 
 def test_config_takes_luck_adjusted_as_a_boolean(tmp_path):
@@ -310,12 +323,13 @@ def test_sprt_command_runs_on_luck_adjusted_scores_and_standings_show_them(tmp_p
                                       "--max-games", "24", "-j", "1", "--name", "lucky", "--db", db, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)["sprt"]
-    assert data["model"] == "luck-adjusted normal" and data["luck_adjusted"] is True
+    assert data["model"] == "luck-adjusted" and data["luck_adjusted"] is True
     assert data["games"] >= 8 and data["estimate"]["model"] == "luck-adjusted"
     standings = CliRunner().invoke(app, ["standings", "lucky", "--db", db, "--json"])
     assert standings.exit_code == 0, standings.output
     table = json.loads(standings.output)
-    assert table["luck"]["on"] is True and "luck_adjusted = true" in table["luck"]["why"]
+    # the why names what set it: the flag, not a config the user never wrote
+    assert data["luck_adjusted_why"] == table["luck"]["why"] == "--luck-adjusted given on the command line"
     rows = {r["entrant"]: r["luck_adjusted"] for r in table["standings"]}
     assert rows["greedy"]["games"] == data["games"]
     # the two entrants' adjusted scores of each game add up to 1, so their means do too

@@ -7,6 +7,8 @@ stderr and its exit code; anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import inspect
+
 import typer
 from typer.core import TyperGroup
 
@@ -14,8 +16,35 @@ from tourney import __version__
 from tourney.errors import exit_code_for, exit_codes_help
 
 
+def flowing(text: str | None) -> str | None:
+    """``text`` with each paragraph on one line: docstrings are wrapped for the source, and a
+    line break left in them would reach the terminal as a break in mid-sentence at any width
+    (Rich keeps single line breaks). Paragraphs stay apart (a blank line); a paragraph that
+    starts with ``\\b`` (click's "keep as written") is kept as it is."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split()) for p in paragraphs)
+
+
+def flow_help(command) -> None:
+    """Make the help of ``command``, its options and its subcommands flowing text (:func:`flowing`)."""
+    for attr in ("help", "short_help", "epilog"):
+        setattr(command, attr, flowing(getattr(command, attr, None)))
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = flowing(param.help)
+    for sub in getattr(command, "commands", {}).values():
+        flow_help(sub)
+
+
 class _Group(TyperGroup):
-    """The root command group: runs a command and maps the errors it lets escape."""
+    """The root command group: runs a command and maps the errors it lets escape; every help
+    text in it flows (:func:`flow_help`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        flow_help(self)
 
     def invoke(self, ctx):
         try:

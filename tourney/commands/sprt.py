@@ -23,11 +23,13 @@ def sprt(
     elo1: float = typer.Option(5.0, "--elo1", help="H1: the candidate is at least this much better."),
     alpha: float = typer.Option(0.05, "--alpha", help="Chance of accepting H1 when H0 holds."),
     beta: float = typer.Option(0.05, "--beta", help="Chance of accepting H0 when H1 holds."),
-    max_games: int = typer.Option(20000, "--max-games", min=2, help="Stop undecided after this many games."),
+    max_games: int = typer.Option(20000, "--max-games", min=2, help=(
+        "Play at most this many games, then stop undecided; the last batch is cut to fit (whole "
+        "pairs with --duplicate).")),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play mirror pairs (the pentanomial model)."),
     games_per_series: int = typer.Option(
         2, "--games-per-series",
-        help="Single games per start of the two bots: 1, 2, 4 or 8 (the test is updated every 8 games)."),
+        help="Single games per start of the two bots: 1, 2, 4 or 8 (the test is still updated every 8 games)."),
     luck_adjusted: bool = typer.Option(
         None, "--luck-adjusted/--raw",
         help="Test the luck-adjusted scores (docs/evaluation.md) or the raw ones; default: the rule set's."),
@@ -41,14 +43,13 @@ def sprt(
     db: str = typer.Option(None, "--db", help=DB_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the test's result as JSON."),
 ) -> None:
-    """Play CANDIDATE against BASELINE in batches until the sequential probability ratio test
-    accepts H1 (better by at least --elo1), accepts H0 (at most --elo0) or reaches --max-games.
+    """Play CANDIDATE against BASELINE until the sequential probability ratio test answers.
 
-    The test is updated between batches (LLR, bounds and Elo on stderr) and stored as an event
-    (tourney standings NAME, tourney report NAME). Methods: docs/evaluation.md.
-    JSON shape: {"event", "sprt": {"elo0", "elo1", "alpha", "beta", "max_games", "model",
-    "luck_adjusted", "luck_adjusted_why", "llr", "lower_bound", "upper_bound", "games", "pairs",
-    "verdict", "estimate"}}.
+    The test accepts H1 (better by at least --elo1), accepts H0 (at most --elo0), or stops
+    inconclusive at --max-games. Games come in batches of 8 (8 mirror pairs with --duplicate),
+    and the test is updated between batches: where it stands goes to stderr, the verdict to
+    stdout. The test is stored as an event (tourney standings NAME, tourney report NAME).
+    Methods: docs/evaluation.md. JSON shape: docs/schemas/sprt.schema.json.
     """
     cfg = event_from_words("sprt", [candidate, baseline], seed=seed, rule_set=rule_set,
                            options=parse_options(option), games=1, max_games=max_games, config=config,

@@ -10,7 +10,9 @@ from tourney.commands.common import DB_HELP, EXIT_CODES, open_store
 
 @app.command(epilog="Examples: tourney standings  |  tourney standings spring-league --json\n\n" + EXIT_CODES)
 def standings(
-    event: str = typer.Argument(None, help="Event name (default: the latest event), or a club league's name."),
+    event: str = typer.Argument(None, help=(
+        "Event name (default: the latest event run from a config or by tourney sprt), or a club "
+        "league's name.")),
     club: bool = typer.Option(False, "--club", help="EVENT names a club league."),
     reference: str = typer.Option(None, "--reference", help="Measure Elo against this entrant (default: the field)."),
     db: str = typer.Option(None, "--db", help=DB_HELP),

@@ -1,8 +1,8 @@
 """The SPRT event: play a candidate against a baseline until the test can answer "is it better?".
 
 An SPRT event (``format = "sprt"``) has two entrants: the candidate (first) and the baseline. It
-plays in batches of :data:`BATCH` series: single games (seats alternating), or with
-``duplicate = true`` mirror pairs. After every finished batch the generalised SPRT of
+plays in batches of :data:`BATCH` games (seats alternating), or with ``duplicate = true``
+:data:`BATCH` mirror pairs; the last batch is cut so that the event plays up to ``max_games``. After every finished batch the generalised SPRT of
 :mod:`tourney.stats.sprt` is updated from every stored result, trinomial for games, pentanomial
 for pairs, in logistic Elo (docs/evaluation.md, "SPRT"). The event ends when the log-likelihood
 ratio crosses a bound (H1 accepted: the candidate is at least ``elo1`` better; H0 accepted: at most
@@ -47,20 +47,36 @@ def series_games(event: dict) -> int:
     return int((event.get("sprt") or {}).get("games_per_series", 1))
 
 
-def batch(event: dict, start: int, secret: str | None) -> list[dict]:
+def batch(event: dict, start: int, secret: str | None, games_left: int | None = None) -> list[dict]:
     """Schedule items of the batch whose first series is ``start``: BATCH games (or pairs) in
     BATCH // games_per_series series; the candidate sits in seat 0 in even series, the baseline
-    in odd ones (a mirror pair rotates seats by itself)."""
+    in odd ones (a mirror pair rotates seats by itself). With ``games_left`` (what ``max_games``
+    still allows) the last batch is cut to fit: fewer series, or a shorter last series; a pair
+    is never cut, so with mirror pairs an odd limit leaves one game unplayed."""
     a, b = event["entrants"]
     per = series_games(event)
     size = BATCH // per
+    if event.get("duplicate"):
+        pairs = size if games_left is None else min(size, games_left // 2)
+        targets = [event["games"]] * pairs
+    else:
+        games = BATCH if games_left is None else min(BATCH, games_left)
+        targets = [min(per, games - first) for first in range(0, games, per)]
     return [
-        {"idx": idx, "round": idx // size, "kind": event["unit"],
+        {"idx": idx, "round": start // size, "kind": event["unit"],
          "seed": seeding.series_seed(event["seed"], idx, secret),
-         "games_target": event["games"] if event.get("duplicate") else per,
+         "games_target": target,
          "max_games": None, "entrants": [a, b] if idx % 2 == 0 or event.get("duplicate") else [b, a]}
-        for idx in range(start, start + size)
+        for idx, target in enumerate(targets, start)
     ]
+
+
+def games_left(event: dict, test: Sprt | ScoreSprt) -> int:
+    """Games ``max_games`` still allows after the test's units (0 once the test has answered, or
+    when not even one more unit fits)."""
+    per_unit = 2 if event.get("duplicate") else 1
+    left = settings(event)["max_games"] - test.units * per_unit
+    return 0 if test.verdict is not None or left < per_unit else left
 
 
 def candidate_scores(db, event_id: int, event: dict) -> list[list[float]]:
@@ -73,9 +89,10 @@ def candidate_scores(db, event_id: int, event: dict) -> list[list[float]]:
     return list(out.values())
 
 
-def luck_adjusted(event: dict) -> tuple[bool, str]:
-    """Whether the event's test runs on luck-adjusted scores, and why."""
-    return luck.enabled(event, 2)
+def luck_adjusted(event: dict, source: str | None = None) -> tuple[bool, str]:
+    """Whether the event's test runs on luck-adjusted scores, and why (``source``: where the
+    event came from, the ``events`` row's, for the why)."""
+    return luck.enabled(event, 2, source)
 
 
 def candidate_games(db, event_id: int, event: dict) -> list[list[tuple[int, int]]]:
@@ -119,14 +136,14 @@ def report(db, event_id: int, event: dict) -> dict:
     cfg = settings(event)
     sprt = test_of(db, event_id, event)
     finished = reads.event_status(db, event_id) == "finished"
-    on, why = luck_adjusted(event)
+    on, why = luck_adjusted(event, reads.event_row(db, event_id)["source"])
     verdict = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(sprt.verdict or "")
     if verdict is None:
         verdict = "inconclusive" if finished else "running"
     lower, upper = sprt.bounds
     return {"elo0": cfg["elo0"], "elo1": cfg["elo1"], "alpha": cfg["alpha"], "beta": cfg["beta"],
             "max_games": cfg["max_games"],
-            "model": ("luck-adjusted normal" if on else "pentanomial" if event.get("duplicate") else "trinomial"),
+            "model": ("luck-adjusted" if on else "pentanomial" if event.get("duplicate") else "trinomial"),
             "luck_adjusted": on, "luck_adjusted_why": why,
             "llr": round(sprt.llr, 4), "lower_bound": round(lower, 4), "upper_bound": round(upper, 4),
             "games": sprt.units * (2 if event.get("duplicate") else 1),

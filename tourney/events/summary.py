@@ -15,7 +15,8 @@ SUMMARY_VERSION = 2
 
 def event_summary(db, event_id: int) -> dict:
     """The ``tourney run --json`` document (docs/formats.md): the event, its series, and its
-    standings exactly as ``tourney standings`` computes them (one definition, one vocabulary)."""
+    standings exactly as ``tourney standings`` computes them (one definition, one vocabulary):
+    the rows, the Elo reference, every pair's record and whether luck-adjusted scores are on."""
     ev = reads.event_row(db, event_id)
     config_event = json.loads(ev["config"])["event"] if ev["config"] else {}
     legs = reads.series_legs(db, event_id)
@@ -54,7 +55,10 @@ def event_summary(db, event_id: int) -> dict:
         "series": series_out,
         "ranking": standings["ranking"],
         "tie_breaks": standings["tie_breaks"],
+        "elo_reference": standings["elo_reference"],
         "standings": standings["standings"],
+        "pairwise": standings["pairwise"],
+        "luck": standings["luck"],
         **(formats.get(ev["format"]).report(db, event_id, config_event, rows_of_series)
            if config_event else {}),
     }
@@ -78,7 +82,7 @@ def series_line(s: dict, result: dict) -> str:
         tail = "drawn"
     else:
         tail = f"winner {names[result['winner']]}"
-    played = f"{result['games_played']} games"
+    played = f"{result['games_played']} game{'s' if result['games_played'] != 1 else ''}"
     legs = result.get("legs_played", result["games_played"])
     if legs != result["games_played"]:
         played = f"{legs} leg{'s' if legs != 1 else ''}, {result['games_played']} deals"

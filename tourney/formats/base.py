@@ -19,6 +19,7 @@ from pydantic_core import ErrorDetails
 
 import engine
 from tourney import seeding
+from tourney.luck.value import on_by_default
 
 
 class FormatName(StrEnum):
@@ -86,16 +87,18 @@ class EventSettings(BaseModel):
     play_all: bool = Field(False, description="Matches only: play all N games even after a majority.")
     public_seeds: bool = Field(False, description=(
         "Seeds anyone can recompute from `seed` (no event secret; docs/formats.md)."))
-    luck_adjusted: bool = Field(False, description=(
+    luck_adjusted: bool | None = Field(None, description=(
         "Judge entrants on luck-adjusted scores: standings show adjusted scores, and an SPRT "
-        "tests them (docs/evaluation.md)."))
+        "tests them (docs/evaluation.md; default: on only where tourney/luck/coefficients.json "
+        "marks the rule set and player count, none today)."))
 
 
 class UnitSettings(EventSettings):
     """Formats whose tables are drawn from the field: they take a ``unit``."""
 
     unit: Unit | None = Field(None, strict=False, description=(
-        "What each series is: match, league or single (default: match for tables of 2, else league)."))
+        "What each series is: a best-of-N match, a points league or a single game, of those the "
+        "format takes (default: the first listed for tables of 2, else league where taken)."))
 
 
 class RoundsSettings(UnitSettings):
@@ -266,9 +269,10 @@ class Format:
             if getattr(s, key):
                 event[key] = True
         event.update(self.extra(s, names))
-        for key in ("public_seeds", "luck_adjusted"):  # only when asked: older events keep their hash
-            if getattr(s, key):
-                event[key] = True
+        if s.public_seeds:  # only when asked: older events keep their hash
+            event["public_seeds"] = True
+        if s.luck_adjusted is not None and s.luck_adjusted != on_by_default(s.rule_set, players):
+            event["luck_adjusted"] = s.luck_adjusted  # only against the default, for the same reason
         return event, s.concurrency
 
     def check_entrants(self, names: list[str], defined: list[str]) -> list[str]:

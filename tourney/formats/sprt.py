@@ -21,7 +21,8 @@ class SprtSettings(UnitSettings):
     beta: float = Field(sprt.DEFAULTS["beta"], gt=0, lt=0.5,
                         description="Chance of accepting H0 when H1 holds.")
     max_games: int = Field(sprt.DEFAULTS["max_games"], ge=2, description=(  # type: ignore[assignment]
-        "Stop undecided (inconclusive) after this many games."))
+        "Play at most this many games, then stop undecided (inconclusive); the last batch is cut to "
+        "fit (with duplicate = true to whole pairs, so an odd limit leaves one game unplayed)."))
     games_per_series: int = Field(int(sprt.DEFAULTS["games_per_series"]), description=(
         "Single games each series plays with the same two bot processes: 1, 2, 4 or 8 (the test "
         "is still updated every 8 games; `tourney sprt` defaults to 2); ignored with duplicate = true."))
@@ -64,17 +65,17 @@ class Sprt(Format):
                          "beta": float(s.beta), "max_games": s.max_games, **more}}
 
     def first_series(self, event: dict, secret: str | None = None) -> list[dict]:
-        return sprt.batch(event, 0, secret)
+        return sprt.batch(event, 0, secret, sprt.settings(event)["max_games"])
 
     def next_series(self, db, event_id: int, event: dict, rows: list[dict],
                     secret: str | None) -> list[dict]:
-        test = sprt.test_of(db, event_id, event)
-        per_series = 2 if event.get("duplicate") else 1
-        if test.verdict is not None or (test.units + sprt.BATCH) * per_series > sprt.settings(event)["max_games"]:
-            return []
-        return sprt.batch(event, len(rows), secret)
+        left = sprt.games_left(event, sprt.test_of(db, event_id, event))
+        return sprt.batch(event, len(rows), secret, left) if left else []
 
     def between_rounds(self, db, event_id: int, event: dict) -> str | None:
+        # where the test stands, while it goes on: the verdict is the command's own last line
+        if not sprt.games_left(event, sprt.test_of(db, event_id, event)):
+            return None
         return sprt.line(sprt.report(db, event_id, event))
 
     def report(self, db, event_id: int, event: dict, rows: list[dict]) -> dict:

@@ -40,7 +40,9 @@ def estimate(scores: Sequence[float], z: float = Z95) -> dict:
     if n == 0:
         return {"games": 0, "score": None, "se": None, "elo": None, "elo_low": None, "elo_high": None, "elo_pm": None}
     mean = sum(scores) / n
-    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n) if n > 1 else None
+    # the variance with divisor n (maximum likelihood), as the trinomial and pentanomial models
+    # and the SPRT's estimate: one n for every interval (docs/evaluation.md)
+    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / n / n) if n > 1 else None
     out = {"games": n, "score": round(mean, 6), "se": None if se is None else round(se, 6),
            "elo": round(_elo(mean), 2), "elo_low": None, "elo_high": None, "elo_pm": None}
     if se is not None:
@@ -97,14 +99,21 @@ def _setting(event: dict) -> bool | None:
     return None
 
 
-def enabled(event: dict, players: int | None = None) -> tuple[bool, str]:
-    """Whether an event's standings and SPRT use luck-adjusted scores, and why (for the output)."""
+def enabled(event: dict, players: int | None = None, source: str | None = None) -> tuple[bool, str]:
+    """Whether an event's standings and SPRT use luck-adjusted scores, and why (for the output).
+    ``source`` is where the event came from (the ``events`` row's ``source``: a config file, or
+    the command line, where ``tourney sprt --luck-adjusted/--raw`` sets it); an events row
+    carries its own."""
     rule_set = event.get("rule_set", "crazier-eights")
     k = players or event.get("players") or 2
     setting = _setting(event)
+    source = source or event.get("source")
     if setting is not None:
         on = bool(setting)
-        return on, f"luck_adjusted = {'true' if on else 'false'} in the event"
+        if source == store.COMMAND_LINE:
+            return on, f"{'--luck-adjusted' if on else '--raw'} given on the command line"
+        where = f" in {source}" if source else " in the event's config"
+        return on, f"luck_adjusted = {'true' if on else 'false'}{where}"
     if on_by_default(rule_set, k):
         return True, f"on by default for {rule_set} at {k} players (bench/luck.py figures hold)"
     return False, f"off by default for {rule_set} at {k} players (bench/luck.py figures do not hold yet)"

@@ -58,13 +58,14 @@ class StandingsError(UserError):
 
 def find_event(db: Database, name: str | None) -> dict:
     """The event named ``name``; when ``name`` is None, the latest event run from a config
-    (``tourney run``): the throwaway events of ``tourney play`` and ``match`` are shown only by name."""
+    (``tourney run``) or tested by ``tourney sprt``: the throwaway events of ``tourney play`` and
+    ``match`` are shown only by name."""
     if name is None:
-        rows = list(db.query("SELECT * FROM events WHERE source != ? ORDER BY id DESC LIMIT 1",
-                             [store.COMMAND_LINE]))
+        rows = list(db.query("SELECT * FROM events WHERE source != ? OR format = 'sprt' "
+                             "ORDER BY id DESC LIMIT 1", [store.COMMAND_LINE]))
         if not rows:
-            raise StandingsError("no event run from a config yet (tourney run CONFIG runs one; "
-                                 "tourney events lists every event by name)")
+            raise StandingsError("no event run from a config or by tourney sprt yet (tourney run "
+                                 "CONFIG runs one; tourney events lists every event by name)")
         return rows[0]
     rows = list(db["events"].rows_where("name = ?", [name]))
     if not rows:
