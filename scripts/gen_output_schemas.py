@@ -387,6 +387,200 @@ class Club(Shape):
     night: dict[str, Any] | None
 
 
+class GameSeat(Shape):
+    seat: int
+    entrant: str
+    points: Number | None
+    placement: int | None
+    fault: str | None
+
+
+class GameItem(Shape):
+    id: int
+    event: str
+    series: int
+    leg: int
+    game: int
+    duplicate_set: int | None
+    rotation: int | None
+    rule_set: str
+    seed: int
+    first_player: int
+    winners: list[str]
+    reason: str
+    decisions: int
+    finished_at: str
+    seats: list[GameSeat]
+
+
+class Games(Shape):
+    """``tourney games --json``: stored games, oldest first, a page at a time."""
+
+    games: list[GameItem]
+    offset: int
+    next_offset: int | None = Field(description="The --offset of the next page; null after the last one.")
+
+
+class ReplayStart(Shape):
+    rule_set: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    first_player: int
+    teams: list[list[int]] | None
+
+
+class ReplayResult(Shape):
+    winners: list[int]
+    reason: str
+    points: list[Number]
+    placements: list[int]
+    eliminated: list[int]
+    detail: str
+
+
+class ReplayFault(Shape):
+    seat: int
+    entrant: str
+    code: str
+    detail: str
+
+
+class Replay(Shape):
+    """``tourney replay GAME --json``: the game replayed from its seed and choices."""
+
+    game_id: int
+    start: ReplayStart
+    choices: list[str]
+    forfeits: list[list[Any]] = Field(description="[n, seat, code]: the n-th choice was a forfeit.")
+    seats: list[str]
+    log: list[str]
+    faults: list[ReplayFault]
+    stderr: dict[str, str]
+    result: ReplayResult
+    matches_stored: bool
+
+
+class ClubLeagueItem(Shape):
+    name: str
+    rule_set: str
+    target: int | None
+    seed: int
+    created_at: str
+    created_by: str
+    games: int
+
+
+class ClubList(Shape):
+    """``tourney club list --json``."""
+
+    version: Literal[1]
+    leagues: list[ClubLeagueItem]
+
+
+class ClubChange(Shape):
+    at: str
+    by: str
+    action: str
+    game: int | None
+    source: str
+    detail: dict[str, Any]
+
+
+class ClubHistory(Shape):
+    """``tourney club history NAME --json``: every change, oldest first."""
+
+    version: Literal[1]
+    league: str
+    history: list[ClubChange]
+
+
+class ClubResult(Shape):
+    entrant: str
+    entry: str
+    points: Number
+    winner: bool
+
+
+class ClubGame(Shape):
+    game: int
+    round: int | None
+    table: int | None
+    version: int
+    void: bool
+    first: str | None
+    results: list[ClubResult]
+    absent: list[str]
+    by: str
+    at: str
+    note: str | None
+
+
+class ClubGames(Shape):
+    """``tourney club games NAME --json``: every game with its current result."""
+
+    version: Literal[1]
+    league: str
+    games: list[ClubGame]
+
+
+class ClubSeat(Shape):
+    seat: int
+    entrant: str
+    points: Number
+
+
+class ClubTable(Shape):
+    table: int
+    first: str
+    tied: list[str]
+    seats: list[ClubSeat]
+
+
+class ClubNightPlan(Shape):
+    round: int
+    split: str
+    tables: list[ClubTable]
+    absent: list[str]
+    open: list[int]
+
+
+class ClubNight(Shape):
+    """``tourney club night NAME --json``: the table plan of the round."""
+
+    version: Literal[1]
+    league: str
+    night: ClubNightPlan
+
+
+class ClubCodeItem(Shape):
+    id: int
+    label: str
+    table: int | None
+    created_at: str
+    created_by: str
+    expires_at: str | None
+    used_at: str | None
+    status: str
+
+
+class ClubCode(ClubCodeItem):
+    """``tourney club code new NAME --json``: the new code, shown this once."""
+
+    version: Literal[1]
+    league: str
+    code: str
+    link: str | None
+
+
+class ClubCodes(Shape):
+    """``tourney club code list NAME --json``: the league's codes, never the codes themselves."""
+
+    version: Literal[1]
+    league: str
+    codes: list[ClubCodeItem]
+
+
 class Paging(Shape):
     page: int
     pages: int
@@ -515,7 +709,15 @@ SCHEMAS: dict[str, Any] = {
     "play": Play,
     "match": MatchOut,
     "events": Events,
+    "games": Games,
+    "replay": Replay,
     "club": Club,
+    "club-list": ClubList,
+    "club-history": ClubHistory,
+    "club-games": ClubGames,
+    "club-night": ClubNight,
+    "club-code": ClubCode,
+    "club-codes": ClubCodes,
     "web-index": WebIndex,
     "web-event": WebEvent,
     "web-entrant": WebEntrant,

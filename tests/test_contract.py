@@ -174,3 +174,20 @@ def test_every_help_flows_at_any_width(width):
         for block in prose_blocks(result.stdout):
             for line, after in zip(block, block[1:]):
                 assert len(line) + 1 + len(after.split()[0]) > width - 2, (path, width, line, after)
+
+
+# -- the example trainer writes outside the tracked tree ---------------------------------------
+
+
+def test_the_trainer_writes_its_files_where_git_ignores_them():
+    pytest.importorskip("numpy")
+    pytest.importorskip("gymnasium")
+    sys.path.insert(0, str(ROOT / "examples" / "train"))
+    try:
+        import train
+    finally:
+        sys.path.remove(str(ROOT / "examples" / "train"))
+    for path in (train.DEFAULT_OUT, train.DEFAULT_OUT.with_suffix(".toml")):
+        assert ROOT in path.parents
+        ignored = subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=ROOT)
+        assert ignored.returncode == 0, f"{path} would show up in git status"

@@ -80,72 +80,179 @@ def test_the_config_schema_refuses_what_tourney_refuses(change, where):
     assert [list(e.path) for e in validator("config").iter_errors(config)] == [where]
 
 
-# -- real output ----------------------------------------------------------------------------
+# -- real output: every command with --json, in every mode --------------------------------------
+
+#: every command that prints --json (as its words) and the schema its output follows
+SCHEMA_OF = {
+    "run": "run", "sprt": "sprt", "play": "play", "match": "match", "standings": "standings",
+    "events": "events", "games": "games", "replay": "replay",
+    **{f"club {c}": "club" for c in ("new", "add", "correct", "void", "restore", "withdraw", "join",
+                                     "rename", "set", "standings")},
+    "club list": "club-list", "club history": "club-history", "club games": "club-games",
+    "club night": "club-night", "club code new": "club-code", "club code list": "club-codes",
+}
+#: commands with --json knowingly not run here, each with the reason (a command added on a
+#: branch lands here until its schema and its run below are added)
+SKIPPED: dict[str, str] = {}
+
+
+def json_commands() -> list[str]:
+    """Every command of the app that takes --json, found in the app itself, so that a new one is
+    checked without anyone remembering to list it."""
+    import typer.main
+
+    found = []
+
+    def walk(command, words):
+        if any("--json" in getattr(p, "opts", []) for p in command.params):
+            found.append(" ".join(words))
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, [*words, name])
+
+    walk(typer.main.get_command(app), [])
+    return found
+
 
 ENTRANTS = "".join(f'\n[[entrants]]\nname = "{n}"\nbuiltin = "{b}"\n'
-                   for n, b in [("a", "greedy"), ("b", "random"), ("c", "random")])
+                   for n, b in [("a", "greedy"), ("b", "random"), ("c", "random"), ("d", "greedy")])
+TWO = 'entrants = ["a", "b"]'
+#: one event per format and mode: every format, 2- and 4-player tables, duplicate, luck-adjusted
 EVENTS = {
-    "rr": 'format = "round-robin"\ngames = 1',
-    "tables": 'format = "round-robin"\nplayers = 3\ngames = 1',
-    "sw": 'format = "swiss"\ngames = 1\nrounds = 2',
-    "ko": 'format = "knockout"\ngames = 1',
-    "dup": 'format = "match"\nentrants = ["a", "b"]\ngames = 1\nduplicate = true',
-    "ce": 'format = "league"\nrule_set = "crazy-eights"\nentrants = ["a", "b"]\ngames = 0\n'
+    "rr": 'format = "round-robin"\ngames = 1\nentrants = ["a", "b", "c"]',
+    "rr-match": 'format = "round-robin"\nunit = "match"\ngames = 3\nentrants = ["a", "b", "c"]',
+    "tables3": 'format = "round-robin"\nplayers = 3\ngames = 1\nentrants = ["a", "b", "c"]',
+    "tables4": 'format = "round-robin"\nplayers = 4\ngames = 1',
+    "gauntlet": 'format = "gauntlet"\ncandidates = ["a"]\ngames = 1',
+    "sw": 'format = "swiss"\ngames = 1\nrounds = 2\nentrants = ["a", "b", "c"]',
+    "ko": 'format = "knockout"\ngames = 1\nentrants = ["a", "b", "c"]',
+    "single": f'format = "single"\n{TWO}',
+    "single4": 'format = "single"',
+    "match": f'format = "match"\n{TWO}\ngames = 3',
+    "league4": 'format = "league"\ngames = 2',
+    "dup": f'format = "match"\n{TWO}\ngames = 1\nduplicate = true',
+    "dup-gauntlet": 'format = "gauntlet"\ncandidates = ["a"]\nunit = "single"\nduplicate = true\nentrants = ["a", "b", "c"]',
+    "ce": f'format = "league"\nrule_set = "crazy-eights"\n{TWO}\ngames = 0\n'
           '[event.options]\nseries = "target"\ntarget = 30',
+    "luck": 'format = "round-robin"\ngames = 1\nluck_adjusted = true\nentrants = ["a", "b", "c"]',
+    "luck4": 'format = "league"\ngames = 1\nluck_adjusted = true',
+    "sprt-config": f'format = "sprt"\n{TWO}\nelo1 = 200\nmax_games = 16',
 }
 
 
 @pytest.fixture(scope="module")
-def outputs(tmp_path_factory):
-    """Every JSON output of a scratch database holding an event of each format and a club league."""
+def runs(tmp_path_factory):
+    """(command words, JSON document) for every command with --json in every mode, from one
+    scratch database holding an event of each format and mode, SPRTs and a club league."""
     tmp = tmp_path_factory.mktemp("schemas")
     db = str(tmp / "t.db")
     runner = CliRunner()
+    commands = sorted(json_commands(), key=len, reverse=True)
+    out: list[tuple[str, object]] = []
 
     def cli(*args):
         result = runner.invoke(app, [*args, "--db", db])
         assert result.exit_code == 0, (args, result.stdout, result.stderr)
-        return json.loads(result.stdout)
+        words = " ".join(a for a in args if not a.startswith("-"))
+        command = next(c for c in commands if f"{words} ".startswith(f"{c} "))
+        document = json.loads(result.stdout)
+        out.append((command, document))
+        return document
 
-    out: dict[str, list] = {}
     for name, body in EVENTS.items():
         path = tmp / f"{name}.toml"
         path.write_text(textwrap.dedent(f'[event]\nname = "{name}"\nseed = 5\n{body}\n') + ENTRANTS)
-        out.setdefault("run", []).append(cli("run", str(path), "--json", "-q"))
-        out.setdefault("standings", []).append(cli("standings", name, "--json"))
-    sprt = cli("sprt", "greedy", "random", "--elo1", "200", "--max-games", "16", "--name", "sp", "--json")
-    out["sprt"] = [sprt]
-    out["run"].append(cli("run", str(tmp / "rr.toml"), "--json", "-q"))  # a resumed (finished) event
-    out["play"] = [cli("play", "greedy", "random", "--json"),
-                   cli("play", "greedy", "random", "--rule-set", "super-crazy-eights", "--json")]
-    out["match"] = [cli("match", "greedy", "random", "--json"),
-                    cli("match", "greedy", "random", "--duplicate", "--json")]
-    out["club"] = [cli("club", "new", "x", "--players", "Ann,Bob,Cy", "--json"),
-                   cli("club", "add", "x", "--cards", "Ann=0,Bob=5,Cy=3", "--json"),
-                   cli("club", "standings", "x", "--json")]
-    out["standings"].append(cli("standings", "x", "--club", "--json"))
-    out["events"] = [cli("events", "--json")]
+        cli("run", str(path), "--json", "-q")
+        cli("standings", name, "--json")
+    cli("run", str(tmp / "rr.toml"), "--json", "-q")  # a resumed (finished) event
+    cli("standings", "rr", "--reference", "a", "--json")
+    cli("standings", "--json")
+    for extra in ([], ["--duplicate"], ["--luck-adjusted"], ["--luck-adjusted", "--duplicate"]):
+        cli("sprt", "greedy", "random", "--elo1", "200", "--max-games", "16", "-j", "1", *extra, "--json")
+    cli("play", "greedy", "random", "--json")
+    cli("play", "greedy", "random", "random", "greedy", "--json")
+    cli("play", "greedy", "random", "--rule-set", "super-crazy-eights", "--json")
+    cli("match", "greedy", "random", "--json")
+    cli("match", "greedy", "random", "--duplicate", "--json")
+    cli("club", "new", "x", "--players", "Ann,Bob,Cy", "--json")
+    cli("club", "add", "x", "--cards", "Ann=0,Bob=5,Cy=3", "--json")
+    cli("club", "add", "x", "--cards", "Ann=4,Bob=0,Cy=elim:2", "--json")
+    cli("club", "correct", "x", "1", "--cards", "Bob=4", "--yes", "--json")
+    cli("club", "void", "x", "2", "--yes", "--json")
+    cli("club", "restore", "x", "2", "--yes", "--json")
+    cli("club", "join", "x", "Dan", "--start", "average", "--json")
+    cli("club", "withdraw", "x", "Cy", "--yes", "--json")
+    cli("club", "rename", "x", "Bobby", "--player", "Bob", "--json")
+    cli("club", "set", "x", "--absence", "highest", "--json")
+    cli("club", "standings", "x", "--json")
+    cli("standings", "x", "--club", "--json")
+    cli("club", "list", "--json")
+    cli("club", "history", "x", "--json")
+    cli("club", "games", "x", "--json")
+    cli("club", "night", "x", "--tables", "1", "--json")
+    cli("club", "code", "new", "x", "--json")
+    cli("club", "code", "list", "x", "--json")
+    cli("events", "--json")
+    cli("games", "--json")
+    cli("games", "--event", "tables4", "--json")
+    cli("games", "--entrant", "a", "--limit", "2", "--json")
 
     from tourney.results import store
     from tourney.web import pages
 
     database = store.open_db(db, readonly=True)
-    first_game = database.execute("select min(id) from games").fetchone()[0]
+    for (game_id,) in database.execute("select min(id) from games group by event_id"):
+        cli("replay", str(game_id), "--json")
 
     def twin(data):  # what the web app sends: the page's data as JSON
         return json.loads(json.dumps(data))
 
-    out["web-index"] = [twin(pages.index_data(database))]
-    out["web-event"] = [twin(pages.event_data(database, e["id"], 1)) for e in database["events"].rows]
-    out["web-entrant"] = [twin(pages.entrant_data(database, e["id"], 1)) for e in database["entrants"].rows]
-    out["web-game"] = [twin(pages.game_data(database, first_game))]
-    out["web-league"] = [twin(pages.league_data(database, 1))]
+    out.append(("web-index", twin(pages.index_data(database))))
+    out += [("web-event", twin(pages.event_data(database, e["id"], 1))) for e in database["events"].rows]
+    out += [("web-entrant", twin(pages.entrant_data(database, e["id"], 1))) for e in database["entrants"].rows]
+    out += [("web-game", twin(pages.game_data(database, gid)))
+            for (gid,) in database.execute("select min(id) from games group by event_id")]
+    out += [("web-league", twin(pages.league_data(database, row["id"]))) for row in database["club_leagues"].rows]
     return out
+
+
+@pytest.fixture(scope="module")
+def outputs(runs):
+    """The documents of :func:`runs` by schema name."""
+    by_schema: dict[str, list] = {}
+    for command, document in runs:
+        by_schema.setdefault(SCHEMA_OF.get(command, command), []).append(document)
+    return by_schema
+
+
+def test_every_json_command_has_a_schema():
+    found = set(json_commands())
+    missing = sorted(found - set(SCHEMA_OF) - set(SKIPPED))
+    assert not missing, (
+        f"{', '.join(f'tourney {c} --json' for c in missing)}: no schema. Declare its shape in "
+        "scripts/gen_output_schemas.py, add the command to SCHEMA_OF and run it in the runs fixture "
+        "of tests/test_schemas.py (or list it in SKIPPED with the reason)")
+    assert not set(SCHEMA_OF) - found, f"SCHEMA_OF names commands the app no longer has: {set(SCHEMA_OF) - found}"
+    assert not set(SKIPPED) & set(SCHEMA_OF)
+
+
+def test_every_json_command_is_run(runs):
+    ran = {command for command, _ in runs}
+    assert set(SCHEMA_OF) <= ran, f"never run in the runs fixture: {sorted(set(SCHEMA_OF) - ran)}"
+
+
+def test_every_mode_is_run(outputs):
+    from tourney.formats import FORMATS
+
+    runs_ = outputs["run"]
+    assert {d["format"] for d in runs_} == {str(f.name) for f in FORMATS.values()}
+    assert any(d["duplicate"] for d in runs_) and any(d["luck"]["on"] for d in runs_)
+    assert {len(d["series"][0]["entrants"]) for d in runs_ if d["series"]} >= {2, 3, 4}
+    assert {d["sprt"]["model"] for d in outputs["sprt"]} == {"trinomial", "pentanomial", "luck-adjusted"}
 
 
 @pytest.mark.parametrize("name", list(gen_output_schemas.SCHEMAS))
 def test_real_output_validates_against_its_schema(outputs, name):
-    assert outputs[name], name
+    assert outputs.get(name), f"no output of {name} was produced"
     for document in outputs[name]:
         assert problems(name, document) == []
 

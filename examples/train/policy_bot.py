@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The trained linear policy as a protocol bot: tourney check -- python3 examples/train/policy_bot.py
 
-It reads examples/train/policy.json (or the file named as its first argument), encodes every
+It reads results/train/policy.json, where train.py saves it (or the file named as its first
+argument), encodes every
 request with tourney.rl's Encoding, the function the policy was trained with, and answers the
 offered option the policy rates highest. Run it from the project root (it imports tourney from
 this checkout; in a sandbox it may read only its own folder and the working directory).
@@ -17,7 +18,8 @@ from policy import LinearPolicy  # noqa: E402
 
 from tourney.botkit import game, log, run  # noqa: E402
 
-policy = LinearPolicy.load(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).with_name("policy.json"))
+policy = LinearPolicy.load(sys.argv[1] if len(sys.argv) > 1 else
+                           Path(__file__).resolve().parents[2] / "results" / "train" / "policy.json")
 
 
 def choose(view, options):

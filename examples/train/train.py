@@ -8,7 +8,8 @@
    tourney.rl's observation encoding (examples/train/policy.py), in the single-seat Gymnasium
    environment, one learned seat against the built-in greedy bot, the learner's seat drawn from
    each game's seed. Only numpy and the standard library.
-2. The policy is saved as JSON (examples/train/policy.json, or --out).
+2. The policy is saved as JSON (results/train/policy.json, or --out), with the entrant config of
+   the SPRT next to it (policy.toml); results/ is the folder .gitignore keeps out of the checkout.
 3. examples/train/policy_bot.py loads it and plays it as a protocol bot (the same encoding
    function): `tourney sprt` runs it against greedy and this script prints the verdict.
 
@@ -28,6 +29,10 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+
+#: where the policy (and the config of its SPRT) go unless --out says otherwise: never into the
+#: checkout's tracked files (results/ is gitignored)
+DEFAULT_OUT = HERE.parents[1] / "results" / "train" / "policy.json"
 
 from policy import LinearPolicy  # noqa: E402
 
@@ -126,7 +131,8 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=0.01)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--eval", type=int, default=200, help="games to evaluate on afterwards (0: none)")
-    parser.add_argument("--out", type=Path, default=HERE / "policy.json")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help="the policy file; the SPRT's config goes next to it (default: results/train/policy.json)")
     parser.add_argument("--sprt-games", type=int, default=400,
                         help="most games of the SPRT against greedy (0: no SPRT)")
     parser.add_argument("--db", default=None, help="database for the SPRT (default: tourney's)")
@@ -137,6 +143,7 @@ def main() -> None:
     env = SingleSeatEnv(args.rule_set, ["greedy"], seat=None)
     policy = LinearPolicy(env.encoding, args.rule_set)
     stats = train(policy, env, episodes=args.episodes, minutes=args.minutes, lr=args.lr, seed=args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     policy.save(args.out)
     print(f"trained {stats['episodes']} games (win rate while learning {stats['win_rate']:.3f}); saved {args.out}")
     if args.eval:
