@@ -62,17 +62,10 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def _type_checking_only(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
-    while node in parents:
-        node = parents[node]
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            return True
-    return False
-
-
 def import_graph(mods: dict[str, Path]) -> dict[str, set[str]]:
-    """module -> the modules of engine/ and tourney/ it imports (anywhere in it, also inside a
-    function: a deferred import is still a dependency; not under ``if TYPE_CHECKING``)."""
+    """module -> the modules of engine/ and tourney/ it imports (anywhere in it: inside a
+    function, a deferred import is still a dependency; under ``if TYPE_CHECKING`` too, since a
+    module written against another's class depends on it as much as one that calls it)."""
 
     def known(name: str) -> str | None:
         while name and name not in mods:
@@ -82,7 +75,6 @@ def import_graph(mods: dict[str, Path]) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for name, path in mods.items():
         tree = ast.parse(path.read_text(), str(path))
-        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
@@ -94,8 +86,6 @@ def import_graph(mods: dict[str, Path]) -> dict[str, set[str]]:
                     base = ".".join([*package, base] if base else package)
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names]
             else:
-                continue
-            if _type_checking_only(node, parents):
                 continue
             for target in targets:
                 found = known(target)
@@ -199,6 +189,17 @@ def test_the_graph_is_read_from_the_code(graph):
     assert "tourney.events.play" in graph["tourney.events.workers"]
     assert "engine.common" in graph["engine.crazy_eights"]
     assert graph["tourney.__main__"] == {"tourney.cli"}
+
+
+def test_the_graph_sees_circles_inside_a_package_and_under_type_checking(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "high.py").write_text("from pkg.low import helper\n")
+    (tmp_path / "pkg" / "low.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.high import Thing\n")
+    mods = {"pkg": tmp_path / "pkg" / "__init__.py", "pkg.high": tmp_path / "pkg" / "high.py",
+            "pkg.low": tmp_path / "pkg" / "low.py"}
+    assert circles(import_graph(mods)) == [{"pkg.high", "pkg.low"}]
 
 
 def test_no_import_circles(graph):

@@ -119,7 +119,7 @@ def test_standings_default_to_the_latest_run_not_a_throwaway_play(tmp_path, monk
     monkeypatch.setenv("TOURNEY_DB", str(tmp_path / "t.db"))
     assert invoke("play", "greedy", "random").exit_code == 0
     r = invoke("standings")
-    assert r.exit_code == 2 and "no event run from a config yet" in r.stderr
+    assert r.exit_code == 2 and "no event run from a config or by tourney sprt yet" in r.stderr
     config = Path(__file__).parent.parent / "configs" / "single.toml"
     assert invoke("run", str(config), "--json").exit_code == 0
     assert invoke("play", "greedy", "random").exit_code == 0  # newer, but thrown away

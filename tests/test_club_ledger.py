@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tourney.club.entries import Member
 from tourney.club.league import League
-from tourney.club.ledger import Game, Ledger, Member, same_end, start_points
+from tourney.club.ledger import Game, Ledger, same_end, start_points
 from tourney.results.store import open_db
 
 

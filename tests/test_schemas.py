@@ -130,7 +130,8 @@ EVENTS = {
     "match": f'format = "match"\n{TWO}\ngames = 3',
     "league4": 'format = "league"\ngames = 2',
     "dup": f'format = "match"\n{TWO}\ngames = 1\nduplicate = true',
-    "dup-gauntlet": 'format = "gauntlet"\ncandidates = ["a"]\nunit = "single"\nduplicate = true\nentrants = ["a", "b", "c"]',
+    "dup-gauntlet": 'format = "gauntlet"\ncandidates = ["a"]\nunit = "single"\nduplicate = true\n'
+                    'entrants = ["a", "b", "c"]',
     "ce": f'format = "league"\nrule_set = "crazy-eights"\n{TWO}\ngames = 0\n'
           '[event.options]\nseries = "target"\ntarget = 30',
     "luck": 'format = "round-robin"\ngames = 1\nluck_adjusted = true\nentrants = ["a", "b", "c"]',

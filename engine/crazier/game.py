@@ -3,7 +3,7 @@ runs frames until a player is asked something, the turn order, and how a game is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.cards import SUITS
 from engine.common import (
@@ -16,8 +16,11 @@ from engine.common import (
     record_forfeit,
 )
 from engine.crazier.options import RULE_SET
-from engine.crazier.steps import STEPS
 from engine.crazier.table import Table
+
+#: the step function of each kind of frame. engine.crazier.steps fills it when the package loads:
+#: the steps are written against Game, so they import this module and not the other way round
+STEPS: dict[str, Callable[[Game, dict], Decision | None]] = {}
 
 #: label texts of the option verbs (see ``Game.label``)
 _CARD_VERBS = {"play": "play ", "discard": "discard ", "card": ""}

@@ -8,15 +8,11 @@ too (``"card"`` frames, :mod:`engine.effects`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.common import Decision
+from engine.crazier.game import STEPS, Game
 from engine.crazier.options import _CARD, _COLOUR, _DISCARD, _PLAY
 from engine.effects import EFFECTS
 from engine.effects.helpers import arg
-
-if TYPE_CHECKING:
-    from engine.crazier.game import Game
 
 
 def _step_turn(g: Game, f: dict):
@@ -253,7 +249,7 @@ def _step_bottom(g: Game, f: dict):
     return None
 
 
-STEPS = {
+STEPS.update({  # the machine's table (engine.crazier.game.STEPS)
     "turn": _step_turn,
     "main": _step_main,
     "colour": _step_colour,
@@ -262,4 +258,4 @@ STEPS = {
     "group": _step_group,
     "destroy": _step_destroy,
     "bottom": _step_bottom,
-}
+})

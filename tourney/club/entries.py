@@ -53,6 +53,19 @@ def card_value(rule_set: str, rank: int) -> int:
 
 
 @dataclass
+class Member:
+    """A player of a league: the roster number, and when they joined and withdrew (after which
+    game numbers)."""
+
+    id: int
+    roster: int
+    name: str
+    start_points: int
+    joined_after: int
+    withdrawn_after: int | None
+
+
+@dataclass
 class Entry:
     """One player's result in one game, as entered and as scored."""
 

@@ -27,8 +27,8 @@ from sqlite_utils import Database
 
 from tourney.club import ClubError, roster
 from tourney.club import night as _night
-from tourney.club.entries import Entry
-from tourney.club.ledger import Game, Leader, Ledger, Member
+from tourney.club.entries import Entry, Member
+from tourney.club.ledger import Game, Leader, Ledger
 from tourney.club.scoring import check_rules, check_values
 from tourney.club.tables import ClubTables
 from tourney.results.store import write_lock

@@ -13,17 +13,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from tourney.club.entries import Member
 from tourney.club.scoring import absence_charge
-
-
-@dataclass
-class Member:
-    id: int
-    roster: int
-    name: str
-    start_points: int
-    joined_after: int
-    withdrawn_after: int | None
 
 
 @dataclass

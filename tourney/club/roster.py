@@ -3,19 +3,43 @@ renamed, its absence, withdrawal and double-entry settings.
 
 Each function is called by the :class:`~tourney.club.league.League` method of the same name with
 the write lock held and the league freshly read; it checks, writes through the league's
-:class:`~tourney.club.tables.ClubTables` and logs the change.
+:class:`~tourney.club.tables.ClubTables` and logs the change. What a function needs of the
+league is :class:`RosterLeague`, declared here: this module sits below the league and never
+imports it (the league passes itself).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tourney.club import ClubError
-from tourney.club.ledger import start_points
+from tourney.club.entries import Member
+from tourney.club.ledger import Game, start_points
 from tourney.club.scoring import check_withdrawal, parse_absence
+from tourney.club.tables import ClubTables
 
-if TYPE_CHECKING:
-    from tourney.club.league import League
+
+class RosterLeague(Protocol):
+    """What a roster change reads and writes of a league (:class:`tourney.club.league.League`)."""
+
+    id: int
+    name: str
+    withdrawal: str
+    double_entry: bool
+    tables: ClubTables
+
+    def member(self, ref: str) -> Member: ...
+    def members(self) -> list[Member]: ...
+    def active_members(self, after: int | None = None) -> list[Member]: ...
+    def games(self) -> list[Game]: ...
+    def played(self) -> int: ...
+    def totals(self, games: list[Game], upto: int) -> dict[int, int]: ...
+    def finished(self, games: list[Game] | None = None) -> dict | None: ...
+    def open_night(self, games: list[Game] | None = None) -> dict | None: ...
+    def absence_text(self) -> str: ...
+    def log_change(self, action: str, by: str, detail: dict, game: int | None = None,
+                   at: str | None = None) -> None: ...
+    def reload(self) -> None: ...
 
 
 def check_players(players: list[str]) -> list[str]:
@@ -35,7 +59,7 @@ def check_players(players: list[str]) -> list[str]:
     return players
 
 
-def withdraw(league: League, player: str, by: str) -> dict:
+def withdraw(league: RosterLeague, player: str, by: str) -> dict:
     m = league.member(player)
     if m.withdrawn_after is not None:
         raise ClubError(f"{m.name} already withdrew after game {m.withdrawn_after}")
@@ -49,7 +73,7 @@ def withdraw(league: League, player: str, by: str) -> dict:
     return {"player": m.name, "withdrawn_after": n}
 
 
-def join(league: League, player: str, start: str, by: str) -> dict:
+def join(league: RosterLeague, player: str, start: str, by: str) -> dict:
     """Add a player before the next game. Starting points: ``max`` (the highest total among
     active players: no advantage from games missed), ``average`` (rounded up), ``min``, ``zero``
     or a whole number."""
@@ -74,7 +98,7 @@ def join(league: League, player: str, start: str, by: str) -> dict:
     return {"player": player, "joined_after": n, "start_points": pts, "start": start}
 
 
-def rename(league: League, new_name: str, player: str | None, by: str) -> dict:
+def rename(league: RosterLeague, new_name: str, player: str | None, by: str) -> dict:
     """Rename the league, or one of its players (``player``); results and history are kept
     (the history shows names as they were when each change was made, and the rename itself)."""
     new_name = new_name.strip()
@@ -102,7 +126,7 @@ def rename(league: League, new_name: str, player: str | None, by: str) -> dict:
     return detail
 
 
-def set_rules(league: League, absence: str | None, withdrawal: str | None, double_entry: bool | None,
+def set_rules(league: RosterLeague, absence: str | None, withdrawal: str | None, double_entry: bool | None,
               by: str) -> dict:
     """Change the league's absence or withdrawal rule (the standings are recomputed from every
     game with the new rule, games already played included), or whether a game entered on the

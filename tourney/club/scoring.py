@@ -4,13 +4,9 @@ what was entered for it, and a league's rules."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from tourney.club import RULE_SETS, ClubError
-from tourney.club.entries import Entry, parse_value
-
-if TYPE_CHECKING:  # for typing only: the ledger imports this module for absence_charge
-    from tourney.club.ledger import Member
+from tourney.club.entries import Entry, Member, parse_value
 
 #: how an eliminated player scores (rulings.md item 13); ``snapshot`` is the project's ruling
 ELIMINATED_SCORES = ("snapshot", "zero", "max_plus_one")

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 from sqlite_utils import Database
 
-from tourney.club.entries import Entry
-from tourney.club.ledger import Game, Member
+from tourney.club.entries import Entry, Member
+from tourney.club.ledger import Game
 
 
 class ClubTables:

@@ -2,13 +2,14 @@
 
 An SPRT event (``format = "sprt"``) has two entrants: the candidate (first) and the baseline. It
 plays in batches of :data:`BATCH` games (seats alternating), or with ``duplicate = true``
-:data:`BATCH` mirror pairs; the last batch is cut so that the event plays up to ``max_games``. After every finished batch the generalised SPRT of
-:mod:`tourney.stats.sprt` is updated from every stored result, trinomial for games, pentanomial
-for pairs, in logistic Elo (docs/evaluation.md, "SPRT"). The event ends when the log-likelihood
-ratio crosses a bound (H1 accepted: the candidate is at least ``elo1`` better; H0 accepted: at most
-``elo0``), or when ``max_games`` is reached (inconclusive). The test is evaluated only between
-batches, from the results in schedule order, so the verdict and the games played are the same at
-any concurrency and after a resume (fishtest's lesson: results that arrive first must not decide).
+:data:`BATCH` mirror pairs; the last batch is cut so that the event plays up to ``max_games``.
+After every finished batch the generalised SPRT of :mod:`tourney.stats.sprt` is updated from every
+stored result, trinomial for games, pentanomial for pairs, in logistic Elo (docs/evaluation.md,
+"SPRT"). The event ends when the log-likelihood ratio crosses a bound (H1 accepted: the candidate
+is at least ``elo1`` better; H0 accepted: at most ``elo0``), or when ``max_games`` is reached
+(inconclusive). The test is evaluated only between batches, from the results in schedule order, so
+the verdict and the games played are the same at any concurrency and after a resume (fishtest's
+lesson: results that arrive first must not decide).
 
 With ``luck_adjusted = true`` (``tourney sprt --luck-adjusted``; the default only for a rule set
 and player count where bench/luck.py showed it pays, tourney.luck.value.on_by_default) the test
