@@ -25,7 +25,9 @@ class Format(StrEnum):
                     "tourney report thursday --club --format markdown  |  tourney report --format site -o public\n\n"
                     + EXIT_CODES)
 def report(
-    event: str = typer.Argument(None, help="Event name (default: the latest event), or a club league's name."),
+    event: str = typer.Argument(None, help=(
+        "Event name (default: the latest event run from a config or by tourney sprt), or a club "
+        "league's name.")),
     fmt: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
     output: Path = typer.Option(None, "--output", "-o",
                                 help="Write to this file instead of stdout (--format site: this folder)."),
