@@ -29,11 +29,8 @@ def games(
 ) -> None:
     """List stored games (oldest first) with their seats, winners and points, a page at a time.
 
-    JSON shape: {"games": [{"id", "event", "series", "leg", "game", "duplicate_set",
-    "rotation", "rule_set", "seed",
-    "first_player", "winners": [entrant names], "reason", "decisions", "finished_at", "seats":
-    [{"seat", "entrant", "points", "placement", "fault"}]}], "offset", "next_offset"}, where
-    next_offset is the --offset of the next page, or null after the last one.
+    JSON shape: docs/schemas/games.schema.json (next_offset is the --offset of the next page,
+    or null after the last one).
     """
     database = open_store(db, readonly=True)
     rows = store.list_games(database, event=event, entrant=entrant, limit=limit + 1 if limit else None,

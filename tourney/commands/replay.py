@@ -123,10 +123,8 @@ def replay(
     Without --as it shows the whole deal and every decision with its chooser (for analysis);
     faults show their code and detail. The replayed result is checked against the stored one
     (exit code 3 if they differ).
-    JSON shape: {"game_id", "start": {rule_set, players, seed, options, first_player, teams},
-    "choices": [...], "forfeits": [[n, seat, code]], "seats": [entrant names], "log": [lines],
-    "faults": [{"seat", "entrant", "code", "detail"}], "stderr": {entrant: text},
-    "result": {winners, reason, points, placements, eliminated, detail}, "matches_stored": bool}.
+
+    JSON shape: docs/schemas/replay.schema.json.
     """
     database = open_store(db, readonly=True)
     row = store.load_replay(database, game_id)
