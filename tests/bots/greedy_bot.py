@@ -51,7 +51,7 @@ def open_files():
     held = []
     while True:
         try:
-            held.append(open(__file__, "rb"))
+            held.append(os.open(__file__, os.O_RDONLY))
         except OSError:
             time.sleep(0.05)
 
