@@ -48,6 +48,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tourney.bots import syscalls
+from tourney.bots.resources import Resources, used_up
 
 __all__ = [
     "MODES",
@@ -105,19 +106,6 @@ class Policy:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"sandbox must be one of {', '.join(MODES)}, not {self.mode!r}")
-
-
-@dataclass(frozen=True)
-class Resources:
-    """What a sandboxed bot may use at most (docs/protocol.md, "Limits"): ``processes`` (its
-    processes and threads together, RLIMIT_NPROC, counted for it alone), ``open_files`` (per
-    process, RLIMIT_NOFILE) and ``scratch_bytes`` (the size of its ``/tmp``). None: no limit of
-    tourney's own (the machine's). Reaching one makes the call that would pass it fail (EAGAIN,
-    EMFILE, ENOSPC); a bot that then fails has the limit named in its fault."""
-
-    processes: int | None = 128
-    open_files: int | None = 256
-    scratch_bytes: int = 64 << 20
 
 
 @dataclass
@@ -201,25 +189,8 @@ class Launch:
         """Which of its :class:`Resources` the bot has used up, in words, or None: read from the
         sandbox while it runs (processes, open files) and from the scratch space held by
         :meth:`observe`. Meant for the moment a bot faults, before the sandbox is ended."""
-        res, said = self.resources, []
         inner = self.sandbox_pid(bwrap_pid) if self.isolated else None
-        if inner is not None:
-            tasks = _tasks_below(inner)
-            if res.processes is not None and sum(tasks.values()) >= res.processes - 1:
-                said.append(f"its processes and threads ({sum(tasks.values())}, limits.max_processes "
-                            f"= {res.processes})")
-            if res.open_files is not None and any(_open_files(p) >= res.open_files for p in tasks):
-                said.append(f"its open files (limits.max_open_files = {res.open_files} per process)")
-        if self._scratch_fd is not None:
-            try:
-                fs = os.fstatvfs(self._scratch_fd)
-            except OSError:
-                pass
-            else:
-                if fs.f_bavail * fs.f_frsize < 64 * 1024:
-                    said.append(f"its scratch space /tmp (limits.scratch_mb = "
-                                f"{res.scratch_bytes / (1 << 20):g})")
-        return "it had used up " + " and ".join(said) if said else None
+        return used_up(self.resources, inner, self._scratch_fd)
 
     def cleanup(self) -> None:
         """Close what is left open."""
@@ -229,39 +200,6 @@ class Launch:
             if fd is not None:
                 os.close(fd)
                 setattr(self, name, None)
-        if self.scratch is not None:  # pragma: no cover - never set since the tmpfs scratch
-            shutil.rmtree(self.scratch, ignore_errors=True)
-            self.scratch = None
-
-
-def _tasks_below(pid: int) -> dict[int, int]:
-    """The processes descended from ``pid`` (not itself), each with its number of threads."""
-    found: dict[int, int] = {}
-    todo = [pid]
-    while todo and len(found) < 100_000:
-        parent = todo.pop()
-        children = []
-        try:
-            for tid in os.listdir(f"/proc/{parent}/task"):  # each thread has its own children
-                with open(f"/proc/{parent}/task/{tid}/children") as f:
-                    children += [int(c) for c in f.read().split()]
-        except (OSError, ValueError):
-            pass
-        for child in children:
-            if child not in found:
-                try:
-                    found[child] = len(os.listdir(f"/proc/{child}/task"))
-                except OSError:
-                    continue
-                todo.append(child)
-    return found
-
-
-def _open_files(pid: int) -> int:
-    try:
-        return len(os.listdir(f"/proc/{pid}/fd"))
-    except OSError:
-        return 0
 
 
 def _read_to_end(fd: int, wait: float = 2.0) -> bytes:
