@@ -260,6 +260,7 @@ def test_check_names_the_limit_a_bot_ran_into(mode):
     assert result.exit_code == 3, result.output
     fail = next(line for line in result.output.splitlines() if line.startswith("FAIL game 1"))
     assert "it had used up its" in fail and GREEDY[mode] in fail, result.output
+    assert "It had reached one of its limits" in result.output  # and what to do about it
     reap_adopted()
 
 
