@@ -231,7 +231,7 @@ GREEDY = {"fork": "limits.max_processes", "scratch": "limits.scratch_mb", "files
 
 def greedy(mode: str, marker: str = "-") -> EntrantSpec:
     return EntrantSpec(mode, command=("{python}", str(BOTS / "greedy_bot.py"), mode, marker),
-                       limits=Limits(decision_timeout=3.0, startup_timeout=20.0, grace=0.5),
+                       limits=Limits(decision_timeout=60.0, startup_timeout=20.0, grace=0.5),
                        sandbox=Policy("on"))
 
 
@@ -254,7 +254,7 @@ def test_a_greedy_bot_is_contained_and_its_limit_recorded(mode):
 
 @pytest.mark.parametrize("mode", GREEDY)
 def test_check_names_the_limit_a_bot_ran_into(mode):
-    result = CliRunner().invoke(app, ["check", "--sandbox", "on", "--games", "1", "--decision-timeout", "3",
+    result = CliRunner().invoke(app, ["check", "--sandbox", "on", "--games", "1", "--decision-timeout", "60",
                                       "--startup-timeout", "20", "--", "{python}", str(BOTS / "greedy_bot.py"),
                                       mode, "-"])
     assert result.exit_code == 3, result.output

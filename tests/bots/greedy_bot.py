@@ -2,10 +2,10 @@
 
     greedy_bot.py fork|scratch|files|neighbour|hold MARKER
 
-- ``fork``: a fork bomb: every process forks until it cannot, then waits; the first goes on
-  trying and never answers;
+- ``fork``: a fork bomb: every process forks until it cannot, then waits; the first, once it
+  cannot, answers with a line that is not JSON (so it faults at once, the bomb still in place);
 - ``scratch``: writes to its scratch space /tmp until the disk is full, and dies of it;
-- ``files``: opens files until it cannot, then goes on trying and never answers;
+- ``files``: opens files until it cannot, then answers with a line that is not JSON;
 - ``neighbour``: plays fairly, and at every request proves its own resources are intact: it
   starts a process, opens a file, writes a MiB to /tmp;
 - ``hold``: writes a file named MARKER into /tmp, says so on stderr and never answers (the
@@ -23,20 +23,16 @@ MODE, MARKER = sys.argv[1], sys.argv[2]
 
 
 def fork_bomb():
+    first = os.getpid()
     while True:
         try:
-            pid = os.fork()
+            os.fork()  # parent and child fork on
         except OSError:
             break
-        if pid == 0:
-            continue  # the child forks on too
-    while True:  # at the limit: try again now and then, as a bomb does
-        time.sleep(0.05)
-        try:
-            if os.fork() == 0:
-                os._exit(0)
-        except OSError:
-            pass
+    if os.getpid() != first:
+        while True:
+            time.sleep(3600)
+    print("the bomb is in place", flush=True)  # the first process: at its limit, it faults
 
 
 def fill_scratch():
@@ -53,7 +49,8 @@ def open_files():
         try:
             held.append(os.open(__file__, os.O_RDONLY))
         except OSError:
-            time.sleep(0.05)
+            break
+    print("no more files", flush=True)  # at its limit, holding them all, it faults
 
 
 def neighbour():
@@ -86,6 +83,8 @@ def main():
                               "name": f"greedy-{MODE}"}), flush=True)
         elif msg["type"] == "request":
             ACTIONS[MODE]()
+            if MODE in ("fork", "files"):
+                sys.stdin.readline()  # faulted: waits to be ended
             option = msg["options"][0]
             print(json.dumps({"type": "answer", "id": msg["id"], "option": option["id"]}), flush=True)
         elif msg["type"] == "goodbye":

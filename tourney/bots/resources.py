@@ -38,8 +38,11 @@ def used_up(resources: Resources, inner: int | None, scratch_fd: int | None) -> 
     said = []
     if inner is not None:
         tasks = _tasks_below(inner)
-        # the sandbox's first process counts too where the bot has a user namespace of its own
-        if resources.processes is not None and sum(tasks.values()) >= resources.processes - 1:
+        # close to the limit counts: forks that fail are counted while they fail, so a swarm of
+        # forking processes is refused a few short of it (and the sandbox's first process counts
+        # too where the bot has a user namespace of its own)
+        if resources.processes is not None and sum(tasks.values()) >= resources.processes - max(
+                2, resources.processes // 10):
             said.append(f"its processes and threads ({sum(tasks.values())}, limits.max_processes "
                         f"= {resources.processes})")
         if resources.open_files is not None and any(_open_files(p) >= resources.open_files for p in tasks):
