@@ -11,7 +11,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["Resources", "used_up"]
+__all__ = ["OPEN_FILES", "PROCESSES", "SCRATCH_MB", "Resources", "used_up"]
+
+#: the defaults: room for any runtime's threads (Node.js, a JVM, numpy's BLAS on a big machine),
+#: files and a scratch space, far below what would trouble the machine or the other bots
+PROCESSES = 128
+OPEN_FILES = 256
+SCRATCH_MB = 64
 
 #: free scratch space below which the scratch space counts as used up (the last pages)
 SCRATCH_SLACK = 64 * 1024
@@ -25,9 +31,9 @@ class Resources:
     tourney's own (the machine's). Reaching one makes the call that would pass it fail (EAGAIN,
     EMFILE, ENOSPC); a bot that then fails has the limit named in its fault."""
 
-    processes: int | None = 128
-    open_files: int | None = 256
-    scratch_bytes: int = 64 << 20
+    processes: int | None = PROCESSES
+    open_files: int | None = OPEN_FILES
+    scratch_bytes: int = SCRATCH_MB << 20
 
 
 def used_up(resources: Resources, inner: int | None, scratch_fd: int | None) -> str | None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from tourney.bots.sandbox import Policy, Resources
+from tourney.bots.resources import OPEN_FILES, PROCESSES, SCRATCH_MB, Resources
+from tourney.bots.sandbox import Policy
 
 __all__ = ["STDERR_CAP_BYTES", "EntrantSpec", "Limits"]
 
@@ -47,9 +48,9 @@ class Limits:
     cpu_seconds: int | None = None
     grace: float = 1.0
     max_stderr_bytes: int = STDERR_CAP_BYTES
-    max_processes: int = Resources.processes or 0
-    max_open_files: int = Resources.open_files or 0
-    scratch_mb: int = Resources.scratch_bytes >> 20
+    max_processes: int = PROCESSES
+    max_open_files: int = OPEN_FILES
+    scratch_mb: int = SCRATCH_MB
 
     def to_dict(self) -> dict:
         return asdict(self)
