@@ -420,6 +420,7 @@ HINTS = (
     ("Operation not permitted", "namespaces are not permitted here (a container's seccomp "
                                 "profile or a sysctl)"),
     ("Can't mount proc", "this container does not let a sandbox mount /proc"),
+    ("Unknown option", "bubblewrap 0.8 or later is needed (a bounded /tmp: --size)"),
 )
 
 
