@@ -154,7 +154,9 @@ def program() -> bytes:
 
 
 def _add(f, seccomp, action: int, name: str, *args) -> None:
-    """One rule; a call this architecture lacks (fcntl64 on a 64-bit one) is skipped."""
+    """One rule. A call this architecture lacks (fcntl64 on a 64-bit one) is named by
+    libseccomp's stand-in number, which it applies on the architectures that have the call (the
+    32-bit one added here) and leaves out elsewhere."""
     number = seccomp.resolve_syscall(seccomp.Arch.NATIVE, name)
     if number == -1 or (number < 0 and name in NEWER):  # unknown to this libseccomp
         if name not in NEWER:
