@@ -336,3 +336,12 @@ def test_scratch_space_is_a_bounded_tmpfs_of_the_sandbox():
                                  resources=sandbox.Resources(processes=9, open_files=33))
     rest = as_root[as_root.index("--") + 1:]
     assert rest[3] == sandbox.SETPRIV and rest[-6:] == argv[-6:]
+
+
+def test_a_bot_in_the_hosts_tmp_sees_its_own_file_not_the_folder():
+    with tempfile.NamedTemporaryFile("w", suffix=".py", dir="/tmp") as bot:
+        argv = sandbox.bwrap_argv(["python3", bot.name], "/tmp", policy=Policy())
+    options = argv[: argv.index("--")]
+    binds = [options[i + 2] for i, a in enumerate(options) if a in ("--ro-bind", "--bind")]
+    assert bot.name in binds and "/tmp" not in binds  # the host's /tmp stays out of sight
+    assert options[options.index("--chdir") + 1] == "/tmp"  # where its scratch space is

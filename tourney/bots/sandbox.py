@@ -249,15 +249,18 @@ def _inside(path: str, root: str) -> bool:
 
 def own_dirs(command: Sequence[str], cwd: str) -> list[str]:
     """The bot's own directories: its working directory and the folder of every file its command
-    names (``bots/x/bot.py``, relative to ``cwd``), without those the system dirs hold."""
+    names (``bots/x/bot.py``, relative to ``cwd``), without those the system dirs hold. A file
+    that lies right in the host's ``/tmp`` is its own alone: that folder is everybody's."""
     dirs = [cwd]
     for arg in command:
         path = os.path.join(cwd, arg)
         if os.path.isfile(path):
-            dirs.append(os.path.dirname(os.path.realpath(path)))
+            real = os.path.realpath(path)
+            dirs.append(real if os.path.dirname(real) == SCRATCH else os.path.dirname(real))
     system = readable_system_dirs()
-    # "/" is never a bot's own: the sandbox's root is built, not bound
-    return [d for d in dict.fromkeys(dirs) if d != "/" and not any(_inside(d, s) for s in system)]
+    # "/" is never a bot's own: the sandbox's root is built, not bound; nor is /tmp, its scratch
+    return [d for d in dict.fromkeys(dirs)
+            if d not in ("/", SCRATCH) and not any(_inside(d, s) for s in system)]
 
 
 def _outermost(dirs: list[str]) -> list[str]:
