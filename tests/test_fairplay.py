@@ -51,7 +51,8 @@ def run_hostile(tmp_path, mode: str, extra: str = "", event_extra: str = "") -> 
         d.chmod(0o755)
     shutil.copy(BOTS / "hostile_bot.py", home)
     if "writable" in extra and os.geteuid() == 0:
-        os.chown(home, sandbox.NOBODY, sandbox.NOBODY)  # the bot runs as nobody
+        os.chown(home, 0, sandbox.NOBODY)  # the bot runs in the group nogroup, with a uid of its own
+        home.chmod(0o775)
     db, config, outside = home / "results" / "t.db", home / "configs" / "e.toml", home / "outside"
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -126,7 +127,7 @@ def test_the_sandbox_blocks_every_route(tmp_path):
     assert not found["wrote_own_dir"]
     assert found["wrote_scratch"]
     if os.geteuid() == 0:
-        assert found["uid"] == sandbox.NOBODY
+        assert found["uid"] > sandbox.BOT_UID_BASE  # its own, never root
     # it knows the config, so the event seed, but the shuffle is keyed with the event's secret
     assert found["deal_recovered"] is None
 
@@ -239,10 +240,11 @@ def mounts(argv):
     pairs = []
     i = 1
     while argv[i] != "--":
-        if argv[i] in ("--ro-bind", "--bind", "--symlink"):
+        if argv[i] in ("--ro-bind", "--bind", "--symlink", "--setenv"):
             pairs.append((argv[i], argv[i + 2]))
             i += 3
-        elif argv[i] in ("--tmpfs", "--dir", "--chdir", "--dev", "--proc", "--info-fd"):
+        elif argv[i] in ("--tmpfs", "--dir", "--chdir", "--dev", "--proc", "--info-fd", "--perms",
+                         "--size", "--seccomp"):
             pairs.append((argv[i], argv[i + 1]))
             i += 2
         else:
@@ -258,8 +260,8 @@ def test_private_folders_inside_a_bots_folder_are_covered(tmp_path):
     (tmp_path / "results/t.db").write_text("")
     (tmp_path / "top.db").write_text("")
     private = [str(tmp_path / p) for p in ("results/t.db", "configs", "bots/other", "bots/me", "top.db")]
-    argv = sandbox.bwrap_argv(["python3", "bots/me/bot.py"], str(tmp_path), scratch="/s",
-                              policy=Policy(), private=private)
+    argv = sandbox.bwrap_argv(["python3", "bots/me/bot.py"], str(tmp_path), policy=Policy(),
+                              private=private)
     m = mounts(argv)
     assert ("--ro-bind", str(tmp_path)) in m and ("--bind", str(tmp_path)) not in m
     # folders of private things are covered whole; the bot's own folder is not
@@ -267,24 +269,31 @@ def test_private_folders_inside_a_bots_folder_are_covered(tmp_path):
     assert ("--tmpfs", str(tmp_path / "bots/me")) not in m
     # a private file in the bot's own folder is covered by itself
     assert ("--ro-bind", str(tmp_path / "top.db")) in m
-    assert ("--unshare-net", None) in m and ("--bind", "/tmp") in m
+    assert ("--unshare-net", None) in m and ("--tmpfs", "/tmp") in m
     assert argv[-2:] == ["python3", "bots/me/bot.py"]
 
 
 def test_network_and_writable_change_just_their_options(tmp_path):
-    plain = mounts(sandbox.bwrap_argv(["true"], str(tmp_path), scratch="/s", policy=Policy()))
-    opened = mounts(sandbox.bwrap_argv(["true"], str(tmp_path), scratch="/s",
-                                       policy=Policy(network=True, writable=True)))
+    plain = mounts(sandbox.bwrap_argv(["true"], str(tmp_path), policy=Policy()))
+    opened = mounts(sandbox.bwrap_argv(["true"], str(tmp_path), policy=Policy(network=True, writable=True)))
     assert set(plain) - set(opened) == {("--unshare-net", None), ("--ro-bind", str(tmp_path))}
     assert set(opened) - set(plain) == {("--bind", str(tmp_path))}
 
 
-def test_as_root_the_bot_becomes_nobody(tmp_path):
-    argv = sandbox.bwrap_argv(["true"], str(tmp_path), scratch="/s", policy=Policy(), as_root=True)
-    assert "--unshare-user" not in argv  # a user namespace would map nobody back onto root
-    rest = argv[argv.index("--") + 1:]
-    assert rest[0] == sandbox.SETPRIV and "--reuid=65534" in rest and "--clear-groups" in rest
-    assert rest[-1] == "true"
+def test_as_root_the_bot_gets_a_uid_of_its_own(tmp_path):
+    argv = sandbox.bwrap_argv(["true"], str(tmp_path), policy=Policy(), as_root=True)
+    assert "--unshare-user" not in argv  # a user namespace would map the bot back onto root
+    options, rest = argv[:argv.index("--")], argv[argv.index("--") + 1:]
+    assert options[options.index("--setenv") + 1:][:2] == [sandbox.UID_ENV, sandbox.UID_SLOT]
+    assert rest[:3] == [sandbox.SHELL, "-c", sandbox.SWITCH_USER] and rest[3] == sandbox.SETPRIV
+    assert "--regid=65534" in rest and "--clear-groups" in rest and rest[-1] == "true"
+    # the uid is made from bwrap's pid when it is known: two bots alive never share one
+    launch = sandbox.Launch(["bwrap"], None, {}, args=b"--setenv\0TOURNEY_BOT_UID\0<bot-uid>\0")
+    read, launch.args_fd = os.pipe()
+    launch.started(4321)
+    assert os.read(read, 100) == f"--setenv\0TOURNEY_BOT_UID\0{sandbox.BOT_UID_BASE + 4321}\0".encode()
+    assert launch.uid == sandbox.bot_uid(4321) != sandbox.bot_uid(4322)
+    os.close(read)
 
 
 def test_check_says_whether_the_bot_is_isolated():

@@ -77,6 +77,10 @@ class LimitsTable(BaseModel):
     cpu_seconds: int | None = Field(None, gt=0, description="CPU time limit of the bot's process.")
     grace: float | None = Field(None, gt=0, description="Seconds a bot has to exit after goodbye.")
     max_stderr_bytes: int | None = Field(None, gt=0, description="stderr kept per bot and game.")
+    max_processes: int | None = Field(None, gt=0, description=(
+        "Processes and threads a sandboxed bot may have at once."))
+    max_open_files: int | None = Field(None, ge=16, description="Open files per process of the bot.")
+    scratch_mb: int | None = Field(None, gt=0, description="Size of a sandboxed bot's /tmp, in MiB.")
     sandbox: Literal["auto", "on", "off"] | None = Field(None, description=(
         "Isolate the bot: auto (when this machine can), on (refuse to run otherwise) or off."))
 

@@ -232,6 +232,8 @@ class _Table:
         status = getattr(entrant, "exit_status", None)
         if code == FaultCode.CRASH and status is not None:
             message += f" (exit status {status})"
+        if note := getattr(entrant, "limit_note", None):  # a limit the bot had run into
+            message += f"; {note}"
         self.details[seat] = message
         self.emit(f"fault: {entrant.name} (seat {seat}) {code}: {message}")
         self.game.forfeit(seat, code)  # recorded in game.choices; nothing happens once the game is over

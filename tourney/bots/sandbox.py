@@ -11,12 +11,19 @@ bubblewrap>`_ (``bwrap``, a small unprivileged namespace tool) so that the bot
 - sees a filesystem built from an empty root: the system (``/usr``, ``/bin``, ``/lib*``,
   ``/etc``, ``/opt`` and the Python running tourney) read-only, its own directories (its working
   directory and the folders of the files named in its command) read-only, or writable with
-  ``Policy.writable``, and a fresh private scratch directory as ``/tmp`` (also ``HOME`` and
-  ``TMPDIR``), removed when the process ends. Nothing else exists: not the database, not other
-  configs, not other bots' folders. Paths registered with :func:`keep_private` are hidden even
-  where they lie inside a bot's own directory;
-- never runs as root: when tourney runs as root, the bot is switched to ``nobody`` (uid 65534)
-  inside the sandbox, after the sandbox is built (``setpriv``, from util-linux).
+  ``Policy.writable``, and a scratch space as ``/tmp`` (also ``HOME`` and ``TMPDIR``): a tmpfs of
+  bounded size inside the sandbox, which nothing outside sees and which is gone with the
+  sandbox however the sandbox ends. Nothing else exists: not the database, not other configs,
+  not other bots' folders. Paths registered with :func:`keep_private` are hidden even where they
+  lie inside a bot's own directory;
+- may not make the system calls of :mod:`tourney.bots.syscalls` (file locks, change
+  notifications, the key store, other processes' memory, namespaces, ...): a seccomp filter,
+  loaded by bwrap just before the bot starts, makes them fail with EPERM;
+- shares no kernel object kept by user with any other bot: unprivileged, each bot has a user
+  namespace of its own; when tourney runs as root, each bot runs as a uid of its own
+  (:func:`bot_uid`, never root), switched to inside the sandbox once it is built (``setpriv``,
+  from util-linux), in the group ``nogroup`` (65534);
+- is held to :class:`Resources`: processes (and threads), open files per process, scratch bytes.
 
 ``Policy.mode`` is ``"auto"`` (isolate where possible; elsewhere run the bot as before, with one
 warning line on stderr), ``"on"`` (refuse to start a bot that cannot be isolated:
@@ -36,16 +43,20 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from tourney.bots import syscalls
+from tourney.bots.resources import Resources, used_up
 
 __all__ = [
     "MODES",
     "Launch",
     "Policy",
+    "Resources",
     "SandboxError",
+    "bot_uid",
     "bwrap_argv",
     "keep_private",
     "prepare",
@@ -54,8 +65,17 @@ __all__ = [
 ]
 
 MODES = ("auto", "on", "off")
-#: the uid and gid a bot runs as when tourney runs as root
+#: the gid a bot runs as when tourney runs as root ("nogroup"; each bot has a uid of its own)
 NOBODY = 65534
+#: when tourney runs as root, a bot's uid is this plus the host pid of its bwrap (pids are below
+#: 2**22): unique among the bots alive on the machine, in a range that Linux distributions leave
+#: unused (above the container ranges, below 2**31), never root, never a real user
+BOT_UID_BASE = 0x70000000
+#: where the bot's uid goes in bwrap's options once bwrap's pid is known (Launch.started): an
+#: environment variable that a shell inside the sandbox hands to setpriv, then drops
+UID_ENV = "TOURNEY_BOT_UID"
+UID_SLOT = "<bot-uid>"
+SWITCH_USER = f'uid=${UID_ENV}; unset {UID_ENV}; exec "$0" --reuid="$uid" "$@"'
 #: read-only everywhere: what a program needs to run
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 #: where the bot's scratch directory appears inside the sandbox
@@ -66,6 +86,8 @@ PRIVATE_ENV = "TOURNEY_PRIVATE_PATHS"
 #: the programs used; tests point them elsewhere to play a machine without them
 BWRAP = "bwrap"
 SETPRIV = "setpriv"
+PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
+SHELL = "/bin/sh"
 
 
 class SandboxError(Exception):
@@ -89,8 +111,8 @@ class Policy:
 @dataclass
 class Launch:
     """How to start a bot: ``argv``, ``cwd`` and ``env`` for ``subprocess.Popen``; ``pass_fds``
-    to keep open in it; ``info_fd`` (our end of bwrap's ``--info-fd`` pipe) and ``scratch`` (a
-    directory to remove afterwards) when ``isolated``."""
+    to keep open in it; ``info_fd`` (our end of bwrap's ``--info-fd`` pipe) when ``isolated``.
+    ``scratch`` is always None: the scratch space lives inside the sandbox, not on the host."""
 
     argv: list[str]
     cwd: str | None
@@ -101,15 +123,29 @@ class Launch:
     pass_fds: tuple[int, ...] = ()
     args_fd: int | None = None  # our end of bwrap's --args pipe, written by started()
     args: bytes = b""
+    #: the bot's resources, and the uid it runs as (when tourney runs as root), once started
+    resources: Resources = Resources()
+    uid: int | None = None
+    _child: int | None = None  # the sandbox's first process, once bwrap has told
+    _scratch_fd: int | None = None  # the sandbox's /tmp, held open by observe()
 
-    def started(self) -> None:
-        """Call once the process is started, and once it is known to whoever must end it if we
-        die (:mod:`tourney.bots.keeper`): sends bwrap its options, which it waits for before it
-        builds anything (so a sandbox is never half-built before its process group is known),
-        and closes the ends of pipes that are the child's."""
+    def started(self, pid: int | None = None) -> None:
+        """Call once the process ``pid`` (bwrap) is started, and once it is known to whoever must
+        end it if we die (:mod:`tourney.bots.keeper`): sends bwrap its options, which it waits
+        for before it builds anything (so a sandbox is never half-built before its process group
+        is known), and closes the ends of pipes that are the child's. When tourney runs as root
+        the bot's uid is made from ``pid`` (:func:`bot_uid`), so it must be given."""
         if self.args_fd is not None:
+            args = self.args
+            slot = f"{UID_ENV}\0{UID_SLOT}\0".encode()
+            if slot in args:
+                if pid is None:  # bwrap gets no options and fails: the bot never runs as root
+                    args = b""
+                else:
+                    self.uid = bot_uid(pid)
+                    args = args.replace(slot, f"{UID_ENV}\0{self.uid}\0".encode())
             try:
-                os.write(self.args_fd, self.args)  # far below a pipe's capacity: one write
+                os.write(self.args_fd, args)  # far below a pipe's capacity: one write
             except OSError:  # bwrap is gone already
                 pass
             os.close(self.args_fd)
@@ -124,24 +160,46 @@ class Launch:
         :func:`become_subreaper`). Killing it ends every process in the sandbox."""
         if self.info_fd is None:
             return None
+        if self._child is None:
+            try:
+                self._child = int(json.loads(_read_to_end(self.info_fd))["child-pid"])
+            except (OSError, ValueError, KeyError, TypeError):
+                return None
         try:
-            pid = int(json.loads(_read_to_end(self.info_fd))["child-pid"])
-            with open(f"/proc/{pid}/stat") as f:
+            with open(f"/proc/{self._child}/stat") as f:
                 stat = f.read()
-        except (OSError, ValueError, KeyError, TypeError):
+        except OSError:
             return None
         ppid = int(stat[stat.rfind(")") + 2 :].split()[1])
-        return pid if ppid in (bwrap_pid, os.getpid()) else None  # else: gone, and reused
+        return self._child if ppid in (bwrap_pid, os.getpid()) else None  # else: gone, and reused
+
+    def observe(self, bwrap_pid: int) -> None:
+        """Hold the sandbox's scratch space open, so that how full it is can still be told when
+        the bot has ended (:meth:`limits_reached`). Call it once the sandbox is built (after the
+        bot's hello); the hold ends with :meth:`cleanup`, or with our own process."""
+        inner = self.sandbox_pid(bwrap_pid) if self.isolated else None
+        if inner is None or self._scratch_fd is not None:
+            return
+        try:
+            self._scratch_fd = os.open(f"/proc/{inner}/root{SCRATCH}", os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            pass
+
+    def limits_reached(self, bwrap_pid: int) -> str | None:
+        """Which of its :class:`Resources` the bot has used up, in words, or None: read from the
+        sandbox while it runs (processes, open files) and from the scratch space held by
+        :meth:`observe`. Meant for the moment a bot faults, before the sandbox is ended."""
+        inner = self.sandbox_pid(bwrap_pid) if self.isolated else None
+        return used_up(self.resources, inner, self._scratch_fd)
 
     def cleanup(self) -> None:
-        """Close what is left open and remove the scratch directory."""
+        """Close what is left open."""
         self.started()
-        if self.info_fd is not None:
-            os.close(self.info_fd)
-            self.info_fd = None
-        if self.scratch is not None:
-            shutil.rmtree(self.scratch, ignore_errors=True)
-            self.scratch = None
+        for name in ("info_fd", "_scratch_fd"):
+            fd = getattr(self, name)
+            if fd is not None:
+                os.close(fd)
+                setattr(self, name, None)
 
 
 def _read_to_end(fd: int, wait: float = 2.0) -> bytes:
@@ -191,15 +249,18 @@ def _inside(path: str, root: str) -> bool:
 
 def own_dirs(command: Sequence[str], cwd: str) -> list[str]:
     """The bot's own directories: its working directory and the folder of every file its command
-    names (``bots/x/bot.py``, relative to ``cwd``), without those the system dirs hold."""
+    names (``bots/x/bot.py``, relative to ``cwd``), without those the system dirs hold. A file
+    that lies right in the host's ``/tmp`` is its own alone: that folder is everybody's."""
     dirs = [cwd]
     for arg in command:
         path = os.path.join(cwd, arg)
         if os.path.isfile(path):
-            dirs.append(os.path.dirname(os.path.realpath(path)))
+            real = os.path.realpath(path)
+            dirs.append(real if os.path.dirname(real) == SCRATCH else os.path.dirname(real))
     system = readable_system_dirs()
-    # "/" is never a bot's own: the sandbox's root is built, not bound
-    return [d for d in dict.fromkeys(dirs) if d != "/" and not any(_inside(d, s) for s in system)]
+    # "/" is never a bot's own: the sandbox's root is built, not bound; nor is /tmp, its scratch
+    return [d for d in dict.fromkeys(dirs)
+            if d not in ("/", SCRATCH) and not any(_inside(d, s) for s in system)]
 
 
 def _outermost(dirs: list[str]) -> list[str]:
@@ -239,14 +300,17 @@ def bwrap_argv(
     command: Sequence[str],
     cwd: str,
     *,
-    scratch: str,
     policy: Policy,
+    resources: Resources = Resources(),
     private: Iterable[str] = (),
     as_root: bool = False,
     info_fd: int | None = None,
+    seccomp_fd: int | None = None,
 ) -> list[str]:
-    """The ``bwrap`` command line that runs ``command`` in ``cwd`` under ``policy``: a pure
-    function of its arguments and of which system directories exist."""
+    """The ``bwrap`` command line that runs ``command`` in ``cwd`` under ``policy`` and
+    ``resources``, with the system-call filter that bwrap reads from ``seccomp_fd``: a pure
+    function of its arguments and of which system directories exist. As root, the bot's uid is
+    left as :data:`UID_SLOT` in the options, filled in by :meth:`Launch.started`."""
     args = [BWRAP, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session"]
     if not as_root:
@@ -255,11 +319,16 @@ def bwrap_argv(
         args.append("--unshare-net")
     if info_fd is not None:
         args += ["--info-fd", str(info_fd)]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     system = readable_system_dirs()
     needed = own_dirs(command, cwd)
     own = _outermost(needed)
     binds = [d for d in system if not os.path.islink(d)] + own
-    args += ["--dev", "/dev", "--proc", "/proc", "--bind", scratch, SCRATCH]
+    # the scratch space: a tmpfs of the sandbox's own mount namespace, so it is gone with the
+    # sandbox's last process, whatever becomes of the referee; 1777 as the bot is not root
+    args += ["--dev", "/dev", "--proc", "/proc",
+             "--perms", "1777", "--size", str(resources.scratch_bytes), "--tmpfs", SCRATCH]
     # the folders above the bound ones are made here (0755), not left to bwrap, which copies the
     # host's modes: a 0700 folder such as /root would shut out a bot that is not root
     above: set[str] = set()
@@ -278,9 +347,16 @@ def bwrap_argv(
         args += ["--tmpfs", path] if is_dir else ["--ro-bind", "/dev/null", path]
     args += ["--chdir", cwd]
     if as_root:
-        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--", SETPRIV,
-                 f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+        args += ["--setenv", UID_ENV, UID_SLOT, "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+                 "--", SHELL, "-c", SWITCH_USER, SETPRIV, f"--regid={NOBODY}", "--clear-groups",
                  "--bounding-set=-all", "--inh-caps=-all", "--no-new-privs"]
+    # set inside, once the bot is no longer root (root's processes are not counted) and is alone
+    # with its uid or in its user namespace (the count of processes is kept per user)
+    limits = [f"--nproc={resources.processes}"] if resources.processes is not None else []
+    if resources.open_files is not None:
+        limits.append(f"--nofile={resources.open_files}")
+    if limits:
+        args += ["--", PRLIMIT, *limits]
     return [*args, "--", *command]
 
 
@@ -319,15 +395,15 @@ def reap(pid: int, wait: float = 5.0) -> None:
         time.sleep(0.001)
 
 
+def bot_uid(bwrap_pid: int) -> int:
+    """The uid a bot runs as when tourney runs as root: one of its own, made from the host pid
+    of its bwrap, which no other process has while the bot lives. No kernel object kept by uid
+    (keys, inotify instances, pipe memory, the count of processes) is shared with another bot."""
+    return BOT_UID_BASE + bwrap_pid
+
+
 def _as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
-
-
-def _scratch() -> str:
-    path = tempfile.mkdtemp(prefix="tourney-bot-")
-    if _as_root():
-        os.chown(path, NOBODY, NOBODY)
-    return path
 
 
 # --- can this machine isolate? -------------------------------------------------------------------
@@ -347,6 +423,7 @@ HINTS = (
     ("Operation not permitted", "namespaces are not permitted here (a container's seccomp "
                                 "profile or a sysctl)"),
     ("Can't mount proc", "this container does not let a sandbox mount /proc"),
+    ("Unknown option", "bubblewrap 0.8 or later is needed (a bounded /tmp: --size)"),
 )
 
 
@@ -365,6 +442,11 @@ def _probe() -> str | None:
         return "bubblewrap (bwrap) is not installed (Debian, Ubuntu: apt-get install bubblewrap)"
     if _as_root() and shutil.which(SETPRIV) is None:
         return "setpriv (util-linux) is not installed, so a bot could not stop being root"
+    if not os.path.exists(PRLIMIT):
+        return "prlimit (util-linux) is not installed, so a bot's resources could not be limited"
+    unfiltered = syscalls.unavailable()
+    if unfiltered is not None:
+        return unfiltered
     true = shutil.which("true") or "/bin/true"
     become_subreaper()
     launch = prepare([true], "/", {"PATH": os.environ.get("PATH", os.defpath)}, Policy(), probe=True)
@@ -372,7 +454,7 @@ def _probe() -> str | None:
         proc = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env, pass_fds=launch.pass_fds,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE)
-        launch.started()
+        launch.started(proc.pid)
         _, stderr = proc.communicate(timeout=30)
         inner = launch.sandbox_pid(proc.pid)
         if inner is not None:
@@ -401,26 +483,27 @@ def warn_once(reason: str) -> None:
 
 
 def prepare(command: Sequence[str], cwd: str | None, env: dict[str, str], policy: Policy,
-            probe: bool = False) -> Launch:
+            probe: bool = False, resources: Resources = Resources()) -> Launch:
     """How to start ``command`` (in ``cwd``, default the current directory, with ``env``) under
-    ``policy``. Raises :class:`SandboxError` when ``policy.mode`` is ``"on"`` and isolation is
-    impossible here; with ``"auto"`` it warns once and runs the bot unisolated. ``probe``: build
-    the sandbox without asking :func:`problem` (it is what the probe runs)."""
-    plain = Launch(list(command), cwd, dict(env))
+    ``policy``, held to ``resources``. Raises :class:`SandboxError` when ``policy.mode`` is
+    ``"on"`` and isolation is impossible here; with ``"auto"`` it warns once and runs the bot
+    unisolated (with its open files limited still: the other limits need a sandbox). ``probe``:
+    build the sandbox without asking :func:`problem` (it is what the probe runs)."""
+    plain = Launch(list(command), cwd, dict(env), resources=resources)
     if policy.mode == "off":
-        return plain
+        return _unisolated(plain)
     reason = None if probe else problem()
     if reason is not None:
         if policy.mode == "on":
             raise SandboxError(f'sandbox = "on", but {reason}')
         warn_once(reason)
-        return plain
+        return _unisolated(plain)
     where = os.path.realpath(cwd or os.getcwd())
-    scratch = _scratch()
     info_read, info_write = os.pipe()
     os.set_blocking(info_read, False)
-    argv = bwrap_argv(command, where, scratch=scratch, policy=policy, private=private_paths(),
-                      as_root=_as_root(), info_fd=info_write)
+    seccomp = syscalls.memfd(syscalls.program())
+    argv = bwrap_argv(command, where, policy=policy, resources=resources, private=private_paths(),
+                      as_root=_as_root(), info_fd=info_write, seccomp_fd=seccomp)
     # bwrap's options go through a pipe (--args), not its command line: the sandbox's PID 1 is a
     # copy of bwrap, and the bot could read its command line (paths of hidden files included)
     split = argv.index("--")
@@ -428,5 +511,14 @@ def prepare(command: Sequence[str], cwd: str | None, env: dict[str, str], policy
     args_read, args_write = os.pipe()
     argv = [argv[0], "--args", str(args_read), *argv[split:]]
     inside = dict(env, HOME=SCRATCH, TMPDIR=SCRATCH)
-    return Launch(argv, where, inside, isolated=True, scratch=scratch, info_fd=info_read,
-                  pass_fds=(info_write, args_read), args_fd=args_write, args=options)
+    return Launch(argv, where, inside, isolated=True, info_fd=info_read,
+                  pass_fds=(info_write, args_read, seccomp), args_fd=args_write, args=options,
+                  resources=resources)
+
+
+def _unisolated(launch: Launch) -> Launch:
+    """``launch`` with its open files limited, the one limit that means the same outside a
+    sandbox (the count of processes is kept per user, and the user is the referee's)."""
+    if launch.resources.open_files is not None and sys.platform.startswith("linux"):
+        launch.argv = [PRLIMIT, f"--nofile={launch.resources.open_files}", "--", *launch.argv]
+    return launch

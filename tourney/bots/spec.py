@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from tourney.bots.resources import OPEN_FILES, PROCESSES, SCRATCH_MB, Resources
 from tourney.bots.sandbox import Policy
 
 __all__ = ["STDERR_CAP_BYTES", "EntrantSpec", "Limits"]
@@ -32,6 +33,11 @@ class Limits:
     - ``max_stderr_bytes``: the most of a bot's stderr kept per game (the first quarter and the
       last three quarters; the middle is dropped with a note). A bot may write more: it is read
       and discarded, so it never blocks on a full pipe.
+    - ``max_processes``: processes and threads the bot may have at once (RLIMIT_NPROC, counted
+      for it alone; in a sandbox only).
+    - ``max_open_files``: files (pipes, sockets) each of its processes may hold open
+      (RLIMIT_NOFILE).
+    - ``scratch_mb``: the size of its scratch space ``/tmp`` in MiB (in a sandbox only).
     """
 
     startup_timeout: float = 10.0
@@ -42,9 +48,17 @@ class Limits:
     cpu_seconds: int | None = None
     grace: float = 1.0
     max_stderr_bytes: int = STDERR_CAP_BYTES
+    max_processes: int = PROCESSES
+    max_open_files: int = OPEN_FILES
+    scratch_mb: int = SCRATCH_MB
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def resources(self) -> Resources:
+        """What the bot's sandbox holds it to."""
+        return Resources(processes=self.max_processes, open_files=self.max_open_files,
+                         scratch_bytes=self.scratch_mb << 20)
 
 
 @dataclass(frozen=True)

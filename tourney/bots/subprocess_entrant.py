@@ -71,6 +71,8 @@ class SubprocessEntrant(Entrant):
         self._launched = False  # launch(): started, hello not read yet
         self._goodbye_said = False  # say_goodbye(): goodbye sent, stdin closed
         self._inner: int | None = None  # the sandbox's first process, found by say_goodbye()
+        #: the limits the bot had used up when it last faulted, in words (docs/protocol.md)
+        self.limit_note: str | None = None
 
     # life cycle ------------------------------------------------------------------------------
     @property
@@ -143,7 +145,8 @@ class SubprocessEntrant(Entrant):
             raise EntrantError(FaultCode.STARTUP, f"cannot start {self.argv[0]!r}: no such program")
         argv = with_limits(list(self.argv), lim.memory_mb, lim.cpu_seconds)
         try:
-            launch = sandbox.prepare(argv, self.spec.cwd, env, self.spec.sandbox)
+            launch = sandbox.prepare(argv, self.spec.cwd, env, self.spec.sandbox,
+                                     resources=lim.resources())
         except sandbox.SandboxError as exc:
             raise EntrantError(FaultCode.STARTUP, str(exc)) from None
         # a signal that ends the referee waits until the bot is held, by us and by the keeper
@@ -172,7 +175,7 @@ class SubprocessEntrant(Entrant):
 
     def _hold(self, proc: subprocess.Popen, launch: sandbox.Launch) -> None:
         """Take charge of the started process ``proc``: its pipes, polls and stderr pump."""
-        launch.started()
+        launch.started(proc.pid)
         self._launch = launch
         self.isolated = launch.isolated
         stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
@@ -232,6 +235,8 @@ class SubprocessEntrant(Entrant):
             raise EntrantError(code, exc.message) from None
         self.bot_version = msg.get("version")
         self.features = protocol.chosen_features(msg)
+        if self._launch is not None and self._proc is not None:
+            self._launch.observe(self._proc.pid)  # the sandbox is built: its /tmp can be held
 
     def close(self) -> None:
         """Goodbye, a grace period, then SIGTERM and SIGKILL to the process group; reaped."""
@@ -514,6 +519,10 @@ class SubprocessEntrant(Entrant):
         return protocol.read_answer(line, request_id, decision.options)
 
     def fault(self, code: FaultCode) -> None:
+        # which limit the bot had run into, if any, told before its sandbox goes (the referee
+        # adds it to the fault's details)
+        self.limit_note = (self._launch.limits_reached(self._proc.pid)
+                           if self._launch is not None and self._proc is not None else None)
         self._stop(graceful=False)
 
     def gone(self) -> ProtocolError | None:

@@ -35,6 +35,13 @@ ADVICE = {
 }
 
 
+#: said when a failing bot had used up one of its limits (docs/protocol.md, "Time and limits")
+LIMIT_ADVICE = ("It had reached one of its limits (processes, open files, scratch space): the call that "
+                "would pass it failed. Free what it no longer needs (close files, wait for child processes, "
+                "delete scratch files), or ask the event for more (limits.max_processes, max_open_files, "
+                "scratch_mb).")
+
+
 def _tail(text: str, lines: int = 15) -> str:
     return "\n".join("    " + line for line in text.rstrip().splitlines()[-lines:])
 
@@ -113,7 +120,10 @@ def _handshake(bot, sandbox: str) -> None:
         raise CheckFailed("the handshake failed") from None
     typer.echo(f"ok   handshake: the bot calls itself {bot.bot_name!r}, protocol version {bot.bot_version}")
     if bot.isolated:
-        typer.echo("ok   sandbox: the bot runs isolated")
+        lim = bot.limits
+        typer.echo(f"ok   sandbox: the bot runs isolated (system calls filtered, a user of its own; at most "
+                   f"{lim.max_processes} processes and threads, {lim.max_open_files} open files per process, "
+                   f"{lim.scratch_mb} MiB in /tmp)")
     elif sandbox == "off":
         typer.echo("--   sandbox: off, as asked")
     else:
@@ -140,8 +150,11 @@ def _play(bot, other, rule_set: str, seed: int, games: int, verbose: bool) -> tu
             typer.echo(f"ok   {where}: played to the end, {won}, {record.result.points[me]} points")
             continue
         problems += 1
-        typer.echo(f"FAIL {where}: {code}: {record.fault_details.get(me, FAULT_MEANINGS[code])}")
+        detail = record.fault_details.get(me, FAULT_MEANINGS[code])
+        typer.echo(f"FAIL {where}: {code}: {detail}")
         typer.echo(f"  {ADVICE[code]}")
+        if "it had used up" in detail:
+            typer.echo(f"  {LIMIT_ADVICE}")
         _stderr_tail(record.stderr.get(me, ""))
     return problems, code
 
