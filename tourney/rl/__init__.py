@@ -9,8 +9,31 @@
   built-in or protocol bots, as a Gymnasium environment.
 
 The environments need the ``rl`` extra: ``pip install -e '.[rl]'``.
+
+Importing this package registers the Gymnasium id :data:`ENV_ID` (when Gymnasium is installed),
+so ``import tourney.rl`` then ``gymnasium.make("tourney/Eights-v0", ...)`` works, and so does
+``gymnasium.make("tourney.rl:tourney/Eights-v0", ...)`` in a fresh interpreter (Gymnasium imports
+the module named before the colon). Gymnasium 1.0 dropped the plugin entry points that older
+versions read at import, so a package can no longer register ids before it is imported.
 """
 
 from tourney.rl.encoding import Encoding, EncodingError
 
-__all__ = ["Encoding", "EncodingError"]
+__all__ = ["ENV_ID", "Encoding", "EncodingError"]
+
+#: the Gymnasium id of :class:`tourney.rl.single.SingleSeatEnv`
+ENV_ID = "tourney/Eights-v0"
+
+
+def _register() -> None:
+    """Register :data:`ENV_ID` with Gymnasium, if it is installed (the environment itself loads
+    only when made, so this costs Gymnasium's import and nothing more)."""
+    try:
+        import gymnasium
+    except ImportError:  # the rl extra is not installed: the encoding still works
+        return
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="tourney.rl.single:SingleSeatEnv")
+
+
+_register()

@@ -1,0 +1,298 @@
+"""The researcher's kit on the environments' side: the Gymnasium id without importing a module
+of ours, opponents of every kind (refused at construction when wrong), self-play snapshots, the
+points reward, clone() and the centralised critic's state()."""
+
+import copy
+import json
+import os
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+import numpy as np
+
+import engine
+from tourney.bots.entrants import EntrantSpec
+from tourney.rl.aec import EightsEnv, IllegalAction
+from tourney.rl.single import SingleSeatEnv, Snapshots
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_SETS = sorted(engine.RULE_SETS)
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def first_legal(observation, mask):
+    return int(np.flatnonzero(mask)[0])
+
+
+def last_legal(observation, mask):
+    return int(np.flatnonzero(mask)[-1])
+
+
+def play_out(env, obs, info, policy=first_legal):
+    """Step a SingleSeatEnv to the end with ``policy``; the last step's outputs."""
+    reward, terminated, truncated = 0.0, False, False
+    while not (terminated or truncated):
+        obs, reward, terminated, truncated, info = env.step(policy(obs["observation"], info["action_mask"]))
+    return obs, reward, info
+
+
+# -- the Gymnasium id -------------------------------------------------------------------------------
+
+def _python(code):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=str(ROOT),
+                          timeout=120)
+
+
+def test_gymnasium_make_works_in_a_fresh_interpreter():
+    """Nothing of ours imported first: the module-qualified id makes Gymnasium import tourney.rl,
+    which registers the plain id; and importing the package (in either order) registers it."""
+    done = _python(
+        "import gymnasium\n"
+        "env = gymnasium.make('tourney.rl:tourney/Eights-v0', rule_set='crazy-eights', opponents=['random'])\n"
+        "obs, info = env.reset(seed=2)\n"
+        "assert env.observation_space.contains(obs)\n"
+        "again = gymnasium.make('tourney/Eights-v0')\n"
+        "print(sorted(env.unwrapped.metadata), type(again.unwrapped).__name__)\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['render_fps',", "'render_modes']", "SingleSeatEnv"]
+    done = _python("import tourney.rl, gymnasium; print(gymnasium.make('tourney/Eights-v0').unwrapped.players)")
+    assert done.returncode == 0 and done.stdout.strip() == "2", done.stderr
+
+
+def test_render_fps_is_declared():
+    assert SingleSeatEnv.metadata["render_fps"] > 0 and EightsEnv.metadata["render_fps"] > 0
+
+
+# -- opponents ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("opponent, says", [
+    (lambda: 0, "policy(observation, mask)"),
+    (lambda observation: 0, "policy(observation, mask)"),
+    ("grandmaster", "no built-in bot"),
+    (3, "int is none of these"),
+    ([], "non-empty list"),
+    (["python3", 7], "non-empty list"),
+    (Snapshots(), "holds no policy"),
+])
+def test_a_wrong_opponent_is_refused_at_construction_saying_what_is_accepted(opponent, says):
+    with pytest.raises(ValueError) as caught:
+        SingleSeatEnv("crazy-eights", ["greedy", opponent])
+    message = str(caught.value)
+    assert says in message and "opponent 1" in message
+    for accepted in ("built-in bot", "command", "EntrantSpec", "policy(observation, mask) -> action", "Snapshots"):
+        assert accepted in message
+
+
+def test_every_kind_of_opponent_is_accepted():
+    bot = ["{python}", str(ROOT / "examples" / "bots" / "random_bot.py")]
+    env = SingleSeatEnv("crazy-eights", ["greedy", bot, EntrantSpec("r", builtin="random"), first_legal,
+                                         Snapshots(last_legal)])
+    assert env.players == 6
+    env.close()
+    assert SingleSeatEnv("crazy-eights", "greedy").players == 2  # one opponent need not be in a list
+
+
+def test_an_in_process_policy_gets_its_own_seats_observation_and_mask():
+    seen = []
+
+    def policy(observation, mask):
+        game = env.game
+        pending = game.pending
+        expected = env.encoding.encode(game.view(pending.player), pending.kind)
+        assert np.array_equal(observation, expected)
+        assert sorted(np.flatnonzero(mask)) == sorted(env.encoding.action(o) for o in pending.options)
+        seen.append(pending.player)
+        return last_legal(observation, mask)
+
+    env = SingleSeatEnv("crazier-eights", [policy, "greedy"], seat=0)
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        _, _, info = play_out(env, obs, info)
+        assert info["faults"] == {}
+    assert seen and set(seen) == {1}
+
+
+def test_an_opponent_policys_illegal_action_forfeits_or_raises():
+    def stubborn(observation, mask):
+        return int(np.flatnonzero(mask == 0)[0])
+
+    env = SingleSeatEnv("crazy-eights", [stubborn], seat=1)
+    obs, info = env.reset(seed=4)  # (a game the opponent forfeits before the learner is asked is skipped)
+    _, reward, terminated, _, info = env.step(first_legal(obs["observation"], info["action_mask"]))
+    assert terminated and reward == 1.0 and info["faults"] == {0: "illegal"} and info["winners"] == [1]
+    strict = SingleSeatEnv("crazy-eights", [stubborn], seat=1, illegal="raise")
+    with pytest.raises(IllegalAction, match="seat 0"):
+        obs, info = strict.reset(seed=4)
+        strict.step(first_legal(obs["observation"], info["action_mask"]))
+
+
+def test_snapshots_are_frozen_copies_drawn_per_game_from_its_seed():
+    class Linear:  # a policy object holding weights, as a learner's would
+        def __init__(self, weights):
+            self.weights = weights
+
+        def __call__(self, observation, mask):
+            scores = np.where(mask > 0, self.weights @ observation, -np.inf)
+            return int(np.argmax(scores))
+
+    rng = np.random.default_rng(1)
+    encoding = SingleSeatEnv("crazier-eights", ["greedy"]).encoding
+    learner = Linear(rng.normal(size=(encoding.actions, encoding.size)))
+    pool = Snapshots(keep=2)
+    pool.add(learner)
+    before = pool.policies[0].weights.copy()
+    learner.weights += 1.0  # training goes on: the snapshot must not follow
+    assert np.array_equal(pool.policies[0].weights, before) and pool.policies[0] is not learner
+    pool.add(learner)
+    pool.add(learner)
+    assert len(pool) == 2  # keep: the newest two
+
+    env = SingleSeatEnv("crazier-eights", [pool], seat=None)
+    picks, rounds = [], []
+    for _ in range(2):
+        games = []
+        for seed in range(6):
+            obs, info = env.reset(seed=seed)
+            picks.append(env.entrants[1 - env.seat].policy)
+            play_out(env, obs, info)
+            games.append(list(env.game.choices))
+        rounds.append(games)
+    assert rounds[0] == rounds[1]  # the same seeds, the same snapshots: the same games
+    assert {id(p) for p in picks} == {id(p) for p in pool.policies}  # both snapshots played
+
+
+# -- rewards ------------------------------------------------------------------------------------------
+
+def test_points_reward_is_minus_the_league_points():
+    env = SingleSeatEnv("crazy-eights", ["greedy", "random"], reward="points", seat=2)
+    obs, info = env.reset(seed=5)
+    _, reward, info = play_out(env, obs, info)
+    assert reward == -info["points"][2] and isinstance(reward, float)
+    aec = EightsEnv("super-crazy-eights", 3, reward="points")
+    aec.reset(seed=2)
+    choice = random.Random(2).choice
+    final = {}
+    for agent in aec.agent_iter():
+        obs, reward, terminated, truncated, info = aec.last()
+        if terminated:
+            final[agent] = reward
+        aec.step(None if terminated or truncated else choice(list(np.flatnonzero(obs["action_mask"]))))
+    points = aec.game.result.points
+    assert any(points)
+    assert [final[a] for a in aec.possible_agents] == [-float(p) for p in points]
+    with pytest.raises(ValueError, match="points"):
+        SingleSeatEnv("crazy-eights", ["greedy"], reward="score")
+
+
+# -- clone and state ----------------------------------------------------------------------------------
+
+def _dump(game):
+    return json.dumps(game.to_dict(), sort_keys=True)
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_an_aec_clone_is_independent_and_continues_as_the_original(rule_set):
+    env = EightsEnv(rule_set, 3)
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 40)):
+            if env.game.pending is None:
+                break
+            env.step(rng.choice(list(np.flatnonzero(env.last()[0]["action_mask"]))))
+        if env.game.pending is None:
+            continue
+        before = _dump(env.game)
+        observation = env.last()[0]["observation"].copy()
+        twin = env.clone()
+        assert twin.game is not env.game and twin.agent_selection == env.agent_selection
+        actions = []
+        play = random.Random(seed + 100)
+        for agent in twin.agent_iter():
+            obs, _, terminated, truncated, _ = twin.last()
+            action = None if terminated or truncated else play.choice(list(np.flatnonzero(obs["action_mask"])))
+            actions.append(action)
+            twin.step(action)
+        assert _dump(env.game) == before  # the clone's game changed nothing here
+        assert np.array_equal(env.last()[0]["observation"], observation)
+        for action in actions:
+            env.step(action)
+        assert env.game.result == twin.game.result and env.game.choices == twin.game.choices
+        assert env.rewards == twin.rewards
+        # both are the engine's game of that seed, replayed
+        assert engine.replay(env.start(), env.game.choices).result == env.game.result
+
+
+def test_a_single_seat_clone_continues_exactly_and_refuses_protocol_bots():
+    env = SingleSeatEnv("crazier-eights", ["random", first_legal], seat=1)
+    obs, info = env.reset(seed=8)
+    for _ in range(5):
+        obs, _, terminated, _, info = env.step(first_legal(obs["observation"], info["action_mask"]))
+        assert not terminated
+    twin = env.clone()
+    before = _dump(env.game)
+    _, twin_reward, twin_info = play_out(twin, *copy.deepcopy((obs, info)), policy=last_legal)
+    assert _dump(env.game) == before
+    _, reward, info = play_out(env, obs, info, policy=last_legal)  # random's state was copied too
+    assert env.game.choices == twin.game.choices and reward == twin_reward
+    bot = ["{python}", str(ROOT / "examples" / "bots" / "random_bot.py")]
+    with_bot = SingleSeatEnv("crazy-eights", [bot])
+    try:
+        with_bot.reset(seed=1)
+        with pytest.raises(ValueError, match="protocol bot"):
+            with_bot.clone()
+    finally:
+        with_bot.close()
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_state_is_the_whole_table_apart_from_the_observations(rule_set):
+    env = EightsEnv(rule_set, 3)
+    env.reset(seed=4)
+    rng = random.Random(4)
+    size, cards, players = env.encoding.size, env.encoding.cards, 3
+    while env.game.pending is not None:
+        state = env.state()
+        assert state.shape == env.state_space.shape and env.state_space.contains(state)
+        game = env.game
+        pending = game.pending
+        for seat in range(players):  # every seat's own observation, as it would get it
+            kind = pending.kind if seat == pending.player else None
+            assert np.array_equal(state[seat * size:(seat + 1) * size],
+                                  env.encoding.encode(game.view(seat), kind))
+        held = state[players * size:players * size + players * cards].reshape(players, cards)
+        for seat in range(players):  # the hidden cards: every hand a seat holds
+            hands = [c for h, p in zip(game.hands, game.hand_players()) if p == seat for c in h]
+            assert sorted(np.flatnonzero(held[seat])) == sorted(hands)
+        draw = state[players * (size + cards):players * (size + cards) + cards]
+        assert sorted(np.flatnonzero(draw)) == sorted(game.draw_pile)
+        assert list(state[-players:]) == [float(s == pending.player) for s in range(players)]
+        obs = env.last()[0]
+        assert set(obs) == {"observation", "action_mask"}  # the observation is unchanged by state()
+        env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+    assert not env.state()[-players:].any()
+
+
+def test_single_seat_state_counts_seats_from_the_learner():
+    env = SingleSeatEnv("crazy-eights", ["greedy", "greedy"], seat=2)
+    obs, info = env.reset(seed=3)
+    state = env.state()
+    size = env.encoding.size
+    assert np.array_equal(state[:size], obs["observation"])  # the learner first, asked now
+    assert np.array_equal(state[size:2 * size], env.encoding.encode(env.game.view(0)))
+    assert env.state_space.contains(state)
