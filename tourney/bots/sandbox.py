@@ -217,6 +217,21 @@ def readable_system_dirs() -> list[str]:
     return dirs
 
 
+def package_dirs() -> list[str]:
+    """The folders of the packages ``tourney`` and ``engine`` that run tourney, where the system
+    directories above do not hold them already (an editable install, a checkout on PYTHONPATH).
+
+    A bot may import them as it could from a regular install (whose site-packages lies inside
+    the Python's bound installation): ``tourney.botkit``, ``tourney.rl.encoding``, ``engine``
+    for its own search. They are source code only, bound read-only: nothing of an event's
+    (databases, configs, other bots) lives in them."""
+    here = os.path.dirname(os.path.realpath(__file__))  # tourney/bots
+    tourney = os.path.dirname(here)
+    dirs = [tourney, os.path.join(os.path.dirname(tourney), "engine")]
+    system = readable_system_dirs()
+    return [d for d in dirs if os.path.isdir(d) and not any(_inside(d, s) for s in system)]
+
+
 def _hidden(private: Iterable[str], own: list[str]) -> list[tuple[str, bool]]:
     """What to cover inside the bot's own directories: (path, is_directory) pairs. A private
     file's whole folder is covered where that folder is not itself one of the bot's (so files
@@ -255,7 +270,7 @@ def bwrap_argv(
         args.append("--unshare-net")
     if info_fd is not None:
         args += ["--info-fd", str(info_fd)]
-    system = readable_system_dirs()
+    system = readable_system_dirs() + package_dirs()
     needed = own_dirs(command, cwd)
     own = _outermost(needed)
     binds = [d for d in system if not os.path.islink(d)] + own
