@@ -223,7 +223,7 @@ def test_an_aec_clone_is_independent_and_continues_as_the_original(rule_set):
         assert twin.game is not env.game and twin.agent_selection == env.agent_selection
         actions = []
         play = random.Random(seed + 100)
-        for agent in twin.agent_iter():
+        for _agent in twin.agent_iter():
             obs, _, terminated, truncated, _ = twin.last()
             action = None if terminated or truncated else play.choice(list(np.flatnonzero(obs["action_mask"])))
             actions.append(action)

@@ -58,6 +58,7 @@ from tourney.bots import protocol
 from tourney.bots.base import Entrant
 from tourney.bots.entrants import EntrantSpec, open_entrant
 from tourney.bots.protocol import FaultCode, ProtocolError
+from tourney.rl import ENV_ID  # noqa: F401 (registered with Gymnasium by tourney.rl; kept importable here)
 from tourney.rl.aec import (
     RENDER_FPS,
     RENDER_MODES,
@@ -69,7 +70,6 @@ from tourney.rl.aec import (
     state_size,
     table_state,
 )
-from tourney.rl import ENV_ID  # noqa: F401 (registered with Gymnasium by tourney.rl; kept importable here)
 from tourney.rl.encoding import Encoding, EncodingError
 from tourney.rl.observe import Observer, observer_for
 
@@ -396,12 +396,12 @@ class SingleSeatEnv(gym.Env):
 
     def _observation(self) -> dict:
         game = self.game
-        self._observer_now()
+        observer = self._observer_now()
         pending = game.pending
         asked = pending is not None and pending.player == self.seat
         return {
             # the numbers of ``encoding.encode(game.view(seat), kind)``, the function a protocol bot calls
-            "observation": self._observer.observe(self.seat, pending.kind if asked else None),
+            "observation": observer.observe(self.seat, pending.kind if asked else None),
             "action_mask": self.action_masks(),
         }
 
