@@ -296,3 +296,25 @@ def test_single_seat_state_counts_seats_from_the_learner():
     assert np.array_equal(state[:size], obs["observation"])  # the learner first, asked now
     assert np.array_equal(state[size:2 * size], env.encoding.encode(env.game.view(0)))
     assert env.state_space.contains(state)
+
+
+@pytest.mark.parametrize("vector", ["SyncVectorEnv", "AsyncVectorEnv"])
+def test_both_of_gymnasiums_vector_environments_run_the_id(vector):
+    import gymnasium
+
+    make = getattr(gymnasium.vector, vector)
+    envs = make([lambda: gymnasium.make("tourney/Eights-v0", rule_set="crazier-eights", opponents=["greedy"])
+                 for _ in range(2)])
+    try:
+        obs, info = envs.reset(seed=[1, 2])
+        ended = 0
+        for _ in range(300):
+            # a game's last observation has no legal action; the next step resets it (any action)
+            actions = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in obs["action_mask"]])
+            obs, reward, terminated, truncated, info = envs.step(actions)
+            assert obs["observation"].shape == (2, 579)
+            assert all(m.any() != t for m, t in zip(obs["action_mask"], terminated))
+            ended += int(terminated.sum())
+        assert ended >= 2  # games ended and the next ones began
+    finally:
+        envs.close()
