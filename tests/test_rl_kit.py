@@ -74,6 +74,80 @@ def test_gymnasium_make_works_in_a_fresh_interpreter():
     assert done.returncode == 0 and done.stdout.strip() == "2", done.stderr
 
 
+def _fresh(code, pythonpath):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join(pythonpath)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/",
+                          timeout=120)
+
+
+MAKE = ("import gymnasium\n"
+        "env = gymnasium.make('tourney/Eights-v0', rule_set='crazy-eights')\n"
+        "print(type(env.unwrapped).__module__, env.reset(seed=1)[0]['observation'].shape)\n")
+
+
+def test_the_start_up_hook_registers_the_plain_id_when_gymnasium_loads():
+    """What the installed tourney-gymnasium.pth does (``import _tourney_gymnasium``), then the id
+    alone; without the hook the id is unknown, as Gymnasium 1.x reads no plugin entry points."""
+    path = [str(ROOT), str(ROOT / "build_tools")]
+    done = _fresh("import _tourney_gymnasium\n" + MAKE, path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["tourney.rl.single", "(579,)"]
+    if _fresh("import _tourney_gymnasium", []).returncode != 0:  # (where no install put the hook in)
+        done = _fresh(MAKE, path)
+        assert done.returncode != 0 and "Namespace tourney not found" in done.stderr
+    # the hook itself imports nothing heavy: Gymnasium loads only when asked for
+    done = _fresh("import sys, _tourney_gymnasium; print('gymnasium' in sys.modules, 'tourney' in sys.modules)", path)
+    assert done.stdout.split() == ["False", "False"], done.stderr
+    # Gymnasium imported before the hook: it registers at once
+    done = _fresh("import gymnasium, _tourney_gymnasium\n" + MAKE, path)
+    assert done.returncode == 0 and done.stdout.split()[0] == "tourney.rl.single", done.stderr
+
+
+def test_every_wheel_gets_the_hook_listed_in_its_record(tmp_path):
+    import base64
+    import hashlib
+    import zipfile
+
+    sys.path.insert(0, str(ROOT / "build_tools"))
+    try:
+        import tourney_build
+    finally:
+        sys.path.remove(str(ROOT / "build_tools"))
+    wheel = tmp_path / "tourney-0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("tourney/__init__.py", "x = 1\n")
+        z.writestr("tourney-0.dist-info/RECORD", "tourney/__init__.py,sha256=abc,6\ntourney-0.dist-info/RECORD,,\n")
+    files = tourney_build.hook_files()
+    assert files["tourney-gymnasium.pth"] == b"import _tourney_gymnasium\n"
+    assert files["_tourney_gymnasium.py"] == (ROOT / "build_tools" / "_tourney_gymnasium.py").read_bytes()
+    for _ in range(2):  # twice: still one of each
+        tourney_build.add_to_wheel(str(wheel), files)
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        record = z.read("tourney-0.dist-info/RECORD").decode().splitlines()
+        assert sorted(names) == sorted(["tourney/__init__.py", "tourney-0.dist-info/RECORD", *files])
+        for name, data in files.items():
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            assert record.count(f"{name},sha256={digest},{len(data)}") == 1
+            assert z.read(name) == data
+    assert "tourney/__init__.py,sha256=abc,6" in record
+
+
+def _hook_installed_from_here() -> bool:
+    done = _fresh("import _tourney_gymnasium, tourney; print(tourney.__file__)", [])
+    return done.returncode == 0 and Path(done.stdout.strip()).parent == ROOT / "tourney"
+
+
+@pytest.mark.skipif(not _hook_installed_from_here(), reason="this checkout is not pip-installed (the README's "
+                    "test command installs it)")
+def test_gymnasium_make_of_the_plain_id_in_a_fresh_interpreter_after_install():
+    done = _fresh(MAKE, [])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["tourney.rl.single", "(579,)"]
+
+
 def test_render_fps_is_declared():
     assert SingleSeatEnv.metadata["render_fps"] > 0 and EightsEnv.metadata["render_fps"] > 0
 

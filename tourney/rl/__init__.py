@@ -10,11 +10,11 @@
 
 The environments need the ``rl`` extra: ``pip install -e '.[rl]'``.
 
-Importing this package registers the Gymnasium id :data:`ENV_ID` (when Gymnasium is installed),
-so ``import tourney.rl`` then ``gymnasium.make("tourney/Eights-v0", ...)`` works, and so does
-``gymnasium.make("tourney.rl:tourney/Eights-v0", ...)`` in a fresh interpreter (Gymnasium imports
-the module named before the colon). Gymnasium 1.0 dropped the plugin entry points that older
-versions read at import, so a package can no longer register ids before it is imported.
+The Gymnasium id :data:`ENV_ID` is registered three ways. An installed tourney registers it when
+Gymnasium loads, with nothing of tourney imported (``build_tools/_tourney_gymnasium.py``, put in
+site-packages by the build with a one-line ``.pth``: Gymnasium 1.0 dropped the plugin entry points
+older versions read at import). Importing this package registers it too (a checkout on
+PYTHONPATH), and ``gymnasium.make("tourney.rl:tourney/Eights-v0", ...)`` imports this package.
 """
 
 from tourney.rl.encoding import Encoding, EncodingError
@@ -29,7 +29,7 @@ def _register() -> None:
     """Register :data:`ENV_ID` with Gymnasium, if it is installed (the environment itself loads
     only when made, so this costs Gymnasium's import and nothing more)."""
     try:
-        import gymnasium
+        import gymnasium  # optional (the rl extra), and only to register the id: never at module level
     except ImportError:  # the rl extra is not installed: the encoding still works
         return
     if ENV_ID not in gymnasium.registry:
