@@ -162,6 +162,8 @@ def test_render_fps_is_declared():
     ([], "non-empty list"),
     (["python3", 7], "non-empty list"),
     (Snapshots(), "holds no policy"),
+    (EntrantSpec("x", builtin="grandmaster"), "no built-in bot"),
+    (EntrantSpec("x"), "exactly one of builtin and command"),
 ])
 def test_a_wrong_opponent_is_refused_at_construction_saying_what_is_accepted(opponent, says):
     with pytest.raises(ValueError) as caught:

@@ -120,6 +120,9 @@ class Snapshots:
     def __len__(self) -> int:
         return len(self.policies)
 
+    def __repr__(self) -> str:
+        return f"Snapshots({len(self.policies)} policies, keep={self.keep})"
+
 
 def _copy_policy(policy: Policy) -> Policy:
     return copy.deepcopy(policy)
@@ -149,9 +152,15 @@ def accepted() -> str:
 
 def opponent_problem(opponent: Any) -> str | None:
     """Why ``opponent`` cannot take a seat; None when it can (see the module docstring)."""
-    if isinstance(opponent, EntrantSpec | Snapshots):
-        if isinstance(opponent, Snapshots) and not opponent.policies:
+    if isinstance(opponent, Snapshots):
+        if not opponent.policies:
             return "Snapshots holds no policy yet: add the learner's first copy before making the environment"
+        return None
+    if isinstance(opponent, EntrantSpec):
+        if (opponent.builtin is None) == (opponent.command is None):
+            return "an EntrantSpec needs exactly one of builtin and command"
+        if opponent.builtin is not None and opponent.builtin not in bots.BOT_NAMES:
+            return f"{opponent.builtin!r} is no built-in bot (known: {', '.join(bots.BOT_NAMES)})"
         return None
     if isinstance(opponent, str):
         if opponent not in bots.BOT_NAMES:
