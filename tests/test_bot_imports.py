@@ -88,3 +88,14 @@ def test_tourney_check_passes_a_bot_importing_tourney_under_the_editable_install
                            "{python}", str(bot)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "'importer-sealed'" in done.stdout and "ok   sandbox: the bot runs isolated" in done.stdout
+
+
+def test_a_private_file_inside_a_package_folder_stays_hidden(tmp_path):
+    """(A database kept inside the package folder, an odd place: keep_private still covers it.)"""
+    dirs = sandbox.package_dirs()
+    if not dirs:
+        pytest.skip("the packages lie inside the system dirs here")
+    secret = os.path.join(dirs[0], "results", "tourney.db")
+    argv = sandbox.bwrap_argv(["true"], str(tmp_path), scratch="/tmp/x", policy=Policy("on"), private=[secret])
+    hidden = os.path.dirname(secret)
+    assert argv[argv.index(hidden) - 1] == "--tmpfs"

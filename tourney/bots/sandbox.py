@@ -9,7 +9,8 @@ bubblewrap>`_ (``bwrap``, a small unprivileged namespace tool) so that the bot
   process in it ends too, including children that called ``setsid()``;
 - has no network unless ``Policy.network`` (its own network namespace holds only a loopback);
 - sees a filesystem built from an empty root: the system (``/usr``, ``/bin``, ``/lib*``,
-  ``/etc``, ``/opt`` and the Python running tourney) read-only, its own directories (its working
+  ``/etc``, ``/opt``, the Python running tourney, and the folders of the packages ``tourney`` and
+  ``engine``: :func:`package_dirs`) read-only, its own directories (its working
   directory and the folders of the files named in its command) read-only, or writable with
   ``Policy.writable``, and a fresh private scratch directory as ``/tmp`` (also ``HOME`` and
   ``TMPDIR``), removed when the process ends. Nothing else exists: not the database, not other
@@ -270,7 +271,8 @@ def bwrap_argv(
         args.append("--unshare-net")
     if info_fd is not None:
         args += ["--info-fd", str(info_fd)]
-    system = readable_system_dirs() + package_dirs()
+    packages = package_dirs()
+    system = readable_system_dirs() + packages
     needed = own_dirs(command, cwd)
     own = _outermost(needed)
     binds = [d for d in system if not os.path.islink(d)] + own
@@ -289,7 +291,7 @@ def bwrap_argv(
         args += ["--symlink", os.readlink(d), d] if os.path.islink(d) else ["--ro-bind", d, d]
     for d in own:
         args += ["--bind" if policy.writable else "--ro-bind", d, d]
-    for path, is_dir in _hidden(private, needed):
+    for path, is_dir in _hidden(private, needed + packages):
         args += ["--tmpfs", path] if is_dir else ["--ro-bind", "/dev/null", path]
     args += ["--chdir", cwd]
     if as_root:
