@@ -394,3 +394,71 @@ def test_both_of_gymnasiums_vector_environments_run_the_id(vector):
         assert ended >= 2  # games ended and the next ones began
     finally:
         envs.close()
+
+
+# -- the information-state history ----------------------------------------------------------------
+
+def _sent_to(start, choices, seat):
+    """What a protocol bot in ``seat`` is sent of the game, replayed: its hand at the first
+    decision, the events of its view at each of its requests, its answers, and the events of its
+    final view (docs/protocol.md: a request's and game_end's view carry the events since the
+    seat's previous request)."""
+    game = engine.new_game(**start)
+    out = [{"type": "hand", "player": seat, "cards": list(game.view(seat)["hand"])}]
+    for choice in choices:
+        pending = game.pending
+        if pending.player == seat:
+            out += game.view(seat)["events"]
+            out.append({"type": "decision", "player": seat, "kind": pending.kind, "option": choice})
+        game.apply(choice)
+    return out + game.view(seat)["events"]
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_the_history_is_what_the_seat_was_shown_and_its_own_decisions(rule_set):
+    env = EightsEnv(rule_set, 3, history=True)
+    env.reset(seed=6)
+    rng = random.Random(6)
+    middle = None
+    while env.game.pending is not None:
+        if len(env.game.choices) == 15:
+            middle = {a: env.history(a) for a in env.possible_agents}
+        env.step(rng.choice(list(np.flatnonzero(env.last()[0]["action_mask"]))))
+    for seat, agent in enumerate(env.possible_agents):
+        history = env.history(agent)
+        assert history == _sent_to(env.start(), env.game.choices, seat)
+        assert history[:len(middle[agent])] == middle[agent]  # it only grows
+        mine = [e["option"] for e in history if e["type"] == "decision"]
+        assert mine and len(mine) == sum(1 for e in history if e["type"] == "decision" and e["player"] == seat)
+        draws = {"mine": 0, "theirs": 0}
+        for event in history:  # nothing meant for another seat: others' draws come without cards
+            assert event.get("only", seat) == seat
+            if event["type"] in ("draw", "drew"):
+                if event.get("player") == seat:
+                    draws["mine"] += "cards" in event
+                else:
+                    assert "cards" not in event, event
+                    draws["theirs"] += 1
+        assert draws["mine"] and draws["theirs"], draws
+    with pytest.raises(RuntimeError, match="history=True"):
+        EightsEnv(rule_set, 2).history("player_0")
+
+
+def test_the_learners_history_in_the_single_seat_env():
+    env = SingleSeatEnv("crazier-eights", ["greedy"], seat=1, history=True)
+    obs, info = env.reset(seed=2)
+    play_out(env, obs, info)
+    history = env.history()
+    assert history == _sent_to(env.start(), env.game.choices, 1)
+    assert [e["option"] for e in history if e["type"] == "decision"] == \
+        [c for c, p in zip(env.game.choices, _players(env)) if p == 1]
+
+
+def _players(env):
+    """The seat that made each of a finished game's choices, replayed."""
+    game = engine.new_game(**env.start())
+    seats = []
+    for choice in env.game.choices:
+        seats.append(game.pending.player)
+        game.apply(choice)
+    return seats

@@ -27,6 +27,8 @@ hold the result. A player eliminated earlier just stops being asked.
 :meth:`EightsEnv.state` is the whole table for a centralised critic (hidden cards included,
 so never an agent's input at play time; :func:`table_state`), apart from the observations;
 :meth:`EightsEnv.clone` is an independent copy of the environment in the middle of a game.
+With ``history=True``, :meth:`EightsEnv.history` is an agent's information-state history: every
+event it has been shown, its own decisions among them (:func:`information_state`).
 
 ``reset(seed=s)`` plays the engine's game of seed ``s``, so ``engine.replay(env.start(),
 env.game.choices)`` re-creates it exactly; ``reset()`` without a seed draws the next game's seed
@@ -117,6 +119,31 @@ def table_state(encoding: Encoding, observer: Observer, game: Any, order: Sequen
     return np.concatenate([*seen, held.ravel(), draw, to_act])
 
 
+def start_history(game: Any) -> list[list[dict]]:
+    """Every seat's information-state history when a game is handed over (before its first
+    decision): the seat's hand then."""
+    return [[{"type": "hand", "player": s, "cards": list(game.view(s)["hand"])}] for s in range(game.players)]
+
+
+def record_decision(history: list[list[dict]], game: Any, option: str) -> None:
+    """Call before ``game`` applies ``option`` to its pending decision: the asked seat's history
+    takes the events since its previous decision (the engine's view shows them only until the
+    seat answers), then the decision and its answer."""
+    pending = game.pending
+    seat = pending.player
+    history[seat].extend(game.view(seat)["events"])
+    history[seat].append({"type": "decision", "player": seat, "kind": pending.kind, "option": option})
+
+
+def information_state(history: list[list[dict]], game: Any, seat: int) -> list[dict]:
+    """What ``seat`` has seen of the game so far, in order, as JSON-ready events: its hand before
+    the first decision, then every event its view has shown it (the public ones, and the private details
+    meant for it alone, such as the cards it drew), with its own decisions among them as
+    ``{"type": "decision", "player", "kind", "option"}``: the same events a protocol bot in that
+    seat is sent, from the first request to the end. Nothing hidden from the seat is in it."""
+    return [*history[seat], *game.view(seat)["events"]]
+
+
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
@@ -155,6 +182,7 @@ class EightsEnv(AECEnv):
         max_decisions: int | None = None,
         render_mode: str | None = None,
         names: list[str] | None = None,
+        history: bool = False,
     ):
         super().__init__()
         if reward not in REWARDS:
@@ -170,6 +198,8 @@ class EightsEnv(AECEnv):
         self.max_decisions = max_decisions
         self.render_mode = render_mode
         self.names = list(names) if names else [agent_name(s) for s in range(players)]
+        self.keep_history = history
+        self._history: list[list[dict]] = []
         # the card table depends on the set-up only, never on the shuffle
         self.encoding = Encoding.for_game(self._new_game(0))
         self.possible_agents = [agent_name(s) for s in range(players)]
@@ -228,6 +258,8 @@ class EightsEnv(AECEnv):
         self._shown = 0
         self._rendered = 0
         self.decisions = 0
+        if self.keep_history:
+            self._history = start_history(self.game)
         start_agents(self, self.game.pending.player)
 
     def observe(self, agent: str) -> dict:
@@ -243,6 +275,12 @@ class EightsEnv(AECEnv):
                     "action_mask": self.encoding.mask(pending.options)}
         return {"observation": observer.observe(seat),
                 "action_mask": np.zeros(self.encoding.actions, np.int8)}
+
+    def history(self, agent: str) -> list[dict]:
+        """``agent``'s information-state history (``history=True``; :func:`information_state`)."""
+        if not self.keep_history:
+            raise RuntimeError("made without history: EightsEnv(..., history=True) keeps it")
+        return information_state(self._history, self.game, self._seat[agent])
 
     def state(self) -> np.ndarray:
         """The whole table for a centralised critic (:func:`table_state`, seats in seat order):
@@ -284,7 +322,10 @@ class EightsEnv(AECEnv):
         if action is None:
             raise IllegalAction(f"{agent} is asked to decide: None is no action")
         game = self.game
-        game.apply(self.option_of(action))
+        option = self.option_of(action)
+        if self.keep_history:
+            record_decision(self._history, game, option)
+        game.apply(option)
         self.decisions += 1
         self._cumulative_rewards[agent] = 0.0
         pending = game.pending

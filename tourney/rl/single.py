@@ -35,7 +35,8 @@ in-process policies are deterministic); a protocol bot does as its program does 
 seed in its hello, once). An opponent's fault makes it lose under the rules, as in an event.
 
 :meth:`SingleSeatEnv.state` is the whole table for a centralised critic (the learner's seat
-first), apart from the observation; :meth:`SingleSeatEnv.clone` copies the environment mid-game
+first), apart from the observation; with ``history=True``, :meth:`SingleSeatEnv.history` is the
+learner's information-state history; :meth:`SingleSeatEnv.clone` copies the environment mid-game
 (not with protocol bots: a process cannot be copied).
 """
 
@@ -65,8 +66,11 @@ from tourney.rl.aec import (
     REWARDS,
     IllegalAction,
     clone_game,
+    information_state,
     outcome,
+    record_decision,
     render_lines,
+    start_history,
     state_size,
     table_state,
 )
@@ -227,6 +231,7 @@ class SingleSeatEnv(gym.Env):
         illegal: str = "forfeit",
         max_decisions: int | None = None,
         render_mode: str | None = None,
+        history: bool = False,
     ):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -251,6 +256,8 @@ class SingleSeatEnv(gym.Env):
         self.illegal = illegal
         self.max_decisions = max_decisions
         self.render_mode = render_mode
+        self.keep_history = history
+        self._history: list[list[dict]] = []
         self.opponents = list(opponents)
         probe = engine.new_game(rule_set, players=self.players, seed=0, options=self.options, teams=teams)
         self.encoding = Encoding.for_game(probe)
@@ -321,6 +328,8 @@ class SingleSeatEnv(gym.Env):
         self._shown = 0
         self._rendered = 0
         self.faults: dict[int, str] = {}
+        if self.keep_history:
+            self._history = start_history(self.game)
         self.decisions = 0
         self._request = 0
         self.illegal_action = False
@@ -384,6 +393,8 @@ class SingleSeatEnv(gym.Env):
             self.illegal_action = True
             self._fault(self.seat, "illegal")
         else:
+            if self.keep_history:
+                record_decision(self._history, game, option)
             game.apply(option)
             self.decisions += 1
             self._narrate()
@@ -429,6 +440,13 @@ class SingleSeatEnv(gym.Env):
                         placements=list(result.placements), faults=dict(self.faults),
                         illegal=self.illegal_action)
         return info
+
+    def history(self) -> list[dict]:
+        """The learner's information-state history (``history=True``): every event its seat has
+        been shown, its own decisions among them (:func:`tourney.rl.aec.information_state`)."""
+        if not self.keep_history:
+            raise RuntimeError("made without history: SingleSeatEnv(..., history=True) keeps it")
+        return information_state(self._history, self.game, self.seat)
 
     def state(self) -> np.ndarray:
         """The whole table for a centralised critic (:func:`tourney.rl.aec.table_state`), seats
