@@ -34,17 +34,18 @@ def get_requires_for_build_editable(config_settings=None):
 
 # --- the Gymnasium start-up hook -------------------------------------------------------------------
 # Gymnasium 1.0 reads no plugin entry points any more, so every wheel (the editable one too) gets
-# _tourney_gymnasium.py and a one-line .pth that imports it at start-up: it registers
-# "tourney/Eights-v0" once Gymnasium is imported (see that module's docstring).
+# _tourney_gymnasium.py (a copy of tourney/rl/gymnasium_id.py) and a one-line .pth that imports it
+# at start-up: it registers "tourney/Eights-v0" once Gymnasium is imported (see that module).
 
 HOOK = "_tourney_gymnasium.py"
 PTH = "tourney-gymnasium.pth"
 
 
 def hook_files() -> dict[str, bytes]:
-    """The files added at the top of every wheel: name -> content."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, HOOK), "rb") as f:
+    """The files added at the top of every wheel: name -> content (the hook is a copy of
+    tourney/rl/gymnasium_id.py, which imports nothing of tourney)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "tourney", "rl", "gymnasium_id.py"), "rb") as f:
         source = f.read()
     return {HOOK: source, PTH: b"import _tourney_gymnasium\n"}
 

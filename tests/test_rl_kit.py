@@ -87,22 +87,39 @@ MAKE = ("import gymnasium\n"
         "print(type(env.unwrapped).__module__, env.reset(seed=1)[0]['observation'].shape)\n")
 
 
-def test_the_start_up_hook_registers_the_plain_id_when_gymnasium_loads():
-    """What the installed tourney-gymnasium.pth does (``import _tourney_gymnasium``), then the id
-    alone; without the hook the id is unknown, as Gymnasium 1.x reads no plugin entry points."""
-    path = [str(ROOT), str(ROOT / "build_tools")]
-    done = _fresh("import _tourney_gymnasium\n" + MAKE, path)
+def _build_tools():
+    sys.path.insert(0, str(ROOT / "build_tools"))
+    try:
+        import tourney_build
+    finally:
+        sys.path.remove(str(ROOT / "build_tools"))
+    return tourney_build
+
+
+def test_the_start_up_hook_registers_the_plain_id_when_gymnasium_loads(tmp_path):
+    """The files the build puts in site-packages, in a folder of their own that Python processes
+    as a site directory (its .pth lines run): then the id alone works, with nothing imported;
+    without them it does not, as Gymnasium 1.x reads no plugin entry points."""
+    site = tmp_path / "site"
+    site.mkdir()
+    for name, data in _build_tools().hook_files().items():
+        (site / name).write_bytes(data)
+    with_hook = f"import site; site.addsitedir({str(site)!r})\n"
+    done = _fresh(with_hook + MAKE, [str(ROOT)])
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["tourney.rl.single", "(579,)"]
     if _fresh("import _tourney_gymnasium", []).returncode != 0:  # (where no install put the hook in)
-        done = _fresh(MAKE, path)
+        done = _fresh(MAKE, [str(ROOT)])
         assert done.returncode != 0 and "Namespace tourney not found" in done.stderr
     # the hook itself imports nothing heavy: Gymnasium loads only when asked for
-    done = _fresh("import sys, _tourney_gymnasium; print('gymnasium' in sys.modules, 'tourney' in sys.modules)", path)
+    done = _fresh(with_hook + "import sys; print('gymnasium' in sys.modules, 'tourney' in sys.modules)", [str(ROOT)])
     assert done.stdout.split() == ["False", "False"], done.stderr
     # Gymnasium imported before the hook: it registers at once
-    done = _fresh("import gymnasium, _tourney_gymnasium\n" + MAKE, path)
+    done = _fresh("import gymnasium\n" + with_hook + MAKE, [str(ROOT)])
     assert done.returncode == 0 and done.stdout.split()[0] == "tourney.rl.single", done.stderr
+    # and import tourney.rl alone (a checkout on PYTHONPATH) neither imports Gymnasium nor needs it first
+    done = _fresh("import sys, tourney.rl; print('gymnasium' in sys.modules)\n" + MAKE, [str(ROOT)])
+    assert done.returncode == 0 and done.stdout.split()[:2] == ["False", "tourney.rl.single"], done.stderr
 
 
 def test_every_wheel_gets_the_hook_listed_in_its_record(tmp_path):
@@ -110,18 +127,14 @@ def test_every_wheel_gets_the_hook_listed_in_its_record(tmp_path):
     import hashlib
     import zipfile
 
-    sys.path.insert(0, str(ROOT / "build_tools"))
-    try:
-        import tourney_build
-    finally:
-        sys.path.remove(str(ROOT / "build_tools"))
+    tourney_build = _build_tools()
     wheel = tmp_path / "tourney-0-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as z:
         z.writestr("tourney/__init__.py", "x = 1\n")
         z.writestr("tourney-0.dist-info/RECORD", "tourney/__init__.py,sha256=abc,6\ntourney-0.dist-info/RECORD,,\n")
     files = tourney_build.hook_files()
     assert files["tourney-gymnasium.pth"] == b"import _tourney_gymnasium\n"
-    assert files["_tourney_gymnasium.py"] == (ROOT / "build_tools" / "_tourney_gymnasium.py").read_bytes()
+    assert files["_tourney_gymnasium.py"] == (ROOT / "tourney" / "rl" / "gymnasium_id.py").read_bytes()
     for _ in range(2):  # twice: still one of each
         tourney_build.add_to_wheel(str(wheel), files)
     with zipfile.ZipFile(wheel) as z:

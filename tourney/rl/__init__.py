@@ -10,30 +10,19 @@
 
 The environments need the ``rl`` extra: ``pip install -e '.[rl]'``.
 
-The Gymnasium id :data:`ENV_ID` is registered three ways. An installed tourney registers it when
-Gymnasium loads, with nothing of tourney imported (``build_tools/_tourney_gymnasium.py``, put in
-site-packages by the build with a one-line ``.pth``: Gymnasium 1.0 dropped the plugin entry points
-older versions read at import). Importing this package registers it too (a checkout on
-PYTHONPATH), and ``gymnasium.make("tourney.rl:tourney/Eights-v0", ...)`` imports this package.
+The Gymnasium id :data:`ENV_ID` (``tourney/Eights-v0``) is registered when Gymnasium's registry
+loads (:mod:`tourney.rl.gymnasium_id`): with nothing imported first once tourney is installed
+(its build adds a start-up ``.pth``: Gymnasium 1.0 dropped the plugin entry points), and after
+``import tourney.rl`` in a checkout. ``gymnasium.make("tourney.rl:tourney/Eights-v0", ...)``
+imports this package itself.
 """
 
+from tourney.rl import gymnasium_id
 from tourney.rl.encoding import Encoding, EncodingError
 
 __all__ = ["ENV_ID", "Encoding", "EncodingError"]
 
 #: the Gymnasium id of :class:`tourney.rl.single.SingleSeatEnv`
-ENV_ID = "tourney/Eights-v0"
+ENV_ID = gymnasium_id.ENV_ID
 
-
-def _register() -> None:
-    """Register :data:`ENV_ID` with Gymnasium, if it is installed (the environment itself loads
-    only when made, so this costs Gymnasium's import and nothing more)."""
-    try:
-        import gymnasium  # optional (the rl extra), and only to register the id: never at module level
-    except ImportError:  # the rl extra is not installed: the encoding still works
-        return
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="tourney.rl.single:SingleSeatEnv")
-
-
-_register()
+gymnasium_id.install()  # cheap: Gymnasium is not imported here

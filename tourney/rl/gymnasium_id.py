@@ -1,14 +1,20 @@
-"""Make ``gymnasium.make("tourney/Eights-v0")`` work with nothing of tourney imported first.
+"""Register ``tourney/Eights-v0`` with Gymnasium when Gymnasium's registry loads, without
+importing Gymnasium (or anything of tourney) before.
 
 Gymnasium 1.0 removed the plugin entry points (group ``gymnasium.envs``) through which older
 versions registered an installed package's ids when Gymnasium was imported. This module does
-that one job instead: tourney's build installs it at the top of site-packages with a one-line
-``tourney-gymnasium.pth`` (``import _tourney_gymnasium``), so Python imports it at start-up.
+that one job instead, two ways:
 
-At start-up it only puts a finder in front of ``sys.meta_path``; that finder answers no import
+- tourney's build copies it to the top of site-packages as ``_tourney_gymnasium.py``, with a
+  one-line ``tourney-gymnasium.pth`` (``import _tourney_gymnasium``) that Python runs at start-up:
+  so ``gymnasium.make("tourney/Eights-v0")`` works in a fresh interpreter once tourney is
+  installed (build_tools/tourney_build.py);
+- ``import tourney.rl`` calls :func:`install` too (a checkout on PYTHONPATH has no ``.pth``).
+
+:func:`install` only puts a finder in front of ``sys.meta_path``; that finder answers no import
 itself. When ``gymnasium.envs`` (where Gymnasium builds its registry) has been loaded, it
-registers tourney's id with the environment's entry point as a string (nothing of tourney is
-imported until the environment is made) and takes itself out. Nothing here may ever break an
+registers the id with the environment's entry point as a string (nothing of tourney is imported
+until the environment is made) and takes itself out. Nothing here may ever break an
 interpreter: every step gives up silently. Standard library only, and no import of tourney.
 """
 
@@ -35,14 +41,14 @@ class GymnasiumWatcher:
             return None
         self.remove()
         try:
-            from importlib.util import find_spec
+            from importlib.util import find_spec  # only once Gymnasium loads: start-up imports nothing
 
             spec = find_spec(name)  # the real spec, from the finders behind us
         except Exception:
             return None
         loader = getattr(spec, "loader", None)
         run = getattr(loader, "exec_module", None)
-        if run is None:
+        if loader is None or run is None:
             return spec
 
         def exec_module(module):
@@ -74,11 +80,13 @@ def install() -> None:
         except Exception:
             pass
         return
-    if not any(isinstance(f, GymnasiumWatcher) for f in sys.meta_path):
+    # one watcher, whichever copy put it there (the .pth's or the package's)
+    if not any(type(f).__name__ == "GymnasiumWatcher" for f in sys.meta_path):
         sys.meta_path.insert(0, GymnasiumWatcher())
 
 
-try:
-    install()
-except Exception:  # pragma: no cover - never stop an interpreter from starting
-    pass
+if __name__ == "_tourney_gymnasium":  # the copy the .pth imports at start-up
+    try:
+        install()
+    except Exception:  # pragma: no cover - never stop an interpreter from starting
+        pass
