@@ -242,8 +242,7 @@ def test_snapshots_are_frozen_copies_drawn_per_game_from_its_seed():
     rng = np.random.default_rng(1)
     encoding = SingleSeatEnv("crazier-eights", ["greedy"]).encoding
     learner = Linear(rng.normal(size=(encoding.actions, encoding.size)))
-    pool = Snapshots(keep=2)
-    pool.add(learner)
+    pool = Snapshots(learner, keep=2)
     before = pool.policies[0].weights.copy()
     learner.weights += 1.0  # training goes on: the snapshot must not follow
     assert np.array_equal(pool.policies[0].weights, before) and pool.policies[0] is not learner

@@ -36,11 +36,12 @@ class Snapshots:
     >>> len(pool)
     2
 
-    :meth:`add` stores a deep copy (``copy=True``), so that training the learner on afterwards
-    does not change the snapshot: a torch module, an sb3 policy or an object holding numpy
-    weights is copied whole. (A plain function is never copied by Python: close it over arrays
-    that are not trained further.) ``keep`` keeps only the newest copies. Several seats may share
-    one pool; a pool may grow while the environment runs (the next game sees it).
+    The pool stores deep copies (of the policies it is made with, and of those :meth:`add` is
+    given unless ``copy=False``), so that training the learner on afterwards does not change a
+    snapshot: a torch module, an sb3 policy or an object holding numpy weights is copied whole.
+    (A plain function is never copied by Python: close it over arrays that are not trained
+    further.) ``keep`` keeps only the newest copies. Several seats may share one pool; a pool may
+    grow while the environment runs (the next game sees it).
     """
 
     def __init__(self, *policies: Policy, keep: int | None = None):
@@ -49,7 +50,7 @@ class Snapshots:
         self.keep = keep
         self.policies: list[Policy] = []
         for policy in policies:
-            self.add(policy, copy=False)
+            self.add(policy)
 
     def add(self, policy: Policy, copy: bool = True) -> None:
         """Add ``policy`` (a deep copy of it, unless ``copy=False``) as the newest snapshot."""
