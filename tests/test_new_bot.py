@@ -20,7 +20,7 @@ runner = CliRunner()
 NO_CC = shutil.which("cc") is None and shutil.which("gcc") is None
 
 LANGS = [
-    pytest.param("python", ["python3", "bot.py"], id="python"),
+    pytest.param("python", ["{python}", "bot.py"], id="python"),
     pytest.param("javascript", ["node", "bot.js"], id="javascript",
                  marks=pytest.mark.skipif(shutil.which("node") is None, reason="no node on this machine")),
     pytest.param("c", ["./bot"], id="c",

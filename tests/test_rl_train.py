@@ -23,6 +23,7 @@ sys.path.insert(0, str(TRAIN))
 from policy import LinearPolicy  # noqa: E402
 
 from tourney.rl.encoding import Encoding  # noqa: E402
+from tourney.rl.export import FILES  # noqa: E402
 
 
 def test_train_script_trains_saves_and_reports_an_sprt_verdict(tmp_path):
@@ -36,6 +37,8 @@ def test_train_script_trains_saves_and_reports_an_sprt_verdict(tmp_path):
     assert "trained 6 games" in done.stdout
     verdict = [line for line in done.stdout.splitlines() if line.startswith("sprt against greedy: verdict=")]
     assert verdict and verdict[0].split("verdict=")[1].split()[0] in ("H0", "H1", "inconclusive")
+    assert f"exported the bot to {tmp_path / 'policy_bot'}" in done.stdout
+    assert sorted(p.name for p in (tmp_path / "policy_bot").iterdir()) == sorted(FILES)
     policy = LinearPolicy.load(out)
     assert policy.weights.any()  # six games of learning moved some weights
     assert policy.rule_set == "crazier-eights" and policy.encoding == Encoding(52, 2)

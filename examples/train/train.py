@@ -8,10 +8,12 @@
    tourney.rl's observation encoding (examples/train/policy.py), in the single-seat Gymnasium
    environment, one learned seat against the built-in greedy bot, the learner's seat drawn from
    each game's seed. Only numpy and the standard library.
-2. The policy is saved as JSON (results/train/policy.json, or --out), with the entrant config of
-   the SPRT next to it (policy.toml); results/ is the folder .gitignore keeps out of the checkout.
-3. examples/train/policy_bot.py loads it and plays it as a protocol bot (the same encoding
-   function): `tourney sprt` runs it against greedy and this script prints the verdict.
+2. The policy is saved as JSON (results/train/policy.json, or --out; results/ is the folder
+   .gitignore keeps out of the checkout), and as an MLP of one layer (policy.npz beside it,
+   tourney/rl/mlp.py's format).
+3. `tourney export-bot` turns policy.npz into a bot folder (policy_bot/ beside it: the bot, the
+   weights, the forward pass, the encoding, the helper; numpy only). `tourney check` checks it
+   and `tourney sprt` runs it against greedy; this script prints the verdict.
 
 Needs the rl extra: pip install -e '.[rl]'. Run it from the project root.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -36,6 +39,7 @@ DEFAULT_OUT = HERE.parents[1] / "results" / "train" / "policy.json"
 
 from policy import LinearPolicy  # noqa: E402
 
+from tourney.rl.export import save_mlp  # noqa: E402
 from tourney.rl.single import SingleSeatEnv  # noqa: E402
 
 
@@ -92,21 +96,35 @@ def evaluate(policy: LinearPolicy, env: SingleSeatEnv, games: int, seed: int) ->
     return wins / max(games, 1)
 
 
-def sprt(policy_path: Path, games: int, db: str | None, seed: int) -> dict:
-    """Play policy_bot.py (with the policy at ``policy_path``) against greedy with `tourney sprt`;
-    the test's JSON result. The entrant is defined in a small config written next to the policy."""
-    config = policy_path.with_suffix(".toml")
+def export(policy: LinearPolicy, policy_path: Path) -> Path:
+    """The policy as a bot folder, by `tourney export-bot`: a linear policy is an MLP of one layer
+    (scores = weights @ observation + bias, so the layer's w is weights transposed)."""
+    npz, folder = policy_path.with_suffix(".npz"), policy_path.with_name(policy_path.stem + "_bot")
+    save_mlp(npz, [(policy.weights.T, policy.bias)], activation="identity", rule_set=policy.rule_set,
+             players=policy.encoding.players)
+    if folder.is_dir():
+        shutil.rmtree(folder)  # this script's own output of an earlier run
+    done = subprocess.run([sys.executable, "-m", "tourney", "export-bot", "linear_policy", str(npz),
+                           "--dir", str(folder)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"tourney export-bot failed:\n{done.stderr}")
+    return folder
+
+
+def sprt(folder: Path, games: int, db: str | None, seed: int) -> dict:
+    """Play the exported bot in ``folder`` against greedy with `tourney sprt`; the test's JSON
+    result. The entrant is defined in a small config written beside the folder."""
+    config = folder.with_suffix(".toml")
     config.write_text(
         "# written by examples/train/train.py: the trained policy as an entrant\n"
         '[event]\nname = "linear-policy-sprt"\nformat = "sprt"\nentrants = ["linear_policy", "greedy"]\n\n'
         "[[entrants]]\n"
         'name = "linear_policy"\n'
-        f"command = {json.dumps(['{python}', str(HERE / 'policy_bot.py'), str(policy_path.resolve())])}\n"
-        f"cwd = {json.dumps(str(HERE.parents[1]))}   # the project root: the bot imports tourney from it\n\n"
+        'command = ["{python}", "bot.py"]\n'
+        f"cwd = {json.dumps(str(folder.resolve()))}   # the bot folder tourney export-bot wrote\n\n"
         '[[entrants]]\nname = "greedy"\nbuiltin = "greedy"\n', encoding="utf-8")
     # first the protocol check (a bot that cannot start would only forfeit every game of the test)
-    check = [sys.executable, "-m", "tourney", "check", "--games", "1", "--cwd", str(HERE.parents[1]), "--",
-             "{python}", str(HERE / "policy_bot.py"), str(policy_path.resolve())]
+    check = [sys.executable, "-m", "tourney", "check", "--games", "1", "--cwd", str(folder), "--", "{python}", "bot.py"]
     done = subprocess.run(check, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the policy bot fails tourney check:\n{done.stdout}{done.stderr}"
@@ -149,8 +167,10 @@ def main() -> None:
     if args.eval:
         rate = evaluate(policy, env, args.eval, seed=10**6)
         print(f"evaluation: win rate {rate:.3f} over {args.eval} games against greedy")
+    folder = export(policy, args.out)
+    print(f"exported the bot to {folder} (tourney export-bot)")
     if args.sprt_games:
-        result = sprt(args.out, args.sprt_games, args.db, args.seed)
+        result = sprt(folder, args.sprt_games, args.db, args.seed)
         estimate = result.get("estimate") or {}
         elo = "n/a" if estimate.get("elo") is None else f"{estimate['elo']:.0f}"
         if estimate.get("elo_pm") is not None:

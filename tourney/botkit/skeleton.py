@@ -26,7 +26,7 @@ NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 
 #: per language: (bot file, helper file, helper source, check command, gauntlet command)
 _LAYOUT = {
-    "python": ("bot.py", "botkit.py", "kit.py", "python3 bot.py", ["{python}", "bot.py"]),
+    "python": ("bot.py", "botkit.py", "kit.py", "{python} bot.py", ["{python}", "bot.py"]),
     "javascript": ("bot.js", "botkit.js", "files/botkit.js", "node bot.js", ["node", "bot.js"]),
     "c": ("bot.c", "botkit.h", "files/botkit.h", "./bot", ["./bot"]),
 }

@@ -9,7 +9,8 @@ bubblewrap>`_ (``bwrap``, a small unprivileged namespace tool) so that the bot
   process in it ends too, including children that called ``setsid()``;
 - has no network unless ``Policy.network`` (its own network namespace holds only a loopback);
 - sees a filesystem built from an empty root: the system (``/usr``, ``/bin``, ``/lib*``,
-  ``/etc``, ``/opt`` and the Python running tourney) read-only, its own directories (its working
+  ``/etc``, ``/opt``, the Python running tourney, and the folders of the packages ``tourney`` and
+  ``engine``: :func:`package_dirs`) read-only, its own directories (its working
   directory and the folders of the files named in its command) read-only, or writable with
   ``Policy.writable``, and a scratch space as ``/tmp`` (also ``HOME`` and ``TMPDIR``): a tmpfs of
   bounded size inside the sandbox, which nothing outside sees and which is gone with the
@@ -278,6 +279,21 @@ def readable_system_dirs() -> list[str]:
     return dirs
 
 
+def package_dirs() -> list[str]:
+    """The folders of the packages ``tourney`` and ``engine`` that run tourney, where the system
+    directories above do not hold them already (an editable install, a checkout on PYTHONPATH).
+
+    A bot may import them as it could from a regular install (whose site-packages lies inside
+    the Python's bound installation): ``tourney.botkit``, ``tourney.rl.encoding``, ``engine``
+    for its own search. They are source code only, bound read-only: nothing of an event's
+    (databases, configs, other bots) lives in them."""
+    here = os.path.dirname(os.path.realpath(__file__))  # tourney/bots
+    tourney = os.path.dirname(here)
+    dirs = [tourney, os.path.join(os.path.dirname(tourney), "engine")]
+    system = readable_system_dirs()
+    return [d for d in dirs if os.path.isdir(d) and not any(_inside(d, s) for s in system)]
+
+
 def _hidden(private: Iterable[str], own: list[str]) -> list[tuple[str, bool]]:
     """What to cover inside the bot's own directories: (path, is_directory) pairs. A private
     file's whole folder is covered where that folder is not itself one of the bot's (so files
@@ -321,7 +337,8 @@ def bwrap_argv(
         args += ["--info-fd", str(info_fd)]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
-    system = readable_system_dirs()
+    packages = package_dirs()
+    system = readable_system_dirs() + packages
     needed = own_dirs(command, cwd)
     own = _outermost(needed)
     binds = [d for d in system if not os.path.islink(d)] + own
@@ -343,7 +360,7 @@ def bwrap_argv(
         args += ["--symlink", os.readlink(d), d] if os.path.islink(d) else ["--ro-bind", d, d]
     for d in own:
         args += ["--bind" if policy.writable else "--ro-bind", d, d]
-    for path, is_dir in _hidden(private, needed):
+    for path, is_dir in _hidden(private, needed + packages):
         args += ["--tmpfs", path] if is_dir else ["--ro-bind", "/dev/null", path]
     args += ["--chdir", cwd]
     if as_root:

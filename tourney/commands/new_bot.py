@@ -13,7 +13,7 @@ from tourney.commands.common import EXIT_CODES
 
 
 @app.command("new-bot", epilog="Example: tourney new-bot wily --lang python && cd wily && "
-             "tourney check -- python3 bot.py\n\n" + EXIT_CODES)
+             "tourney check -- {python} bot.py\n\n" + EXIT_CODES)
 def new_bot(
     name: str = typer.Argument(..., help="The bot's name (a letter, then letters, digits, - or _)."),
     lang: str = typer.Option("python", "--lang", help="python, javascript or c."),
@@ -29,5 +29,5 @@ def new_bot(
         typer.echo(f"wrote {path}", err=True)
     where = written[0].parent
     first = "make && tourney check -- ./bot" if lang == "c" else \
-        f"tourney check -- {'python3 bot.py' if lang == 'python' else 'node bot.js'}"
+        f"tourney check -- {'{python} bot.py' if lang == 'python' else 'node bot.js'}"
     typer.echo(f"next: cd {where} && {first}   (then read {where / 'README.md'})", err=True)

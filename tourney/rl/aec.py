@@ -20,8 +20,15 @@ that seat's view, kept up to date from the engine's state by :mod:`tourney.rl.ob
 
 The game ends for every agent at once: all agents get their reward when the engine's result
 is in (``reward="win"``: +1 a winner, -1 everyone else, 0 for all when nobody won;
-``reward="placement"``: from +1 for the first place down to -1 for the last), and ``infos``
-then hold the result. A player eliminated earlier just stops being asked.
+``reward="placement"``: from +1 for the first place down to -1 for the last;
+``reward="points"``: minus the seat's league points, see :func:`outcome`), and ``infos`` then
+hold the result. A player eliminated earlier just stops being asked.
+
+:meth:`EightsEnv.state` is the whole table for a centralised critic (hidden cards included,
+so never an agent's input at play time; :func:`table_state`), apart from the observations;
+:meth:`EightsEnv.clone` is an independent copy of the environment in the middle of a game.
+With ``history=True``, :meth:`EightsEnv.history` is an agent's information-state history: every
+event it has been shown, its own decisions among them (:func:`information_state`).
 
 ``reset(seed=s)`` plays the engine's game of seed ``s``, so ``engine.replay(env.start(),
 env.game.choices)`` re-creates it exactly; ``reset()`` without a seed draws the next game's seed
@@ -32,7 +39,9 @@ from the last seed given (or from the system when none was). ``render()`` is the
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -44,8 +53,10 @@ from tourney import narrate
 from tourney.rl.encoding import Encoding
 from tourney.rl.observe import Observer, observer_for
 
-REWARDS = ("win", "placement")
+REWARDS = ("win", "placement", "points")
 RENDER_MODES = ("ansi", "human")
+#: declared for wrappers that pace a "human" render (the log is text: nothing is drawn at a rate)
+RENDER_FPS = 4
 
 
 class IllegalAction(ValueError):
@@ -53,10 +64,84 @@ class IllegalAction(ValueError):
 
 
 def outcome(result: engine.Result, seat: int, players: int, kind: str = "win") -> float:
-    """The reward of ``seat`` for a finished game: ``kind`` is ``"win"`` or ``"placement"``."""
+    """The reward of ``seat`` for a finished game, by ``kind``:
+
+    - ``"win"``: +1 a winner, -1 everyone else, 0 for all when nobody won;
+    - ``"placement"``: from +1 for the first place down to -1 for the last, shared places alike;
+    - ``"points"``: minus the seat's league points (``Result.points``, where fewer is better), so
+      that more reward is better, as learners expect: 0 for a seat that went out clean.
+    """
     if kind == "win":
         return 0.0 if not result.winners else (1.0 if seat in result.winners else -1.0)
+    if kind == "points":
+        return -float(result.points[seat])
     return 1.0 - 2.0 * (result.placements[seat] - 1) / (players - 1)
+
+
+def clone_game(game: Any) -> Any:
+    """An independent copy of an engine game: its own ``clone()`` where the engine has one, else a
+    deep copy (the game is plain Python data, so both continue exactly as the original would)."""
+    clone = getattr(game, "clone", None)
+    return clone() if clone is not None else copy.deepcopy(game)
+
+
+def state_size(encoding: Encoding) -> int:
+    """Length of :func:`table_state`'s vector."""
+    return encoding.players * (encoding.size + encoding.cards) + encoding.cards + encoding.players
+
+
+def table_state(encoding: Encoding, observer: Observer, game: Any, order: Sequence[int]) -> np.ndarray:
+    """The whole table as one float32 vector in [0, 1], for a centralised critic: hidden cards
+    included, so it is for training only, never an input of a playing policy.
+
+    With seats taken in ``order`` (every seat once; the environments put seat 0, or the learner,
+    first), it is, in this order:
+
+    - every seat's observation (:class:`Encoding`; the decision's ``kind`` set for the seat asked):
+      the public table and what each seat knows;
+    - per seat, a card plane of every card in the hands it holds (dummies included);
+    - a card plane of the draw pile's cards (their order is not encoded);
+    - a one-hot of the seat asked now (all zero once the game is over).
+    """
+    pending = game.pending
+    asked = pending.player if pending is not None else None
+    cards, players = encoding.cards, encoding.players
+    held = np.zeros((players, cards), np.float32)
+    place = {seat: k for k, seat in enumerate(order)}
+    for hand, holder in zip(game.hands, game.hand_players()):
+        held[place[holder], hand] = 1.0
+    draw = np.zeros(cards, np.float32)
+    draw[list(game.draw_pile)] = 1.0
+    to_act = np.zeros(players, np.float32)
+    if asked is not None:
+        to_act[place[asked]] = 1.0
+    seen = [observer.observe(s, pending.kind if s == asked else None) for s in order]
+    return np.concatenate([*seen, held.ravel(), draw, to_act])
+
+
+def start_history(game: Any) -> list[list[dict]]:
+    """Every seat's information-state history when a game is handed over (before its first
+    decision): the seat's hand then."""
+    return [[{"type": "hand", "player": s, "cards": list(game.view(s)["hand"])}] for s in range(game.players)]
+
+
+def record_decision(history: list[list[dict]], game: Any, option: str) -> None:
+    """Call before ``game`` applies ``option`` to its pending decision: the asked seat's history
+    takes the events since its previous decision (the engine's view shows them only until the
+    seat answers), then the decision and its answer."""
+    pending = game.pending
+    seat = pending.player
+    history[seat].extend(game.view(seat)["events"])
+    history[seat].append({"type": "decision", "player": seat, "kind": pending.kind, "option": option})
+
+
+def information_state(history: list[list[dict]], game: Any, seat: int) -> list[dict]:
+    """What ``seat`` has seen of the game so far, in order, as JSON-ready events: its hand before
+    the first decision, then every event its view has shown it (the public ones, and the private details
+    meant for it alone, such as the cards it drew), with its own decisions among them as
+    ``{"type": "decision", "player", "kind", "option"}``: the same events a protocol bot in that
+    seat is sent, from the first request to the end. Nothing hidden from the seat is in it."""
+    return [*history[seat], *game.view(seat)["events"]]
 
 
 def agent_name(seat: int) -> str:
@@ -78,7 +163,8 @@ def start_agents(env: AECEnv, first_seat: int) -> None:
 class EightsEnv(AECEnv):
     """One game of ``rule_set`` for ``players`` seats (see the module docstring)."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "eights_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "eights_v0", "is_parallelizable": False,
+                "render_fps": RENDER_FPS}
     # set by start_agents() at every reset
     agent_selection: str
     terminations: dict[str, bool]
@@ -96,6 +182,7 @@ class EightsEnv(AECEnv):
         max_decisions: int | None = None,
         render_mode: str | None = None,
         names: list[str] | None = None,
+        history: bool = False,
     ):
         super().__init__()
         if reward not in REWARDS:
@@ -111,6 +198,8 @@ class EightsEnv(AECEnv):
         self.max_decisions = max_decisions
         self.render_mode = render_mode
         self.names = list(names) if names else [agent_name(s) for s in range(players)]
+        self.keep_history = history
+        self._history: list[list[dict]] = []
         # the card table depends on the set-up only, never on the shuffle
         self.encoding = Encoding.for_game(self._new_game(0))
         self.possible_agents = [agent_name(s) for s in range(players)]
@@ -125,6 +214,8 @@ class EightsEnv(AECEnv):
             })
             for a in self.possible_agents
         }
+        #: the space of :meth:`state` (PettingZoo's name for it)
+        self.state_space = spaces.Box(0.0, 1.0, (state_size(self.encoding),), dtype=np.float32)
         self._seeder: random.Random | None = None
         self._seeded_with: Any = None  # the last seed given to reset()
         self.game: Any = None
@@ -167,6 +258,8 @@ class EightsEnv(AECEnv):
         self._shown = 0
         self._rendered = 0
         self.decisions = 0
+        if self.keep_history:
+            self._history = start_history(self.game)
         start_agents(self, self.game.pending.player)
 
     def observe(self, agent: str) -> dict:
@@ -182,6 +275,33 @@ class EightsEnv(AECEnv):
                     "action_mask": self.encoding.mask(pending.options)}
         return {"observation": observer.observe(seat),
                 "action_mask": np.zeros(self.encoding.actions, np.int8)}
+
+    def history(self, agent: str) -> list[dict]:
+        """``agent``'s information-state history (``history=True``; :func:`information_state`)."""
+        if not self.keep_history:
+            raise RuntimeError("made without history: EightsEnv(..., history=True) keeps it")
+        return information_state(self._history, self.game, self._seat[agent])
+
+    def state(self) -> np.ndarray:
+        """The whole table for a centralised critic (:func:`table_state`, seats in seat order):
+        every seat's observation, every hand, the draw pile and the seat asked. It holds hidden
+        cards: train a critic on it, never give it to an acting policy."""
+        if self.game is None:
+            raise RuntimeError("no game yet: call reset()")
+        if self._observer is None or self._observer.game is not self.game:
+            self._observer = observer_for(self.encoding, self.game)
+        return table_state(self.encoding, self._observer, self.game, range(self.players))
+
+    def clone(self) -> EightsEnv:
+        """An independent copy of the environment as it stands, mid-game included: stepping one
+        changes nothing in the other, and both continue as this one would (for search, or to
+        branch a game). Spaces and the encoding are shared (they never change)."""
+        memo: dict[int, Any] = {id(x): x for x in (self.encoding, self._table, self._action_spaces,
+                                                   self._observation_spaces, self.state_space)}
+        memo[id(self._observer)] = None  # rebuilt from the copied game when first asked
+        if self.game is not None:
+            memo[id(self.game)] = clone_game(self.game)
+        return copy.deepcopy(self, memo)
 
     def option_of(self, action: int) -> str:
         """The option id of the pending decision that ``action`` stands for (``Encoding.option``,
@@ -202,7 +322,10 @@ class EightsEnv(AECEnv):
         if action is None:
             raise IllegalAction(f"{agent} is asked to decide: None is no action")
         game = self.game
-        game.apply(self.option_of(action))
+        option = self.option_of(action)
+        if self.keep_history:
+            record_decision(self._history, game, option)
+        game.apply(option)
         self.decisions += 1
         self._cumulative_rewards[agent] = 0.0
         pending = game.pending

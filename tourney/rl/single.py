@@ -8,27 +8,41 @@
 >>> env.close()
 
 The learner sits in ``seat`` (0 by default; ``None`` draws it from each game's seed); the other
-seats are taken, in seat order, by ``opponents``. An opponent is named as:
+seats are taken, in seat order, by ``opponents``. An opponent is one of:
 
-- a built-in bot's name, ``"random"`` or ``"greedy"``;
-- a command (a list or tuple of strings), e.g. ``["python3", "bots/mine.py"]``: a protocol bot
+- a built-in bot's name (``engine.bots.BOT_NAMES``: ``"random"``, ``"greedy"``, ...);
+- a command (a list or tuple of strings), e.g. ``["{python}", "bots/mine.py"]``: a protocol bot
   program (docs/protocol.md), started once, sandboxed like in an event and spoken to by the
   referee's own code;
-- an :class:`tourney.bots.entrants.EntrantSpec`, for a working directory, limits or sandbox.
+- an :class:`tourney.bots.entrants.EntrantSpec`, for a working directory, limits or sandbox;
+- an in-process policy: any callable ``policy(observation, mask) -> action``, called with that
+  seat's own observation vector and action mask (what the learner would get in that seat);
+- :class:`Snapshots`: earlier copies of the learner (self-play), one of them drawn for each game.
 
-Observations, actions and rewards are the AEC environment's (:mod:`tourney.rl.aec`, docs/tutorial.md part 2).
+Anything else is refused when the environment is made, with a message that says what is accepted.
+
+Observations, actions and rewards are the AEC environment's (:mod:`tourney.rl.aec`, docs/tutorial.md part 2):
+``reward="win"`` (the default), ``"placement"`` or ``"points"`` (minus the learner's league points).
 The action mask is in the observation, in ``info["action_mask"]`` and from :meth:`action_masks`.
 An action that is not one of the offered options forfeits the game (``illegal="forfeit"``, the
 default: the learner loses under the rules, as a faulting bot does, and ``info["illegal"]`` says
-so) or raises :class:`~tourney.rl.aec.IllegalAction` (``illegal="raise"``).
+so) or raises :class:`~tourney.rl.aec.IllegalAction` (``illegal="raise"``). The same setting
+holds for an in-process opponent's action that is not offered.
 
-A built-in opponent's random numbers are seeded from each game's seed, so ``reset(seed=s)``
-followed by the same actions replays exactly; a protocol bot does as its program does (it is
-sent a seed in its hello, once). An opponent's fault makes it lose under the rules, as in an event.
+A built-in opponent's random numbers, and the snapshot each game draws, are seeded from each
+game's seed, so ``reset(seed=s)`` followed by the same actions replays exactly (as long as the
+in-process policies are deterministic); a protocol bot does as its program does (it is sent a
+seed in its hello, once). An opponent's fault makes it lose under the rules, as in an event.
+
+:meth:`SingleSeatEnv.state` is the whole table for a centralised critic (the learner's seat
+first), apart from the observation; with ``history=True``, :meth:`SingleSeatEnv.history` is the
+learner's information-state history; :meth:`SingleSeatEnv.clone` copies the environment mid-game
+(not with protocol bots: a process cannot be copied).
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -40,34 +54,36 @@ from gymnasium import spaces
 import engine
 from tourney import narrate
 from tourney.bots import protocol
+from tourney.bots.base import Entrant
 from tourney.bots.entrants import EntrantSpec, open_entrant
 from tourney.bots.protocol import ProtocolError
-from tourney.rl.aec import RENDER_MODES, REWARDS, IllegalAction, outcome, render_lines
+from tourney.rl import ENV_ID  # noqa: F401 (registered with Gymnasium by tourney.rl; kept importable here)
+from tourney.rl.aec import (
+    RENDER_FPS,
+    RENDER_MODES,
+    REWARDS,
+    IllegalAction,
+    clone_game,
+    information_state,
+    outcome,
+    record_decision,
+    render_lines,
+    start_history,
+    state_size,
+    table_state,
+)
 from tourney.rl.encoding import Encoding, EncodingError
 from tourney.rl.observe import Observer, observer_for
+from tourney.rl.opponents import PolicyEntrant, Snapshots, accepted, opponent_problem, opponent_spec
 
 ILLEGAL = ("forfeit", "raise")
 
-#: the Gymnasium id: ``gymnasium.make(ENV_ID, rule_set=..., opponents=[...])`` once this module is imported
-ENV_ID = "tourney/Eights-v0"
-
-
-def opponent_spec(opponent: Any, seat: int) -> EntrantSpec:
-    """The :class:`EntrantSpec` of an opponent named as in the module docstring."""
-    if isinstance(opponent, EntrantSpec):
-        return opponent
-    if isinstance(opponent, str):
-        return EntrantSpec(f"{opponent}_{seat}", builtin=opponent)
-    if isinstance(opponent, Sequence) and opponent and all(isinstance(a, str) for a in opponent):
-        return EntrantSpec(f"bot_{seat}", command=tuple(opponent))
-    raise ValueError(f"opponent {opponent!r}: give a built-in bot's name, a command (list of strings) "
-                     "or an EntrantSpec")
 
 
 class SingleSeatEnv(gym.Env):
     """The learner's seat of one game against ``opponents`` (see the module docstring)."""
 
-    metadata = {"render_modes": list(RENDER_MODES)}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -80,6 +96,7 @@ class SingleSeatEnv(gym.Env):
         illegal: str = "forfeit",
         max_decisions: int | None = None,
         render_mode: str | None = None,
+        history: bool = False,
     ):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -87,6 +104,12 @@ class SingleSeatEnv(gym.Env):
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+        if isinstance(opponents, str | EntrantSpec | Snapshots) or callable(opponents):
+            opponents = [opponents]  # one opponent, not wrapped in a list
+        for index, opponent in enumerate(opponents):
+            problem = opponent_problem(opponent)
+            if problem is not None:
+                raise ValueError(f"opponent {index} ({opponent!r}): {problem}; {accepted()}")
         self.rule_set = rule_set
         self.players = len(opponents) + 1
         if seat is not None and not 0 <= seat < self.players:
@@ -98,6 +121,8 @@ class SingleSeatEnv(gym.Env):
         self.illegal = illegal
         self.max_decisions = max_decisions
         self.render_mode = render_mode
+        self.keep_history = history
+        self._history: list[list[dict]] = []
         self.opponents = list(opponents)
         probe = engine.new_game(rule_set, players=self.players, seed=0, options=self.options, teams=teams)
         self.encoding = Encoding.for_game(probe)
@@ -107,6 +132,8 @@ class SingleSeatEnv(gym.Env):
             "observation": spaces.Box(0.0, 1.0, (self.encoding.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
         })
+        #: the space of :meth:`state`
+        self.state_space = spaces.Box(0.0, 1.0, (state_size(self.encoding),), dtype=np.float32)
         self._programs: dict[int, Any] = {}  # protocol bots by opponent index: started once
         self._seeder: random.Random | None = None
         self.game: Any = None
@@ -116,7 +143,13 @@ class SingleSeatEnv(gym.Env):
 
     # -- seats -----------------------------------------------------------------------------------
     def _entrant(self, index: int, seat: int, seed: int):
-        spec = opponent_spec(self.opponents[index], seat)
+        opponent = self.opponents[index]
+        if isinstance(opponent, Snapshots):  # one snapshot per game, drawn from the game's seed
+            pick = opponent.pick(random.Random(seed * 9 + seat))
+            return PolicyEntrant(f"snapshot_{seat}", pick, self)
+        if callable(opponent) and not isinstance(opponent, EntrantSpec):
+            return PolicyEntrant(f"policy_{seat}", opponent, self)
+        spec = opponent_spec(opponent, seat)
         if spec.builtin is not None:  # cheap: a fresh one per game, seeded from the game
             return open_entrant(spec, seed=seed * 9 + seat)
         if index not in self._programs:
@@ -160,6 +193,8 @@ class SingleSeatEnv(gym.Env):
         self._shown = 0
         self._rendered = 0
         self.faults: dict[int, str] = {}
+        if self.keep_history:
+            self._history = start_history(self.game)
         self.decisions = 0
         self._request = 0
         self.illegal_action = False
@@ -223,6 +258,8 @@ class SingleSeatEnv(gym.Env):
             self.illegal_action = True
             self._fault(self.seat, "illegal")
         else:
+            if self.keep_history:
+                record_decision(self._history, game, option)
             game.apply(option)
             self.decisions += 1
             self._narrate()
@@ -237,15 +274,19 @@ class SingleSeatEnv(gym.Env):
             self.render()
         return self._observation(), reward, terminated, truncated, self._info()
 
+    def _observer_now(self) -> Observer:
+        if self._observer is None or self._observer.game is not self.game:
+            self._observer = observer_for(self.encoding, self.game)
+        return self._observer
+
     def _observation(self) -> dict:
         game = self.game
-        if self._observer is None or self._observer.game is not game:
-            self._observer = observer_for(self.encoding, game)
+        observer = self._observer_now()
         pending = game.pending
         asked = pending is not None and pending.player == self.seat
         return {
             # the numbers of ``encoding.encode(game.view(seat), kind)``, the function a protocol bot calls
-            "observation": self._observer.observe(self.seat, pending.kind if asked else None),
+            "observation": observer.observe(self.seat, pending.kind if asked else None),
             "action_mask": self.action_masks(),
         }
 
@@ -264,6 +305,44 @@ class SingleSeatEnv(gym.Env):
                         placements=list(result.placements), faults=dict(self.faults),
                         illegal=self.illegal_action)
         return info
+
+    def history(self) -> list[dict]:
+        """The learner's information-state history (``history=True``): every event its seat has
+        been shown, its own decisions among them (:func:`tourney.rl.aec.information_state`)."""
+        if not self.keep_history:
+            raise RuntimeError("made without history: SingleSeatEnv(..., history=True) keeps it")
+        return information_state(self._history, self.game, self.seat)
+
+    def state(self) -> np.ndarray:
+        """The whole table for a centralised critic (:func:`tourney.rl.aec.table_state`), seats
+        counted from the learner's: every seat's observation, every hand, the draw pile and the
+        seat asked. It holds hidden cards: train a critic on it, never give it to the policy."""
+        if self.game is None:
+            raise RuntimeError("no game yet: call reset()")
+        order = [(self.seat + k) % self.players for k in range(self.players)]
+        return table_state(self.encoding, self._observer_now(), self.game, order)
+
+    def clone(self) -> SingleSeatEnv:
+        """An independent copy of the environment mid-game: stepping one changes nothing in the
+        other, and both continue as this one would. Built-in bots are copied with their random
+        state; in-process policies and snapshots are shared (not copied); an environment with a
+        protocol bot cannot be cloned (a process cannot be copied): ValueError."""
+        if self._programs or any(isinstance(e, Entrant) and not isinstance(e, PolicyEntrant)
+                                 and e.spec.command is not None for e in getattr(self, "entrants", {}).values()):
+            raise ValueError("an environment with a protocol bot opponent cannot be cloned: "
+                             "its process cannot be copied (use built-in bots or in-process policies)")
+        memo: dict[int, Any] = {id(x): x for x in (self.encoding, self.action_space, self.observation_space,
+                                                   self.state_space, getattr(self, "_table", None))}
+        memo[id(self._observer)] = None
+        for opponent in self.opponents:
+            if callable(opponent) or isinstance(opponent, Snapshots):
+                memo[id(opponent)] = opponent
+        for entrant in getattr(self, "entrants", {}).values():
+            if isinstance(entrant, PolicyEntrant):
+                memo[id(entrant.policy)] = entrant.policy
+        if self.game is not None:
+            memo[id(self.game)] = clone_game(self.game)
+        return copy.deepcopy(self, memo)
 
     def option_of(self, action: int) -> str:
         """The option id of the learner's pending decision that ``action`` stands for."""
@@ -293,6 +372,3 @@ class SingleSeatEnv(gym.Env):
             entrant.close()
         self._programs.clear()
 
-
-if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point="tourney.rl.single:SingleSeatEnv")
