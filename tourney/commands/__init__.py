@@ -10,6 +10,7 @@ from tourney.commands import (
     events,  # noqa: F401
     games,  # noqa: F401
     init,  # noqa: F401
+    ladder,  # noqa: F401
     match,  # noqa: F401
     new_bot,  # noqa: F401
     play,  # noqa: F401

@@ -1,0 +1,266 @@
+"""Ratings by maximum likelihood over all games: Bradley–Terry for two players, Plackett–Luce for
+placements at larger tables, with 95% intervals and rank ranges (docs/evaluation.md, "The ladder").
+
+Each entrant ``i`` has a log-strength ``θ_i``. A game is read as its placements, best first, as
+a run of choices (Plackett–Luce): the winner is chosen from everyone at the table with chance
+``e^θ_w / Σ e^θ``, the second from those left, and so on; with two players this is Bradley–Terry,
+``P(a beats b) = 1 / (1 + e^-(θ_a - θ_b))``. Entrants tied on a place share its choice: each of
+``m`` tied entrants is counted as chosen with weight ``1/m`` from everyone not placed above them,
+so a two-player draw is half a win each (as in Elo), and a table with no ties is exact
+Plackett–Luce. One *stage* is one such choice: who was chosen, from which set, with what weight.
+
+The fit is Newton's method on the log-likelihood, started from the last fit (a warm start: a few
+new games move the optimum a little, so one or two steps finish it), with a weak normal prior
+``θ ~ N(0, 1/prior)`` so that an entrant that won (or lost) every game keeps a finite rating; at
+``prior = 0`` it is the plain maximum-likelihood estimate. The covariance of the estimates is the
+inverse of the information matrix (the negative Hessian); ratings are centred on the field's
+mean, so an interval is against the average entrant, and the interval of a *difference* uses
+the covariance of the two (they are not independent: both were estimated from shared games).
+
+numpy is needed here (not elsewhere in :mod:`tourney.stats`): a refit over a million games is
+array arithmetic, too slow as Python loops. Ratings are shown on the Elo scale:
+``elo = θ · 400 / ln 10``, so a difference of 200 means the stronger wins 76% of two-player games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tourney.stats.elo import Z95, StatsError
+from tourney.stats.separation import RankRange, rank_ranges_from
+
+#: Elo points per unit of log-strength: 400 / ln 10
+ELO_PER_UNIT = 400.0 / math.log(10.0)
+
+#: the prior's precision: as informative as a fifth of one game between equals (a game's
+#: information is p(1-p) = 1/4 at p = 1/2), enough to keep a perfect record finite
+PRIOR = 0.05
+
+
+def stages_of(placements: Sequence[tuple[int, float]]) -> list[tuple[int, tuple[int, ...], float]]:
+    """The choices one game is read as: ``(chosen, from_whom, weight)`` each, from the game's
+    ``(entrant_index, placement)`` per seat (lower placement is better, equal ones tie). The
+    last entrant left has no choice to make and gives no stage.
+
+    >>> stages_of([(0, 2), (1, 1), (2, 3)])
+    [(1, (0, 1, 2), 1.0), (0, (0, 2), 1.0)]
+    >>> stages_of([(0, 1), (1, 1)])  # a draw: half a win each
+    [(0, (0, 1), 0.5), (1, (0, 1), 0.5)]
+    """
+    ordered = sorted(placements, key=lambda s: s[1])
+    if len({i for i, _ in ordered}) != len(ordered):
+        raise StatsError(f"a game seats the same entrant twice: {[i for i, _ in ordered]}")
+    out: list[tuple[int, tuple[int, ...], float]] = []
+    start = 0
+    while start < len(ordered):
+        end = start
+        while end < len(ordered) and ordered[end][1] == ordered[start][1]:
+            end += 1
+        remaining = tuple(sorted(i for i, _ in ordered[start:]))
+        if len(remaining) > 1:
+            weight = 1.0 / (end - start)
+            out.extend((i, remaining, weight) for i, _ in ordered[start:end])
+        start = end
+    return out
+
+
+class Games:
+    """The games a fit reads, kept as growing arrays of stages (see the module docstring).
+
+    ``add`` takes one game's ``(entrant_index, placement)`` per seat; indices run from 0 and
+    the number of entrants can grow between fits."""
+
+    def __init__(self, width: int = 8):
+        self.width = width
+        self.count = 0
+        self._rows: list[tuple[int, tuple[int, ...], float]] = []
+        self._members = np.empty((0, width), dtype=np.int64)
+        self._chosen = np.empty(0, dtype=np.int64)
+        self._weight = np.empty(0, dtype=np.float64)
+
+    def add(self, placements: Sequence[tuple[int, float]]) -> None:
+        if len(placements) > self.width:
+            raise StatsError(f"a game of {len(placements)} seats, more than {self.width}")
+        self._rows.extend(stages_of(placements))
+        self.count += 1
+
+    def add_arrays(self, members: np.ndarray, chosen: np.ndarray, weight: np.ndarray, games: int) -> None:
+        """Add stages already in array form (``members`` padded with -1): a benchmark's
+        million games without a Python loop per game."""
+        self._flush()
+        pad = np.full((len(members), self.width), -1, dtype=np.int64)
+        pad[:, :members.shape[1]] = members
+        self._members = np.concatenate([self._members, pad])
+        self._chosen = np.concatenate([self._chosen, chosen.astype(np.int64)])
+        self._weight = np.concatenate([self._weight, weight.astype(np.float64)])
+        self.count += games
+
+    def _flush(self) -> None:
+        if not self._rows:
+            return
+        members = np.full((len(self._rows), self.width), -1, dtype=np.int64)
+        for r, (_, group, _) in enumerate(self._rows):
+            members[r, :len(group)] = group
+        self._members = np.concatenate([self._members, members])
+        self._chosen = np.concatenate([self._chosen, np.array([c for c, _, _ in self._rows], dtype=np.int64)])
+        self._weight = np.concatenate([self._weight, np.array([w for _, _, w in self._rows])])
+        self._rows = []
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(members, chosen, weight)``: one row per stage; ``members`` padded with -1 and
+        trimmed to the widest stage."""
+        self._flush()
+        used = int((self._members >= 0).sum(axis=1).max()) if len(self._members) else 1
+        return self._members[:, :max(used, 1)], self._chosen, self._weight
+
+
+@dataclass
+class Fit:
+    """Fitted ratings (``theta``, log-strengths centred on the field) and their covariance."""
+
+    theta: np.ndarray
+    cov: np.ndarray
+    games: int
+    loglik: float
+    iterations: int
+    prior: float = PRIOR
+
+    @property
+    def n(self) -> int:
+        return len(self.theta)
+
+    def se(self, i: int) -> float:
+        return math.sqrt(max(self.cov[i, i], 0.0))
+
+    def diff_se(self, i: int, j: int) -> float:
+        """Standard error of ``θ_i - θ_j`` (from the covariance: the two are not independent)."""
+        return math.sqrt(max(self.cov[i, i] + self.cov[j, j] - 2 * self.cov[i, j], 0.0))
+
+    def separated(self, i: int, j: int, z: float = Z95) -> bool:
+        """Whether ``i`` is above ``j`` with the difference's 95% interval clear of 0."""
+        return bool(self.theta[i] - self.theta[j] - z * self.diff_se(i, j) > 0)
+
+    def elo(self, i: int) -> tuple[float, float, float]:
+        """``(rating, low, high)`` on the Elo scale, against the field's mean, at 95%."""
+        half = Z95 * self.se(i)
+        t = float(self.theta[i])
+        return t * ELO_PER_UNIT, (t - half) * ELO_PER_UNIT, (t + half) * ELO_PER_UNIT
+
+    def centred(self, on: Sequence[int]) -> Fit:
+        """The same fit with ratings measured from the mean of the entrants ``on`` (those that
+        have played, say): ``θ - mean_on(θ)``, covariance ``A C Aᵀ`` with ``A = I - 1 wᵀ``,
+        ``w`` = 1/m on ``on``. Differences do not change; single intervals then say where an
+        entrant stands against that field, not how sure the prior is of the field's level."""
+        on = list(on)
+        if not on:
+            return self
+        w = np.zeros(self.n)
+        w[on] = 1.0 / len(on)
+        a = np.eye(self.n) - np.outer(np.ones(self.n), w)
+        return Fit(self.theta - float(w @ self.theta), a @ self.cov @ a.T, self.games, self.loglik,
+                   self.iterations, self.prior)
+
+    def rank_ranges(self, indices: Sequence[int] | None = None, z: float = Z95) -> dict[int, RankRange]:
+        """Rank ranges (docs/evaluation.md) among ``indices`` (default: everyone), by index."""
+        chosen = list(range(self.n)) if indices is None else list(indices)
+        order = sorted(chosen, key=lambda i: (-self.theta[i], i))
+        ranges = rank_ranges_from([str(i) for i in order],
+                                  lambda a, b: self.separated(int(a), int(b), z))
+        return {int(r.entrant): r for r in ranges}
+
+
+def _probabilities(theta: np.ndarray, members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each stage's choice probabilities over its members (0 on padding) and log-normaliser."""
+    padded = np.append(theta, -np.inf)
+    x = padded[members]  # -1 indexes the -inf at the end
+    top = x.max(axis=1, keepdims=True)
+    e = np.exp(x - top)
+    total = e.sum(axis=1, keepdims=True)
+    return e / total, (top + np.log(total))[:, 0]
+
+
+def loglik(theta: np.ndarray, members: np.ndarray, chosen: np.ndarray, weight: np.ndarray) -> float:
+    """The log-likelihood of the stages at ``theta`` (without the prior)."""
+    if not len(chosen):
+        return 0.0
+    _, lognorm = _probabilities(theta, members)
+    return float((weight * (theta[chosen] - lognorm)).sum())
+
+
+def _gradient_and_information(theta, members, chosen, weight) -> tuple[np.ndarray, np.ndarray]:
+    n = len(theta)
+    if not len(chosen):
+        return np.zeros(n), np.zeros((n, n))
+    p, _ = _probabilities(theta, members)
+    wp = weight[:, None] * p
+    idx = np.where(members >= 0, members, n)
+    grad = (np.bincount(chosen, weights=weight, minlength=n + 1)
+            - np.bincount(idx.ravel(), weights=wp.ravel(), minlength=n + 1))[:n]
+    info: np.ndarray = np.diag(np.bincount(idx.ravel(), weights=wp.ravel(), minlength=n + 1)[:n])
+    flat = np.zeros((n + 1) * (n + 1))
+    width = members.shape[1]
+    for a in range(width):
+        for b in range(width):
+            flat += np.bincount(idx[:, a] * (n + 1) + idx[:, b], weights=wp[:, a] * p[:, b],
+                                minlength=(n + 1) * (n + 1))
+    return grad, info - flat.reshape(n + 1, n + 1)[:n, :n]
+
+
+def _inverse(info: np.ndarray, prior: float) -> np.ndarray:
+    n = len(info)
+    if prior > 0:
+        return np.linalg.inv(info + prior * np.eye(n))
+    # no prior: ratings are only known up to a shift; fix the mean at 0 (the pseudo-inverse)
+    j = np.full((n, n), 1.0 / n)
+    return np.linalg.inv(info + j) - j
+
+
+def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: float = PRIOR,
+        tol: float = 1e-7, max_iter: int = 100) -> Fit:
+    """Ratings of entrants ``0 .. n-1`` from ``games`` by Newton's method, from ``start`` (the
+    last fit, or its ``theta``; entrants new since then start at 0) or from 0. With
+    ``prior = 0`` an entrant with a perfect record has no finite estimate: :class:`StatsError`."""
+    members, chosen, weight = games.arrays()
+    theta = np.zeros(n)
+    if start is not None:
+        old = start.theta if isinstance(start, Fit) else np.asarray(start, dtype=float)
+        theta[:min(n, len(old))] = old[:n]
+        theta -= theta.mean()
+
+    def objective(t: np.ndarray) -> float:
+        return loglik(t, members, chosen, weight) - 0.5 * prior * float(t @ t)
+
+    current = objective(theta)
+    iterations = 0
+    info = np.zeros((n, n))
+    while iterations < max_iter:
+        iterations += 1
+        grad, info = _gradient_and_information(theta, members, chosen, weight)
+        grad -= prior * theta
+        step = _inverse(info, prior) @ grad
+        scale = 1.0
+        while True:  # Newton's step, halved while it would lower the likelihood
+            trial = theta + scale * step
+            value = objective(trial)
+            if value >= current - 1e-12 or scale < 1e-6:
+                break
+            scale /= 2
+        theta, current = trial - (trial.mean() if prior == 0 else 0.0), value
+        if np.abs(scale * step).max(initial=0.0) < tol:
+            break
+    if prior == 0 and np.abs(theta).max(initial=0.0) > 30:
+        raise StatsError("no finite maximum-likelihood rating: an entrant won or lost every "
+                         "comparison it was in (use a prior)")
+    return Fit(theta, _inverse(info, prior), games.count, current, iterations, prior)
+
+
+def fit_games(n: int, games: Iterable[Sequence[tuple[int, float]]], prior: float = PRIOR) -> Fit:
+    """:func:`fit` from games given as ``(entrant_index, placement)`` per seat."""
+    kept = Games()
+    for g in games:
+        kept.add(g)
+    return fit(n, kept, prior=prior)
