@@ -99,6 +99,7 @@ def submit(
                                         help="The bot's command line; {python} is the Python running tourney."),
     path: str = typer.Option(None, "--path", help="The bot's folder, copied into the ladder's store; "
                                                   "it runs main.py or ./bot there unless a command is given."),
+    builtin: str = typer.Option(None, "--builtin", help="A built-in bot instead (a yardstick for the field)."),
     no_check: bool = typer.Option(False, "--no-check", help="Check it at the next run instead of now."),
     db: str = _db(),
     json_out: bool = typer.Option(False, "--json", help="Print the version as JSON."),
@@ -110,7 +111,8 @@ def submit(
 
 
     service = _service()
-    version = service.submit(open_store(db), name, author, command or None, path, check=not no_check)
+    version = service.submit(open_store(db), name, author, command or None, path, check=not no_check,
+                             builtin=builtin)
     if json_out:
         typer.echo(json.dumps({k: version[k] for k in ("entrant", "author", "version", "status", "reason")},
                               indent=2))

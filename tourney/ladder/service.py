@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import engine
+from engine.bots import BOT_NAMES
 from tourney import seeding
 from tourney.bots import sandbox
 from tourney.config import ConfigError, check_command, resolve_entrant
@@ -94,17 +95,26 @@ def get(db, name: str) -> dict:
 
 
 def submit(db, name: str, author: str, command: list[str] | None = None, path: str | None = None,
-           check: bool = True, base_dir: str = ".", store_dir: str | None = None) -> dict:
+           check: bool = True, base_dir: str = ".", store_dir: str | None = None,
+           builtin: str | None = None) -> dict:
     """Add a version of ``author``'s bot: a command (run in ``base_dir``), or a folder ``path``
     copied into the ladder's own store (a later change to the folder does not change the
-    version), run with ``command`` inside it, or ``main.py`` / an executable ``bot`` there.
-    Checked at once unless ``check`` is false (``run`` checks it first then). Returns the version."""
+    version), run with ``command`` inside it, or ``main.py`` / an executable ``bot`` there; or
+    (the organiser's yardsticks) a ``builtin`` bot. Checked at once unless ``check`` is false
+    (``run`` checks it first then). Returns the version."""
     ladder = get(db, name)
     if ladder["status"] != "open":
         raise LadderError(f"ladder {name!r} is closed to submissions (its settle phase has begun)")
     if not AUTHOR.match(author):
         raise LadderError(f"author {author!r}: use letters, digits, '.', '_' or '-' (up to 40), "
                           "starting with a letter or digit")
+    if builtin is not None:
+        if command or path:
+            raise LadderError("give a built-in bot, or a command, or a folder: one of them")
+        if builtin not in BOT_NAMES:
+            raise LadderError(f"unknown built-in bot {builtin!r} (known: {', '.join(BOT_NAMES)})")
+        version = rows.add_version(db, ladder, author, {"builtin": builtin})
+        return vet(db, ladder, version) if check else version
     if not command and not path:
         raise LadderError("give the bot's command after --, or its folder with --path")
     limits = dict(ladder["settings"].get("limits") or {})

@@ -214,9 +214,17 @@ def _inverse(info: np.ndarray, prior: float) -> np.ndarray:
     n = len(info)
     if prior > 0:
         return np.linalg.inv(info + prior * np.eye(n))
-    # no prior: ratings are only known up to a shift; fix the mean at 0 (the pseudo-inverse)
+    # no prior: ratings are only known up to a shift; fix the mean at 0 (the pseudo-inverse);
+    # entrants in groups that never met are not comparable at all (pinv gives them no link)
     j = np.full((n, n), 1.0 / n)
-    return np.linalg.inv(info + j) - j
+    try:
+        return np.linalg.inv(info + j) - j
+    except np.linalg.LinAlgError:
+        return np.linalg.pinv(info)
+
+
+NO_FINITE = ("no finite maximum-likelihood rating: an entrant won or lost every comparison it "
+             "was in (use a prior)")
 
 
 def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: float = PRIOR,
@@ -250,11 +258,10 @@ def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: floa
                 break
             scale /= 2
         theta, current = trial - (trial.mean() if prior == 0 else 0.0), value
+        if not np.isfinite(theta).all() or np.abs(theta).max(initial=0.0) > 30:
+            raise StatsError(NO_FINITE)
         if np.abs(scale * step).max(initial=0.0) < tol:
             break
-    if prior == 0 and np.abs(theta).max(initial=0.0) > 30:
-        raise StatsError("no finite maximum-likelihood rating: an entrant won or lost every "
-                         "comparison it was in (use a prior)")
     return Fit(theta, _inverse(info, prior), games.count, current, iterations, prior)
 
 
