@@ -462,7 +462,7 @@ class LadderRow(Shape):
     status: VersionStatus
     reason: str | None = Field(description="Why it is retired or disabled, in words.")
     games: int
-    rating: Number = Field(description="Elo scale, against the mean of the versions that have played; higher is better.")
+    rating: Number = Field(description="Elo scale, against the mean of the versions that played; higher is better.")
     rating_low: Number = Field(description="95% interval, low end.")
     rating_high: Number = Field(description="95% interval, high end.")
     theta: Number = Field(description="The fitted log-strength (rating = theta * 400 / ln 10).")
