@@ -105,7 +105,8 @@ class Matchmaker:
         self.position = {v: r for r, v in enumerate(self.ranked)}
         self.cov = pool.cov.copy()
         self.theta = np.asarray(pool.theta, dtype=float)
-        self.games = {i: int(pool.games[i]) for i in pool.active}
+        #: games of each active version, by place in ``ranked`` (counting the tables scheduled)
+        self.played = np.array([pool.games[i] for i in self.ranked], dtype=float)
         self.window = window or max(3, 2 * pool.players)
         n = len(self.ranked)
         last = n - 1 if pool.top is None else min(pool.top, n) - 1
@@ -133,28 +134,28 @@ class Matchmaker:
 
     # -- the focus ---------------------------------------------------------------------------
 
-    def _fewest(self, candidates: list[int]) -> int:
-        low = min(self.games[i] for i in candidates)
-        return self.rng.choice([i for i in candidates if self.games[i] == low])
+    def _fewest(self, places: np.ndarray) -> int:
+        """The version with the fewest games among those at ``places`` (ties: at random)."""
+        games = self.played[places]
+        return self.ranked[int(self.rng.choice(places[games == games.min()].tolist()))]
 
     def focus(self) -> int:
-        new = [i for i in self.ranked if self.games[i] < PLACEMENT_GAMES]
-        if new:
+        new = np.flatnonzero(self.played < PLACEMENT_GAMES)
+        if len(new):
             return self._fewest(new)
         if self.pool.top is None and self.pool.min_share > 0:
-            floor = self.pool.min_share * sum(self.games.values()) / len(self.games)
-            behind = [i for i in self.ranked if self.games[i] < floor]
-            if behind:
+            behind = np.flatnonzero(self.played < self.pool.min_share * self.played.mean())
+            if len(behind):
                 return self._fewest(behind)
         if not len(self.counted):
-            return self._fewest(list(self.ranked))
+            return self._fewest(np.arange(len(self.ranked)))
         priority = self.weights[self.counted] * self.var[self.counted]
         best = priority.max()
         if best <= 0:  # everything counted is separated: keep measuring where it is closest
             priority = self.var[self.counted]
             best = priority.max()
         r = int(self.counted[self.rng.choice(np.flatnonzero(priority >= best * (1 - 1e-9)).tolist())])
-        return self._fewest([self.ranked[r], self.ranked[r + 1]])
+        return self._fewest(np.array([r, r + 1]))
 
     # -- filling a table ---------------------------------------------------------------------
 
@@ -174,18 +175,20 @@ class Matchmaker:
     def _local_pairs(self, members: list[int]) -> np.ndarray:
         rows = sorted({self.position[m] for m in members})
         lo, hi = max(0, rows[0] - 1), rows[-1] + 1
-        pairs = np.arange(lo, min(hi, len(self.ranked) - 1))
-        return pairs[np.isin(pairs, self.counted)]
+        return np.arange(lo, min(hi, len(self.counted)))  # counted pairs are 0 .. len - 1
 
-    def _gains(self, table: list[int], candidates: list[int], pairs: np.ndarray) -> np.ndarray:
-        """gain(table + [c]) for each candidate c (see the module docstring)."""
-        tables = np.array([table + [c] for c in candidates], dtype=int)
+    def _gains(self, cov: np.ndarray, theta: np.ndarray, table: list[int], candidates: list[int],
+               pairs: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """gain(table + [c]) for each candidate c (see the module docstring), all in the local
+        coordinates of ``cov`` and ``theta``; ``a``, ``b``: the local ends of ``pairs``."""
         if not len(pairs) or not self.weights[pairs].any():
             return np.zeros(len(candidates))
-        a, b = self.a[pairs], self.b[pairs]
-        u = self.cov[tables][:, :, a] - self.cov[tables][:, :, b]          # (n, k, P)
-        ctt = self.cov[tables[:, :, None], tables[:, None, :]]              # (n, k, k)
-        info = _information(self.theta, tables)                             # (n, k, k)
+        tables = np.array([table + [c] for c in candidates], dtype=int)
+        rows = cov[tables]                                                  # (n, k, L)
+        u = rows[:, :, a] - rows[:, :, b]                                   # (n, k, P)
+        ctt = rows[np.arange(len(tables))[:, None, None], np.arange(tables.shape[1])[None, :, None],
+                   tables[:, None, :]]                                      # (n, k, k)
+        info = _information(theta, tables)                                  # (n, k, k)
         eye = np.eye(tables.shape[1])
         x = np.linalg.solve(eye + info @ ctt, info @ u)                      # (n, k, P)
         reduction = (u * x).sum(axis=1)                                      # (n, P)
@@ -193,34 +196,43 @@ class Matchmaker:
 
     def table(self) -> list[int]:
         focus = self.focus()
-        table = [focus]
-        pool = self._neighbourhood(focus)
+        r = self.position[focus]
+        lo, hi = max(0, r - self.window), min(len(self.ranked), r + self.window + 1)
         k = min(self.pool.players, len(self.ranked))
+        if sum(self._allowed([focus], c) for c in self.ranked[lo:hi]) < k - 1:
+            lo, hi = 0, len(self.ranked)  # the neighbourhood is used up (authors): look further out
+        local = self.ranked[lo:hi]
+        idx = np.array(local, dtype=int)
+        cov = self.cov[np.ix_(idx, idx)]
+        theta = self.theta[idx]
+        pairs = np.arange(lo, min(hi - 1, len(self.counted)))  # neighbour pairs inside the window
+        a, b = pairs - lo, pairs + 1 - lo
+        table = [r - lo]
         while len(table) < k:
-            candidates = [c for c in pool if self._allowed(table, c)]
-            if not candidates:  # the neighbourhood is used up (authors): look further out
-                candidates = [c for c in self.ranked if self._allowed(table, c)]
+            candidates = [c for c in range(len(local)) if c not in table
+                          and self._allowed([local[t] for t in table], local[c])]
             if not candidates:
                 break
-            gains = self._gains(table, candidates, self._local_pairs(table + candidates))
+            gains = self._gains(cov, theta, table, candidates, pairs, a, b)
             best = gains.max()
             if best <= 0:  # nothing to learn here: the nearest in the order
-                r = self.position[focus]
-                pick = min(candidates, key=lambda c: (abs(self.position[c] - r), self.rng.random()))
+                pick = min(candidates, key=lambda c: (abs(c + lo - r), self.rng.random()))
             else:
                 pick = self.rng.choice([c for c, g in zip(candidates, gains) if g >= best * (1 - 1e-9)])
             table.append(pick)
-        return table
+        return [local[t] for t in table]
 
     def _scheduled(self, table: list[int]) -> None:
         """Update the covariance as if the table's game had been played, and the counts."""
-        for i in table:
-            self.games[i] += 1
+        places = [self.position[i] for i in table]
+        self.played[places] += 1
         t = np.array(table, dtype=int)
-        near = sorted({v for m in table for v in self._neighbourhood(m)} | set(table))
+        lo, hi = max(0, min(places) - self.window), min(len(self.ranked), max(places) + self.window + 1)
+        near = sorted(set(self.ranked[lo:hi]) | set(table))
         idx = np.array(near, dtype=int)
         local = self.cov[np.ix_(idx, idx)]
-        where = np.array([near.index(i) for i in t])
+        spot = {v: k for k, v in enumerate(near)}
+        where = np.array([spot[i] for i in table])
         info = _information(self.theta, t[None, :])[0]
         ct = local[where, :]
         update = ct.T @ np.linalg.solve(np.eye(len(t)) + info @ local[np.ix_(where, where)], info @ ct)
