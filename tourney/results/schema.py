@@ -117,6 +117,15 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     entrants' head-to-head record and mirror pairs, and each entrant's per-game scores against
     the field (:mod:`tourney.results.tallies`; the comparisons of standings read these).
 
+``ladders``, ``ladder_versions``, ``ladder_fits``
+    A ladder (docs/ladder.md; migration ``m013_ladders``): its name, the event that holds its
+    games (``event_id``), ``rule_set``, ``players``, ``options`` and ``settings`` (JSON),
+    ``status`` (``"open"``, or ``"closed"`` once its settle phase began). Each submitted version:
+    its entrant (``entrant_id``), ``author``, ``version`` (1, 2, ... per author), ``spec`` (JSON),
+    ``status`` (``pending``, ``active``, ``retired``, ``disabled``, ``rejected``) and ``reason``.
+    Each kept fit: the games it read and, per entrant id, ``[theta, se]`` (the next fit's warm
+    start, and the ratings over time).
+
 ``club_*`` tables and the club views: see :mod:`tourney.club` (and the steps below).
 
 Views: ``seat_outcomes``, ``series_outcomes``, ``entrant_faults``, ``event_standings`` (bot
