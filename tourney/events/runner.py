@@ -93,13 +93,14 @@ class Runner:
     ``more()``, if given, is asked for further tasks when the given ones are done (the next
     round of a Swiss or knockout), until it returns none. With ``cluster`` (a Dask scheduler's
     address) the series are played on that cluster's workers instead of local processes
-    (:mod:`tourney.events.cluster`).
+    (:mod:`tourney.events.cluster`), ``cluster_group`` series per Dask task.
     """
 
     def __init__(self, db, event_id: int, tasks: list[SeriesTask], concurrency: int,
                  on_game=None, on_series=None, on_warn=None, on_line=None, more=None,
-                 cluster: str | None = None):
+                 cluster: str | None = None, cluster_group: int = 1):
         self.more = more
+        self.cluster_group = cluster_group
         self.db = db
         self.event_id = event_id
         self.tasks = tasks

@@ -41,6 +41,10 @@ DEFAULTS = {
     "check_games": vetting.CHECK_GAMES,
     "limits": {},              # bot limits (docs/protocol.md), "sandbox" among them
 }
+#: on a Dask cluster: tables per batch, and tables per Dask task (the scheduler's ~13 ms a task,
+#: bench/scale.py, spread over a group; bench/ladder.py --cluster measures what is left)
+CLUSTER_BATCH = 128
+CLUSTER_GROUP = 16
 AUTHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 NAME = AUTHOR
 
@@ -183,14 +187,16 @@ class LadderRun:
 
     def __init__(self, db, name: str, concurrency: int = 0, cluster: str | None = None,
                  on_game: Callable | None = None, on_note: Callable[[str], None] | None = None,
-                 batch: int | None = None, rng: random.Random | None = None):
+                 batch: int | None = None, rng: random.Random | None = None,
+                 cluster_group: int = CLUSTER_GROUP):
         self.db = db
         self.ladder = get(db, name)
         self.concurrency = concurrency
         self.cluster = cluster
         self.on_game = on_game
         self.on_note = on_note or (lambda text: None)
-        self.batch = batch
+        self.batch = batch or (CLUSTER_BATCH if cluster else None)
+        self.cluster_group = cluster_group
         self.rng = rng or random.Random()
         self.played = 0
         self.secret = store.event_secret(db, self.ladder["event_id"])
@@ -332,7 +338,8 @@ class LadderRun:
             tasks = more()
         if tasks:
             Runner(self.db, self.ladder["event_id"], tasks, self.concurrency, on_game=self._game,
-                   on_warn=self.on_note, more=more, cluster=self.cluster).run()
+                   on_warn=self.on_note, more=more, cluster=self.cluster,
+                   cluster_group=self.cluster_group).run()
         self.ratings.load()
         self.ratings.refit()
         self._save_fit(force=True)
