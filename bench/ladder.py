@@ -34,7 +34,13 @@ Last line::
 ``tables_per_s=<float> refit_s=<float>``: the matchmaker's tables per second (a batch of 1,000
 tables from the fit), and one incremental refit (1,000 new games, warm start from the last fit).
 
-Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale
+``--cluster``: the share of a table's time that the Dask cluster adds over the local pool,
+with tables grouped (16 per Dask task, the ladder's default) and not (1 per task), measured as in
+bench/scale.py: runs of N and 2N one-game tables of built-in bots on 2 local worker processes
+and on a 2-worker ``LocalCluster``, so that fixed start-up costs cancel. Prints
+``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
+
+Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 128]
 """
 
 from __future__ import annotations
@@ -217,6 +223,40 @@ def scale() -> None:
     print(f"tables_per_s={tables_per_s:.1f} refit_s={refit_s:.3f}")
 
 
+def _timed_run(tables: int, cluster: str | None, group: int) -> float:
+    from tourney.ladder import service
+    from tourney.results import store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = store.open_db(Path(tmp) / "ladder.db")
+        service.new_ladder(db, "c", "crazier-eights", 2, seed=1)
+        for author, bot in (("a", "greedy"), ("b", "random"), ("c", "greedy"), ("d", "random")):
+            service.submit(db, "c", author, builtin=bot)
+        start = time.perf_counter()
+        service.LadderRun(db, "c", concurrency=2, cluster=cluster, batch=64, cluster_group=group,
+                          rng=random.Random(1)).play(games=tables)
+        return time.perf_counter() - start
+
+
+def cluster_share(tables: int) -> None:
+    import dask
+    import distributed
+
+    with (dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+          distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   dashboard_address=None) as c):
+        address = c.scheduler_address
+        local = [_timed_run(n, None, 1) for n in (tables, 2 * tables)]
+        per_local = (local[1] - local[0]) / tables
+        shares = {}
+        for group in (16, 1):
+            times = [_timed_run(n, address, group) for n in (tables, 2 * tables)]
+            shares[group] = ((times[1] - times[0]) / tables - per_local) / per_local
+            print(f"# group {group}: cluster {times[0]:.2f}s / {times[1]:.2f}s, local {local[0]:.2f}s / "
+                  f"{local[1]:.2f}s for {tables} / {2 * tables} tables; load {os.getloadavg()[0]:.1f}", flush=True)
+    print(f"dispatch_share_grouped={shares[16]:.3f} dispatch_share_single={shares[1]:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ladders", type=int, default=2, help="Ladders per table size (seeds 1..N).")
@@ -224,9 +264,14 @@ def main() -> None:
     parser.add_argument("--real-games", type=int, default=120, help="Budget of the real ladder.")
     parser.add_argument("--no-real", action="store_true", help="Skip the ladder of real bots.")
     parser.add_argument("--scale", action="store_true", help="1,000 submissions and 10^6 games instead.")
+    parser.add_argument("--cluster", action="store_true", help="The Dask cluster's share of a table's time.")
+    parser.add_argument("--tables", type=int, default=128, help="Tables of the --cluster runs (N).")
     args = parser.parse_args()
     if args.scale:
         scale()
+        return
+    if args.cluster:
+        cluster_share(args.tables)
         return
     print(f"# load {os.getloadavg()[0]:.1f}; {SUBMISSIONS} submissions {SPACING_ELO:g} Elo apart; "
           f"settle the top {TOP}", flush=True)

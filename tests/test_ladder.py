@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jsonschema
 import numpy as np
-from helpers import RANDOM_BOT, ROOT, count_games
+from helpers import RANDOM_BOT, ROOT, count_games, start_serve, stop_serve
 
 from tourney.ladder.matchmaking import PLACEMENT_GAMES, Matchmaker, Pool
 from tourney.results import ladder as rows
@@ -277,3 +277,34 @@ def test_the_store_keeps_a_ladders_rows(tmp_path):
     db = store.open_db(tmp_path / "x.db")
     assert rows.find(db, "none") is None
     assert set(db.table_names()) >= {"ladders", "ladder_versions", "ladder_fits"}
+
+
+def test_the_ladders_page_is_live_under_serve_and_static_in_the_site(run, tmp_path):
+    import urllib.request
+
+    run("ladder", "new", "spring", "--seed", "8")
+    for author, bot in (("ann", "greedy"), ("bo", "random"), ("cy", "random")):
+        run("ladder", "submit", "spring", author, "--builtin", bot)
+    run("ladder", "run", "spring", "--games", "30", "-q", "-j", "1")
+    run("ladder", "settle", "spring", "--top", "3", "--games", "4", "-q", "-j", "1")
+    proc, base = start_serve(run.db)
+    try:
+        index = urllib.request.urlopen(f"{base}/").read().decode()
+        assert 'ladder/1"' in index
+        html = urllib.request.urlopen(f"{base}/ladder/1").read().decode()
+        data = json.loads(urllib.request.urlopen(f"{base}/ladder/1.json").read())
+    finally:
+        stop_serve(proc)
+    jsonschema.validate(data["ladder"], SCHEMA)
+    assert [r["entrant"] for r in data["ladder"]["standings"]][0] in html
+    assert "rating<br><small>higher is better</small>" in html and "range<br><small>at 95%</small>" in html
+    assert data["settle_top"] == 3
+    for pair in data["deciding"]:  # the pairs the settle phase is still deciding are named
+        assert f"{pair['upper']} and {pair['lower']}" in html
+    game = data["recent"][0]["game_id"]
+    assert f'game/{game}"' in html  # recent games link to their replays
+    assert len(data["course"]["games"]) >= 2 and "Ratings over time" in html
+    assert {v["status"] for v in data["versions"]} == {"active"}
+    run("report", "--format", "site", "-o", str(tmp_path / "site"))
+    assert (tmp_path / "site" / "ladder" / "1.html").exists()
+    assert json.loads((tmp_path / "site" / "ladder" / "1.json").read_text())["id"] == 1

@@ -125,6 +125,11 @@ def outputs(tmp_path_factory):
                    cli("club", "standings", "x", "--json")]
     out["standings"].append(cli("standings", "x", "--club", "--json"))
     out["events"] = [cli("events", "--json")]
+    runner.invoke(app, ["ladder", "new", "lad", "--seed", "2", "--db", db])
+    for author, bot in (("ann", "greedy"), ("bo", "random")):
+        runner.invoke(app, ["ladder", "submit", "lad", author, "--builtin", bot, "--db", db])
+    runner.invoke(app, ["ladder", "run", "lad", "--games", "6", "-q", "-j", "1", "--db", db])
+    out["ladder"] = [cli("ladder", "standings", "lad", "--json")]
 
     from tourney.results import store
     from tourney.web import pages

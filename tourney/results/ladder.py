@@ -41,6 +41,26 @@ def find(db: Database, name: str) -> dict | None:
     return row
 
 
+def find_by_id(db: Database, ladder_id: int) -> dict | None:
+    rows = list(db.query("select name from ladders where id = ?", [ladder_id]))
+    return find(db, rows[0]["name"]) if rows else None
+
+
+def listing(db: Database) -> list[dict]:
+    """Every ladder, newest first: ``id``, ``name``, ``rule_set``, ``players``, ``status``,
+    ``versions`` (submitted), ``games`` (stored), ``created_at``."""
+    return [dict(r) for r in db.query(
+        "select l.id, l.name, l.rule_set, l.players, l.status, l.created_at, "
+        "(select count(*) from ladder_versions v where v.ladder_id = l.id) as versions, "
+        "(select count(*) from games g where g.event_id = l.event_id) as games "
+        "from ladders l order by l.id desc")]
+
+
+def update_settings(db: Database, ladder_id: int, settings: dict) -> None:
+    db.execute("update ladders set settings = ? where id = ?", [store.dumps(settings), ladder_id])
+    db.conn.commit()
+
+
 def names(db: Database) -> list[str]:
     return [r[0] for r in db.execute("select name from ladders order by id").fetchall()]
 
