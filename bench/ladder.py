@@ -218,7 +218,7 @@ def scale() -> None:
     start = time.perf_counter()
     count = len(maker.tables(1000))
     tables_per_s = count / (time.perf_counter() - start)
-    print(f"# {n} submissions, {total + new} games; refit: {again.iterations} Newton steps; "
+    print(f"# {n} submissions, {total + new} games; refit: {again.iterations} steps; "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"tables_per_s={tables_per_s:.1f} refit_s={refit_s:.3f}")
 

@@ -45,8 +45,9 @@ class Ratings:
 
     def refit(self) -> Fit:
         n = len(self.index)
+        start: Fit | np.ndarray
         if self.fit is not None:
-            start = self.fit.theta
+            start = self.fit  # its covariance too, while it holds (tourney.stats.mle.fit)
         else:  # the last stored fit, by entrant (versions added since start at 0)
             start = np.zeros(n)
             for entrant_id, (theta, _) in self._stored.items():

@@ -69,7 +69,9 @@ def stages_of(placements: Sequence[tuple[int, float]]) -> list[tuple[int, tuple[
 
 
 class Games:
-    """The games a fit reads, kept as growing arrays of stages (see the module docstring).
+    """The games a fit reads, kept as arrays of distinct stages (see the module docstring) with
+    their summed weights: the same choice from the same set, made again, adds to its row's weight
+    instead of adding a row, so a ladder that keeps pairing neighbours keeps its arrays short.
 
     ``add`` takes one game's ``(entrant_index, placement)`` per seat; indices run from 0 and
     the number of entrants can grow between fits."""
@@ -77,42 +79,62 @@ class Games:
     def __init__(self, width: int = 8):
         self.width = width
         self.count = 0
-        self._rows: list[tuple[int, tuple[int, ...], float]] = []
         self._members = np.empty((0, width), dtype=np.int64)
         self._chosen = np.empty(0, dtype=np.int64)
         self._weight = np.empty(0, dtype=np.float64)
+        self._index: dict[tuple[int, tuple[int, ...]], int] | None = {}
+        self._new: list[tuple[int, tuple[int, ...]]] = []   # rows not yet in the arrays
+        self._added: dict[int, float] = {}                   # row -> weight not yet in the arrays
 
     def add(self, placements: Sequence[tuple[int, float]]) -> None:
         if len(placements) > self.width:
             raise StatsError(f"a game of {len(placements)} seats, more than {self.width}")
-        self._rows.extend(stages_of(placements))
+        index = self._keys()
+        for chosen, group, weight in stages_of(placements):
+            row = index.get((chosen, group))
+            if row is None:
+                row = index[(chosen, group)] = len(self._chosen) + len(self._new)
+                self._new.append((chosen, group))
+            self._added[row] = self._added.get(row, 0.0) + weight
         self.count += 1
 
+    def _keys(self) -> dict[tuple[int, tuple[int, ...]], int]:
+        if self._index is None:  # after add_arrays: rebuilt once, when a single game comes again
+            self._index = {(int(c), tuple(int(x) for x in m if x >= 0)): r
+                           for r, (c, m) in enumerate(zip(self._chosen, self._members))}
+        return self._index
+
     def add_arrays(self, members: np.ndarray, chosen: np.ndarray, weight: np.ndarray, games: int) -> None:
-        """Add stages already in array form (``members`` padded with -1): a benchmark's
-        million games without a Python loop per game."""
+        """Add stages already in array form (``members`` sorted in each row, padded with -1): a
+        benchmark's million games without a Python loop per game."""
         self._flush()
         pad = np.full((len(members), self.width), -1, dtype=np.int64)
         pad[:, :members.shape[1]] = members
-        self._members = np.concatenate([self._members, pad])
-        self._chosen = np.concatenate([self._chosen, chosen.astype(np.int64)])
-        self._weight = np.concatenate([self._weight, weight.astype(np.float64)])
+        rows = np.concatenate([np.column_stack([self._chosen, self._members]),
+                               np.column_stack([chosen.astype(np.int64), pad])])
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        weights = np.bincount(inverse.ravel(), weights=np.concatenate([self._weight, weight]), minlength=len(unique))
+        self._chosen, self._members, self._weight = unique[:, 0].copy(), unique[:, 1:].copy(), weights
+        self._index = None
         self.count += games
 
     def _flush(self) -> None:
-        if not self._rows:
-            return
-        members = np.full((len(self._rows), self.width), -1, dtype=np.int64)
-        for r, (_, group, _) in enumerate(self._rows):
-            members[r, :len(group)] = group
-        self._members = np.concatenate([self._members, members])
-        self._chosen = np.concatenate([self._chosen, np.array([c for c, _, _ in self._rows], dtype=np.int64)])
-        self._weight = np.concatenate([self._weight, np.array([w for _, _, w in self._rows])])
-        self._rows = []
+        if self._new:
+            members = np.full((len(self._new), self.width), -1, dtype=np.int64)
+            for r, (_, group) in enumerate(self._new):
+                members[r, :len(group)] = group
+            self._members = np.concatenate([self._members, members])
+            self._chosen = np.concatenate([self._chosen, np.array([c for c, _ in self._new], dtype=np.int64)])
+            self._weight = np.concatenate([self._weight, np.zeros(len(self._new))])
+            self._new = []
+        if self._added:
+            rows = np.fromiter(self._added.keys(), dtype=np.int64, count=len(self._added))
+            self._weight[rows] += np.fromiter(self._added.values(), dtype=np.float64, count=len(self._added))
+            self._added = {}
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(members, chosen, weight)``: one row per stage; ``members`` padded with -1 and
-        trimmed to the widest stage."""
+        """``(members, chosen, weight)``: one row per distinct stage; ``members`` padded with -1
+        and trimmed to the widest stage."""
         self._flush()
         used = int((self._members >= 0).sum(axis=1).max()) if len(self._members) else 1
         return self._members[:, :max(used, 1)], self._chosen, self._weight
@@ -128,6 +150,8 @@ class Fit:
     loglik: float
     iterations: int
     prior: float = PRIOR
+    #: each entrant's information (summed stage weights) when ``cov`` was last computed in full
+    basis: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -162,7 +186,7 @@ class Fit:
         w[on] = 1.0 / len(on)
         a = np.eye(self.n) - np.outer(np.ones(self.n), w)
         return Fit(self.theta - float(w @ self.theta), a @ self.cov @ a.T, self.games, self.loglik,
-                   self.iterations, self.prior)
+                   self.iterations, self.prior, self.basis)
 
     def rank_ranges(self, indices: Sequence[int] | None = None, z: float = Z95) -> dict[int, RankRange]:
         """Rank ranges (docs/evaluation.md) among ``indices`` (default: everyone), by index."""
@@ -189,6 +213,16 @@ def loglik(theta: np.ndarray, members: np.ndarray, chosen: np.ndarray, weight: n
         return 0.0
     _, lognorm = _probabilities(theta, members)
     return float((weight * (theta[chosen] - lognorm)).sum())
+
+
+def _gradient(theta, members, chosen, weight) -> np.ndarray:
+    n = len(theta)
+    if not len(chosen):
+        return np.zeros(n)
+    p, _ = _probabilities(theta, members)
+    idx = np.where(members >= 0, members, n)
+    return (np.bincount(chosen, weights=weight, minlength=n + 1)
+            - np.bincount(idx.ravel(), weights=(weight[:, None] * p).ravel(), minlength=n + 1))[:n]
 
 
 def _gradient_and_information(theta, members, chosen, weight) -> tuple[np.ndarray, np.ndarray]:
@@ -223,21 +257,53 @@ def _inverse(info: np.ndarray, prior: float) -> np.ndarray:
         return np.linalg.pinv(info)
 
 
+def _solve(info: np.ndarray, prior: float, grad: np.ndarray) -> np.ndarray:
+    """Newton's step: ``(info + prior·I)⁻¹ grad`` (the mean held at 0 without a prior)."""
+    n = len(info)
+    if prior > 0:
+        return np.linalg.solve(info + prior * np.eye(n), grad)
+    try:
+        step = np.linalg.solve(info + np.full((n, n), 1.0 / n), grad)
+    except np.linalg.LinAlgError:
+        step = np.linalg.pinv(info) @ grad
+    return step - step.mean()
+
+
 NO_FINITE = ("no finite maximum-likelihood rating: an entrant won or lost every comparison it "
              "was in (use a prior)")
 
 
+#: the covariance is computed again in full once some entrant's information has grown by this
+#: share since it last was (or an entrant is new); until then a refit reuses it
+REFRESH = 0.1
+
+
+def _weights(n: int, members: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Each entrant's summed stage weights: how much of the data it takes part in."""
+    idx = np.where(members >= 0, members, n)
+    return np.bincount(idx.ravel(), weights=np.repeat(weight, members.shape[1]), minlength=n + 1)[:n]
+
+
 def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: float = PRIOR,
-        tol: float = 1e-7, max_iter: int = 100) -> Fit:
-    """Ratings of entrants ``0 .. n-1`` from ``games`` by Newton's method, from ``start`` (the
-    last fit, or its ``theta``; entrants new since then start at 0) or from 0. With
-    ``prior = 0`` an entrant with a perfect record has no finite estimate: :class:`StatsError`."""
+        tol: float = 1e-7, max_iter: int = 100, refresh: float = REFRESH) -> Fit:
+    """Ratings of entrants ``0 .. n-1`` from ``games``, from ``start`` (the last fit, or its
+    ``theta``; entrants new since then start at 0) or from 0. With ``prior = 0`` an entrant with
+    a perfect record has no finite estimate: :class:`StatsError`.
+
+    Newton's method, each step solving with the information matrix at the current point; the
+    covariance is its inverse at the end. A warm start from a :class:`Fit` whose covariance still
+    holds (no entrant new, none with ``refresh`` more information than when it was computed: a
+    batch of games on a large ladder) takes *chord* steps instead, with the last covariance as the
+    inverse Hessian: the same optimum, without a new n × n inversion; the covariance is kept."""
     members, chosen, weight = games.arrays()
     theta = np.zeros(n)
     if start is not None:
         old = start.theta if isinstance(start, Fit) else np.asarray(start, dtype=float)
         theta[:min(n, len(old))] = old[:n]
         theta -= theta.mean()
+    basis = _weights(n, members, weight)
+    chord = (isinstance(start, Fit) and start.n == n and start.basis is not None and start.prior == prior
+             and bool(np.all(basis <= start.basis * (1 + refresh) + 1e-9)))
 
     def objective(t: np.ndarray) -> float:
         return loglik(t, members, chosen, weight) - 0.5 * prior * float(t @ t)
@@ -247,11 +313,16 @@ def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: floa
     info = np.zeros((n, n))
     while iterations < max_iter:
         iterations += 1
-        grad, info = _gradient_and_information(theta, members, chosen, weight)
-        grad -= prior * theta
-        step = _inverse(info, prior) @ grad
+        if chord:
+            assert isinstance(start, Fit)
+            grad = _gradient(theta, members, chosen, weight) - prior * theta
+            step = start.cov @ grad
+        else:
+            grad, info = _gradient_and_information(theta, members, chosen, weight)
+            grad -= prior * theta
+            step = _solve(info, prior, grad)
         scale = 1.0
-        while True:  # Newton's step, halved while it would lower the likelihood
+        while True:  # the step, halved while it would lower the likelihood
             trial = theta + scale * step
             value = objective(trial)
             if value >= current - 1e-12 or scale < 1e-6:
@@ -262,7 +333,12 @@ def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: floa
             raise StatsError(NO_FINITE)
         if np.abs(scale * step).max(initial=0.0) < tol:
             break
-    return Fit(theta, _inverse(info, prior), games.count, current, iterations, prior)
+        if chord and iterations >= 20:  # too far for chord steps: Newton's from here
+            chord = False
+    if chord:
+        assert isinstance(start, Fit)
+        return Fit(theta, start.cov, games.count, current, iterations, prior, start.basis)
+    return Fit(theta, _inverse(info, prior), games.count, current, iterations, prior, basis)
 
 
 def fit_games(n: int, games: Iterable[Sequence[tuple[int, float]]], prior: float = PRIOR) -> Fit:
