@@ -114,7 +114,8 @@ class Games:
                                np.column_stack([chosen.astype(np.int64), pad])])
         unique, inverse = np.unique(rows, axis=0, return_inverse=True)
         weights = np.bincount(inverse.ravel(), weights=np.concatenate([self._weight, weight]), minlength=len(unique))
-        self._chosen, self._members, self._weight = unique[:, 0].copy(), unique[:, 1:].copy(), weights
+        self._chosen, self._members = unique[:, 0].copy(), unique[:, 1:].copy()
+        self._weight = weights.astype(np.float64)
         self._index = None
         self.count += games
 
