@@ -12,6 +12,7 @@ disabled meanwhile) and goes on.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -134,6 +135,9 @@ def submit(db, name: str, author: str, command: list[str] | None = None, path: s
         raise LadderError(str(exc).removeprefix("submit: ")) from None
     spec = resolve_entrant({**spec, "name": author}, cwd)
     spec.pop("name")
+    program = spec["command"][0]
+    if os.sep not in program and shutil.which(program):  # what runs later, wherever run starts
+        spec["command"][0] = shutil.which(program)
     version = rows.add_version(db, ladder, author, spec)
     return vet(db, ladder, version) if check else version
 

@@ -275,8 +275,12 @@ NO_FINITE = ("no finite maximum-likelihood rating: an entrant won or lost every 
 
 
 #: the covariance is computed again in full once some entrant's information has grown by this
-#: share since it last was (or an entrant is new); until then a refit reuses it
+#: share since it last was (or an entrant is new); until then a refit reuses it ...
 REFRESH = 0.1
+#: ... on fits of at least this many entrants; smaller ones invert at every step, which costs
+#: little there, and keeps the matchmaker's variances exact (bench/ladder.py: a kept covariance
+#: at 50 entrants made settling its top 10 take twice the games)
+CHORD_FROM = 250
 
 
 def _weights(n: int, members: np.ndarray, weight: np.ndarray) -> np.ndarray:
@@ -295,7 +299,8 @@ def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: floa
     covariance is its inverse at the end. A warm start from a :class:`Fit` whose covariance still
     holds (no entrant new, none with ``refresh`` more information than when it was computed: a
     batch of games on a large ladder) takes *chord* steps instead, with the last covariance as the
-    inverse Hessian: the same optimum, without a new n × n inversion; the covariance is kept."""
+    inverse Hessian: the same optimum, without a new n × n inversion; the covariance is kept.
+    That is done from :data:`CHORD_FROM` entrants on."""
     members, chosen, weight = games.arrays()
     theta = np.zeros(n)
     if start is not None:
@@ -303,8 +308,8 @@ def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: floa
         theta[:min(n, len(old))] = old[:n]
         theta -= theta.mean()
     basis = _weights(n, members, weight)
-    chord = (isinstance(start, Fit) and start.n == n and start.basis is not None and start.prior == prior
-             and bool(np.all(basis <= start.basis * (1 + refresh) + 1e-9)))
+    chord = (isinstance(start, Fit) and n >= CHORD_FROM and start.n == n and start.basis is not None
+             and start.prior == prior and bool(np.all(basis <= start.basis * (1 + refresh) + 1e-9)))
 
     def objective(t: np.ndarray) -> float:
         return loglik(t, members, chosen, weight) - 0.5 * prior * float(t @ t)
