@@ -135,9 +135,10 @@ def submit(db, name: str, author: str, command: list[str] | None = None, path: s
         raise LadderError(str(exc).removeprefix("submit: ")) from None
     spec = resolve_entrant({**spec, "name": author}, cwd)
     spec.pop("name")
-    program = spec["command"][0]
-    if os.sep not in program and shutil.which(program):  # what runs later, wherever run starts
-        spec["command"][0] = shutil.which(program)
+    argv = list(spec["command"])
+    found = shutil.which(argv[0]) if os.sep not in argv[0] else None
+    if found:  # what runs later, wherever the run starts
+        spec["command"] = [found, *argv[1:]]
     version = rows.add_version(db, ladder, author, spec)
     return vet(db, ladder, version) if check else version
 
