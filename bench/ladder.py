@@ -40,7 +40,7 @@ bench/scale.py: runs of N and 2N one-game tables of built-in bots on 2 local wor
 and on a 2-worker ``LocalCluster``, so that fixed start-up costs cancel. Prints
 ``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
 
-Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 128]
+Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256]
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ def _timed_run(tables: int, cluster: str | None, group: int) -> float:
         for author, bot in (("a", "greedy"), ("b", "random"), ("c", "greedy"), ("d", "random")):
             service.submit(db, "c", author, builtin=bot)
         start = time.perf_counter()
-        service.LadderRun(db, "c", concurrency=2, cluster=cluster, batch=64, cluster_group=group,
+        service.LadderRun(db, "c", concurrency=2, cluster=cluster, batch=128, cluster_group=group,
                           rng=random.Random(1)).play(games=tables)
         return time.perf_counter() - start
 
@@ -271,7 +271,7 @@ def main() -> None:
     parser.add_argument("--no-real", action="store_true", help="Skip the ladder of real bots.")
     parser.add_argument("--scale", action="store_true", help="1,000 submissions and 10^6 games instead.")
     parser.add_argument("--cluster", action="store_true", help="The Dask cluster's share of a table's time.")
-    parser.add_argument("--tables", type=int, default=128, help="Tables of the --cluster runs (N).")
+    parser.add_argument("--tables", type=int, default=256, help="Tables of the --cluster runs (N).")
     args = parser.parse_args()
     if args.scale:
         scale()

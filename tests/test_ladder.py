@@ -114,6 +114,28 @@ def test_a_new_version_retires_the_earlier_one_which_keeps_its_games(run):
     assert rows_["spring/ann/v2"]["games"] == 8 and rows_["spring/bo/v1"]["games"] == 16
 
 
+def test_a_version_submitted_while_the_ladder_runs_is_checked_and_plays(tmp_path):
+    from tourney.ladder import service
+
+    db = store.open_db(tmp_path / "l.db")
+    service.new_ladder(db, "s", "crazier-eights", 2, seed=3)
+    for author, bot in (("ann", "greedy"), ("bo", "random")):
+        service.submit(db, "s", author, builtin=bot)
+    notes: list[str] = []
+    runner = service.LadderRun(db, "s", batch=4, on_note=notes.append)
+    submitted = []
+
+    def on_game(names, payload):  # after the first game: a submission arrives, unchecked
+        if not submitted:
+            submitted.append(service.submit(db, "s", "cy", builtin="random", check=False))
+
+    runner.on_game = on_game
+    runner.play(games=24)
+    cy = next(v for v in rows.versions(db, 1) if v["author"] == "cy")
+    assert cy["status"] == "active" and any("checking s/cy/v1" in n for n in notes)
+    assert rows.game_counts(db, 1).get(cy["entrant_id"], 0) >= 6  # placed first
+
+
 def test_an_authors_versions_meet_only_when_the_ladder_allows_it(run):
     run("ladder", "new", "spring", "--keep-versions", "--seed", "2")
     for author in ("ann", "ann", "bo"):

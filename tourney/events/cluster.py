@@ -190,7 +190,11 @@ class ClusterRun:
         queue = Queue(self.channel, client=self.client)
         stop = Event(self.stop_name, client=self.client)
         order = list(self.tasks)
-        groups = [order[i:i + self.group] for i in range(0, len(order), self.group)]
+        # at most the asked size, and small enough that each worker thread gets about four
+        # groups: a batch's last group is not left running alone on one worker
+        threads = sum(self.client.nthreads().values()) or 1
+        size = max(1, min(self.group, len(order) // (4 * threads)))
+        groups = [order[i:i + size] for i in range(0, len(order), size)]
         futures = as_completed([self._submit(g[0]) if len(g) == 1 else self._submit_group(g) for g in groups],
                                loop=self.client.loop)
         try:

@@ -26,6 +26,11 @@ class Ratings:
             self._index_of(v["entrant_id"])
         self.load()
 
+    def track(self, versions: list[dict]) -> None:
+        """Give versions submitted since this fit began a place in it (they start at 0)."""
+        for v in versions:
+            self._index_of(v["entrant_id"])
+
     def _index_of(self, entrant_id: int) -> int:
         if entrant_id not in self.index:
             self.index[entrant_id] = len(self.index)

@@ -251,7 +251,10 @@ class LadderRun:
         """Refit, then choose and store the next ``count`` tables; [] when none can be played
         (too few active versions, or in the settle phase, the top N settled)."""
         assert self.ratings is not None
+        if any(v["status"] == "pending" for v in self._versions()):
+            self.check_pending()  # submitted while this run plays: checked before they play
         versions = self._versions()
+        self.ratings.track(versions)
         fit = self.ratings.refit()
         self._save_fit()
         active = [v for v in versions if v["status"] == "active"]
