@@ -110,8 +110,13 @@ class Runner:
         self.on_warn = on_warn
         self.on_line = on_line
         self.cluster = cluster
-        self.series = {s["idx"]: s for s in store.series_rows(db, event_id)}
+        self.series = self._series_of(tasks)
         self.finished = 0
+
+    def _series_of(self, tasks: list[SeriesTask]) -> dict[int, dict]:
+        """The stored rows of the series about to be played (only those: a ladder's event holds
+        thousands of finished ones)."""
+        return {s["idx"]: s for s in reads.series_rows_for(self.db, self.event_id, [t.idx for t in tasks])}
 
     def handle(self, msg) -> None:
         """Store one message from a series (a game, or a warning)."""
@@ -164,7 +169,7 @@ class Runner:
             else:
                 self._run_tasks()
             self.tasks = self.more() if self.more is not None else []
-            self.series = {s["idx"]: s for s in store.series_rows(self.db, self.event_id)}
+            self.series = self._series_of(self.tasks)
 
     def _run_tasks(self) -> None:
         size = min(self.concurrency, len(self.tasks))
