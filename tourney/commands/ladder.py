@@ -104,8 +104,10 @@ def submit(
     db: str = _db(),
     json_out: bool = typer.Option(False, "--json", help="Print the version as JSON."),
 ) -> None:
-    """Add a version of AUTHOR's bot. It is checked first (handshake and seeded games, as
-    tourney check does); an author's earlier versions keep their games and leave play.
+    """Add a version of AUTHOR's bot, checked first.
+
+    The check is tourney check's: the handshake and seeded games. An author's earlier versions
+    keep their games and leave play (unless the ladder keeps them: ladder new --keep-versions).
 
     Exit status: 0 accepted (or queued with --no-check), 3 refused by its check, 2 bad usage."""
 
@@ -134,8 +136,10 @@ def run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per game."),
     db: str = _db(),
 ) -> None:
-    """Play tables until stopped (Ctrl-C) or the budget is spent; every game is stored as it
-    ends, and running it again resumes. New versions are checked first."""
+    """Play tables until stopped (Ctrl-C) or the budget is spent.
+
+    Every game is stored as it ends, and running the command again resumes. New versions are
+    checked first."""
     service = _service()
     database = open_store(db)
     try:
@@ -161,8 +165,10 @@ def standings(
     db: str = _db(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON (docs/schemas/ladder.schema.json)."),
 ) -> None:
-    """The leaderboard: rating on the Elo scale (against the field's mean) with its 95% interval,
-    and the rank range the results allow (docs/evaluation.md)."""
+    """The leaderboard, with 95% intervals and rank ranges.
+
+    A rating is on the Elo scale, against the mean of the versions that have played; the rank
+    range is the ranks the results allow (docs/evaluation.md)."""
     data = _service().standings(open_store(db, readonly=True), name, top)
     if json_out:
         typer.echo(json.dumps(data, indent=2))
@@ -190,8 +196,10 @@ def settle(
     db: str = _db(),
     json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
 ) -> None:
-    """The final phase: submissions close, and tables are played until every pair of neighbours
-    in the top N is separated at 95% or the budget is spent. Says which pairs stayed tied."""
+    """The final phase: settle the order of the top N.
+
+    Submissions close, and tables are played until every pair of neighbours in the top N is
+    separated at 95% or the budget is spent. Says which pairs stayed tied."""
     service = _service()
     try:
         done = service.settle(open_store(db), name, top, games=games, hours=hours, concurrency=concurrency,
