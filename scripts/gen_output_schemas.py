@@ -701,6 +701,84 @@ class WebLeague(Shape):
     history: list[dict[str, Any]]
 
 
+VersionStatus = Literal["pending", "active", "retired", "disabled", "rejected"]
+
+
+class LadderRow(Shape):
+    """One version's row of a ladder's leaderboard (docs/ladder.md)."""
+
+    rank: int
+    rank_range: str = Field(description="The ranks the results allow, e.g. 2-4 (docs/evaluation.md).")
+    entrant: str = Field(description="The version's entrant name: LADDER/AUTHOR/vN.")
+    author: str
+    version: int
+    status: VersionStatus
+    reason: str | None = Field(description="Why it is retired or disabled, in words.")
+    games: int
+    rating: Number = Field(description="Elo scale, against the mean of the versions that played; higher is better.")
+    rating_low: Number = Field(description="95% interval, low end.")
+    rating_high: Number = Field(description="95% interval, high end.")
+    theta: Number = Field(description="The fitted log-strength (rating = theta * 400 / ln 10).")
+    se: Number = Field(description="Standard error of theta.")
+
+
+class LadderPair(Shape):
+    """Two neighbours of the leaderboard among the active versions, and whether the results
+    separate them at 95%."""
+
+    upper: str
+    lower: str
+    difference: Number
+    difference_low: Number
+    difference_high: Number
+    separated: bool
+
+
+class LadderUnrated(Shape):
+    entrant: str
+    author: str
+    version: int
+    status: VersionStatus
+    reason: str | None
+
+
+class LadderStandings(Shape):
+    """``tourney ladder standings NAME --json`` (version 1)."""
+
+    version: Literal[1]
+    kind: Literal["ladder"]
+    ladder: str
+    rule_set: str
+    players: int
+    status: Literal["open", "closed"]
+    model: Literal["bradley-terry", "plackett-luce"]
+    games_played: int
+    standings: list[LadderRow]
+    neighbours: list[LadderPair]
+    unrated: list[LadderUnrated] = Field(description="Versions without a rating: not played yet, or refused.")
+
+
+class LadderVersion(Shape):
+    """``tourney ladder submit NAME AUTHOR ... --json``: the version added, and whether its check
+    accepted it."""
+
+    entrant: str = Field(description="The version's entrant name: LADDER/AUTHOR/vN.")
+    author: str
+    version: int
+    status: VersionStatus
+    reason: str | None = Field(description="Why its check refused it, in words (the check's report).")
+
+
+class LadderSettle(Shape):
+    """``tourney ladder settle NAME --json``: the games this run played and the neighbours of the
+    top N, separated at 95% or still tied."""
+
+    games: int = Field(description="Games played by this run.")
+    settled: bool = Field(description="Every pair of neighbours in the top N is separated at 95%.")
+    top: int
+    neighbours: list[LadderPair]
+
+
 #: schema file name -> the shape it publishes
 SCHEMAS: dict[str, Any] = {
     "run": Run,
@@ -723,6 +801,9 @@ SCHEMAS: dict[str, Any] = {
     "web-entrant": WebEntrant,
     "web-game": WebGame,
     "web-league": WebLeague,
+    "ladder": LadderStandings,
+    "ladder-version": LadderVersion,
+    "ladder-settle": LadderSettle,
 }
 
 

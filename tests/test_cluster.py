@@ -184,3 +184,20 @@ def test_an_interrupted_cluster_run_resumes_to_the_games_of_a_local_run(cluster,
     db.conn.close()
     local, on_cluster = games_of(tmp_path / "local.db"), games_of(tmp_path / "c.db")
     assert len(local[0]) == 12 and on_cluster == local
+
+
+def test_a_ladder_plays_its_tables_in_groups_on_the_cluster(cluster, tmp_path):
+    """A ladder's one-game tables go to the workers several per Dask task; every game is stored
+    once and every table is finished."""
+    from tourney.ladder import service
+
+    db = store.open_db(tmp_path / "l.db")
+    service.new_ladder(db, "c", "crazier-eights", 2, seed=3)
+    for author, bot in (("ann", "greedy"), ("bo", "random"), ("cy", "random")):
+        service.submit(db, "c", author, builtin=bot)
+    done = service.LadderRun(db, "c", cluster=cluster, batch=24, cluster_group=8).play(games=48)
+    assert done["games"] == 48
+    assert db.execute("select count(*) from games").fetchone()[0] == 48
+    assert db.execute("select count(*) from series where status != 'finished'").fetchone()[0] == 0
+    assert db.execute("select count(*) from (select series_id from games group by series_id "
+                      "having count(*) > 1)").fetchone()[0] == 0

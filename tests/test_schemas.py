@@ -90,6 +90,7 @@ SCHEMA_OF = {
                                      "rename", "set", "standings")},
     "club list": "club-list", "club history": "club-history", "club games": "club-games",
     "club night": "club-night", "club code new": "club-code", "club code list": "club-codes",
+    "ladder standings": "ladder", "ladder submit": "ladder-version", "ladder settle": "ladder-settle",
 }
 #: commands with --json knowingly not run here, each with the reason (a command added on a
 #: branch lands here until its schema and its run below are added)
@@ -196,6 +197,12 @@ def runs(tmp_path_factory):
     cli("games", "--json")
     cli("games", "--event", "tables4", "--json")
     cli("games", "--entrant", "a", "--limit", "2", "--json")
+    runner.invoke(app, ["ladder", "new", "lad", "--seed", "2", "--db", db])
+    for author, bot in (("ann", "greedy"), ("bo", "random")):
+        cli("ladder", "submit", "lad", author, "--builtin", bot, "--json")
+    runner.invoke(app, ["ladder", "run", "lad", "--games", "6", "-q", "-j", "1", "--db", db])
+    cli("ladder", "standings", "lad", "--json")
+    cli("ladder", "settle", "lad", "--top", "2", "--games", "4", "-q", "-j", "1", "--json")
 
     from tourney.results import store
     from tourney.web import pages

@@ -11,6 +11,7 @@ from tourney.commands import (
     export_bot,  # noqa: F401
     games,  # noqa: F401
     init,  # noqa: F401
+    ladder,  # noqa: F401
     match,  # noqa: F401
     new_bot,  # noqa: F401
     play,  # noqa: F401

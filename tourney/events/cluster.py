@@ -14,6 +14,11 @@ dropped); the main process then submits the series again as a new attempt, from 
 games, with the same seeds, so it resumes on another worker where it stopped. Messages of an
 earlier attempt that arrive late are dropped.
 
+Short series can be grouped (``Runner(cluster_group=N)``: N series per Dask task, played one
+after another on one worker), so that the scheduler's cost per task (about 13 ms, bench/scale.py)
+is spread over N series; a ladder's one-game tables are grouped this way. A group whose worker
+dies is submitted again series by series, each from its stored games.
+
 Before any work, every worker checks that it can start every entrant (:func:`bot_problems`):
 the run refuses to start, naming the worker and the entrant, when one cannot. A worker that
 joins later checks again before it plays a series.
@@ -125,6 +130,20 @@ def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int) -> i
     return task.idx
 
 
+def play_group_on_worker(tasks: list[SeriesTask], channel: str, stop: str, attempt: int) -> list[int]:
+    """The Dask task of a group: its series one after another (:func:`play_on_worker`), none
+    started once the run is stopped."""
+    from distributed import Event  # the optional [cluster] extra: only on a worker
+
+    stopped = Event(stop)
+    played = []
+    for task in tasks:
+        if stopped.is_set():
+            break
+        played.append(play_on_worker(task, channel, stop, attempt))
+    return played
+
+
 def connect(address: str):
     """A Dask client of the scheduler at ``address``, or a :class:`ClusterError`."""
     try:
@@ -162,22 +181,29 @@ class ClusterRun:
         self.attempt = dict.fromkeys(self.tasks, 0)
         #: games of each series stored so far: the ``idx`` the next accepted game must have
         self.stored = {idx: len(t.done) for idx, t in self.tasks.items()}
-        self.series_of: dict[str, int] = {}  # task key -> series idx
+        self.series_of: dict[str, list[int]] = {}  # task key -> the series idx it plays
+        self.group = max(1, int(getattr(runner, "cluster_group", 1) or 1))
 
     def run(self) -> None:
         from distributed import Event, Queue, as_completed  # the optional [cluster] extra: only on a cluster run
 
         queue = Queue(self.channel, client=self.client)
         stop = Event(self.stop_name, client=self.client)
-        futures = as_completed([self._submit(idx) for idx in self.tasks], loop=self.client.loop)
+        order = list(self.tasks)
+        # at most the asked size, and small enough that each worker thread gets about four
+        # groups: a batch's last group is not left running alone on one worker
+        threads = sum(self.client.nthreads().values()) or 1
+        size = max(1, min(self.group, len(order) // (4 * threads)))
+        groups = [order[i:i + size] for i in range(0, len(order), size)]
+        futures = as_completed([self._submit(g[0]) if len(g) == 1 else self._submit_group(g) for g in groups],
+                               loop=self.client.loop)
         try:
             while not futures.is_empty():
                 done = futures.next_batch(block=False)
                 # drained after the batch is taken: a finished task's games are all on the queue
                 drained = self._drain(queue)
                 for future in done:
-                    retry = self._settle(future)
-                    if retry is not None:
+                    for retry in self._settle(future):
                         futures.add(retry)
                 if not done and not drained:
                     time.sleep(0.005)
@@ -190,9 +216,16 @@ class ClusterRun:
 
     def _submit(self, idx: int):
         key = f"{self.channel}-series-{idx}-{self.attempt[idx]}"
-        self.series_of[key] = idx
+        self.series_of[key] = [idx]
         return self.client.submit(play_on_worker, self.tasks[idx], self.channel, self.stop_name,
                                   self.attempt[idx], key=key, pure=False)
+
+    def _submit_group(self, idxs: list[int]):
+        """One task for the series ``idxs`` (all at their first attempt)."""
+        key = f"{self.channel}-group-{idxs[0]}-{idxs[-1]}"
+        self.series_of[key] = list(idxs)
+        return self.client.submit(play_group_on_worker, [self.tasks[i] for i in idxs], self.channel,
+                                  self.stop_name, 0, key=key, pure=False)
 
     def _drain(self, queue) -> int:
         """Store every game waiting on the queue (one commit) that is the next of its series;
@@ -212,15 +245,19 @@ class ClusterRun:
             self.runner.handle_many(accepted)
         return len(waiting)
 
-    def _settle(self, future):
-        """Account for a task that ended: None if its series is done, else the new future of
-        its next attempt."""
-        idx = self.series_of.pop(future.key)
+    def _settle(self, future) -> list:
+        """Account for a task that ended: the new futures of the next attempts of its series
+        that are not done (none when all are)."""
+        idxs = self.series_of.pop(future.key)
         error = future.exception() if future.status == "error" else None
         if isinstance(error, BotMissing):
             raise ClusterError(str(error))
         if error is not None and not _lost_worker(error):
             raise error
+        return [retry for idx in idxs if (retry := self._retry(idx, error)) is not None]
+
+    def _retry(self, idx: int, error):
+        """None if the series is done, else the future of its next attempt."""
         if self._series_done(idx):
             return None
         self.attempt[idx] += 1

@@ -93,13 +93,14 @@ class Runner:
     ``more()``, if given, is asked for further tasks when the given ones are done (the next
     round of a Swiss or knockout), until it returns none. With ``cluster`` (a Dask scheduler's
     address) the series are played on that cluster's workers instead of local processes
-    (:mod:`tourney.events.cluster`).
+    (:mod:`tourney.events.cluster`), ``cluster_group`` series per Dask task.
     """
 
     def __init__(self, db, event_id: int, tasks: list[SeriesTask], concurrency: int,
                  on_game=None, on_series=None, on_warn=None, on_line=None, more=None,
-                 cluster: str | None = None):
+                 cluster: str | None = None, cluster_group: int = 1):
         self.more = more
+        self.cluster_group = cluster_group
         self.db = db
         self.event_id = event_id
         self.tasks = tasks
@@ -109,8 +110,13 @@ class Runner:
         self.on_warn = on_warn
         self.on_line = on_line
         self.cluster = cluster
-        self.series = {s["idx"]: s for s in store.series_rows(db, event_id)}
+        self.series = self._series_of(tasks)
         self.finished = 0
+
+    def _series_of(self, tasks: list[SeriesTask]) -> dict[int, dict]:
+        """The stored rows of the series about to be played (only those: a ladder's event holds
+        thousands of finished ones)."""
+        return {s["idx"]: s for s in reads.series_rows_for(self.db, self.event_id, [t.idx for t in tasks])}
 
     def handle(self, msg) -> None:
         """Store one message from a series (a game, or a warning)."""
@@ -163,7 +169,7 @@ class Runner:
             else:
                 self._run_tasks()
             self.tasks = self.more() if self.more is not None else []
-            self.series = {s["idx"]: s for s in store.series_rows(self.db, self.event_id)}
+            self.series = self._series_of(self.tasks)
 
     def _run_tasks(self) -> None:
         size = min(self.concurrency, len(self.tasks))

@@ -101,3 +101,29 @@ def every_game_ranks(db: Database) -> list[list[tuple[str, float]]]:
         rank = r["placement"] if r["placement"] is not None else (r["points"] or 0)
         games.setdefault(r["game_id"], []).append((r["name"], rank))
     return list(games.values())
+
+
+def series_rows_for(db: Database, event_id: int, idxs: list[int]) -> list[dict]:
+    """The series ``idxs`` of an event, in the shape of :func:`tourney.results.store.series_rows`
+    (each with its ``entrants`` in seat order), read in a few queries whatever the event's size:
+    the runner asks for the series it is about to play, not for all of a ladder's thousands."""
+    out: list[dict] = []
+    wanted = sorted(set(idxs))
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        found = [dict(r) for r in db.query(
+            f"select * from series where event_id = ? and idx in ({marks}) order by idx", [event_id, *chunk])]
+        by_id = {s["id"]: s for s in found}
+        for s in found:
+            s["entrants"] = []
+        if by_id:
+            ids = ",".join("?" * len(by_id))
+            for r in db.query(
+                    "select se.series_id, se.entrant_id, e.name, se.seat, se.wins, se.points, se.placement "
+                    f"from series_entrants se join entrants e on e.id = se.entrant_id where se.series_id in ({ids}) "
+                    "order by se.series_id, se.seat", list(by_id)):
+                row = dict(r)
+                by_id[row.pop("series_id")]["entrants"].append(row)
+        out.extend(found)
+    return out

@@ -117,6 +117,15 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     entrants' head-to-head record and mirror pairs, and each entrant's per-game scores against
     the field (:mod:`tourney.results.tallies`; the comparisons of standings read these).
 
+``ladders``, ``ladder_versions``, ``ladder_fits``
+    A ladder (docs/ladder.md; migration ``m013_ladders``): its name, the event that holds its
+    games (``event_id``), ``rule_set``, ``players``, ``options`` and ``settings`` (JSON),
+    ``status`` (``"open"``, or ``"closed"`` once its settle phase began). Each submitted version:
+    its entrant (``entrant_id``), ``author``, ``version`` (1, 2, ... per author), ``spec`` (JSON),
+    ``status`` (``pending``, ``active``, ``retired``, ``disabled``, ``rejected``) and ``reason``.
+    Each kept fit: the games it read and, per entrant id, ``[theta, se]`` (the next fit's warm
+    start, and the ratings over time).
+
 ``club_*`` tables and the club views: see :mod:`tourney.club` (and the steps below).
 
 Views: ``seat_outcomes``, ``series_outcomes``, ``entrant_faults``, ``event_standings`` (bot
@@ -805,3 +814,32 @@ def m012_club_codes(db: Database) -> None:
         foreign_keys=[("league_id", "club_leagues", "id"), ("code_id", "club_codes", "id")],
         not_null={"league_id", "request", "by", "at", "status"},
     )
+
+
+@MIGRATIONS()
+def m013_ladders(db: Database) -> None:
+    """Ladders (docs/ladder.md): an open competition whose games are one event's, its submitted
+    versions (each an entrant of that event) with their state and the reason for it, and the
+    history of its fitted ratings (a row per refit: the warm start of the next one)."""
+    db.table("ladders").create(
+        {"id": int, "name": str, "event_id": int, "rule_set": str, "players": int, "options": str,
+         "settings": str, "status": str, "created_at": str, "closed_at": str},
+        pk="id", foreign_keys=[("event_id", "events", "id")],
+        not_null={"name", "event_id", "rule_set", "players", "status", "created_at"}, if_not_exists=True,
+    )
+    db.table("ladders").create_index(["name"], unique=True, if_not_exists=True)
+    db.table("ladder_versions").create(
+        {"id": int, "ladder_id": int, "entrant_id": int, "author": str, "version": int, "spec": str,
+         "status": str, "reason": str, "submitted_at": str, "changed_at": str},
+        pk="id", foreign_keys=[("ladder_id", "ladders", "id"), ("entrant_id", "entrants", "id")],
+        not_null={"ladder_id", "entrant_id", "author", "version", "spec", "status", "submitted_at"},
+        if_not_exists=True,
+    )
+    db.table("ladder_versions").create_index(["ladder_id", "author", "version"], unique=True,
+                                             if_not_exists=True)
+    db.table("ladder_fits").create(
+        {"id": int, "ladder_id": int, "games": int, "at": str, "ratings": str},
+        pk="id", foreign_keys=[("ladder_id", "ladders", "id")],
+        not_null={"ladder_id", "games", "at", "ratings"}, if_not_exists=True,
+    )
+    db.table("ladder_fits").create_index(["ladder_id", "games"], if_not_exists=True)

@@ -1,6 +1,7 @@
 """Statistics for verdicts: Elo with confidence intervals, LOS, the SPRT, rank ranges.
 
-Pure functions over counts, standard library only: no database, no CLI. Results are frozen
+Pure functions over counts, standard library only (but ``mle``, which needs numpy and is not
+imported here): no database, no CLI. Results are frozen
 dataclasses, and the running :class:`Sprt` a mutable one; each has a ``to_dict()`` that is safe
 for JSON. docs/evaluation.md explains every method and names its source.
 
@@ -8,6 +9,7 @@ for JSON. docs/evaluation.md explains every method and names its source.
 ``sprt``        the GSPRT log-likelihood ratio, Wald's bounds and a running :class:`Sprt`
 ``pairwise``    head-to-head W/D/L from placements at tables of any size; openskill's P(A > B)
 ``separation``  which entrants are statistically separable, as rank ranges like ``2-3``
+``mle``         Bradley–Terry and Plackett–Luce ratings by maximum likelihood, with covariance
 """
 
 from tourney.stats.elo import (

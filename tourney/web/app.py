@@ -109,6 +109,7 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -
         Route("/entrant/{key}", page(pages.entrant_data)),
         Route("/game/{key}", page(lambda d, i, p: pages.game_data(d, i))),
         Route("/league/{key}", page(lambda d, i, p: pages.league_data(d, i))),
+        Route("/ladder/{key}", page(lambda d, i, p: pages.ladder_data(d, i))),
         Route("/help/statistics", help_page),
         Route("/static/{name}", static),
     ]

@@ -24,7 +24,9 @@ from tourney import formats
 from tourney.club.league import League
 from tourney.errors import UserError
 from tourney.events import sprt
+from tourney.ladder import service as ladders
 from tourney.results import browse, store
+from tourney.results import ladder as ladder_rows
 from tourney.results import standings as _standings
 from tourney.stats.sprt import Sprt
 from tourney.web.replay import replay_data
@@ -142,8 +144,14 @@ def _pages(total: int, page: int, size: int | None) -> dict:
 
 
 def index_data(db: Database) -> dict:
-    """Every event (newest first) and every club league."""
-    return {"page": "index", "events": browse.events(db), "leagues": browse.leagues(db)}
+    """Every event (newest first), every club league and every ladder."""
+    return {"page": "index", "events": browse.events(db), "leagues": browse.leagues(db),
+            "ladders": ladder_rows.listing(db)}
+
+
+def ladder_data(db: Database, ladder_id: int) -> dict:
+    """A ladder's page (:func:`tourney.ladder.service.page`)."""
+    return _found(ladders.page(db, ladder_id))
 
 
 # --------------------------------------------------------------------------- an event

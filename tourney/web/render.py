@@ -144,6 +144,16 @@ def club_chart(course: dict) -> Markup:
         series, caption="Each member's total after each round; a club night's tables count as one round."))
 
 
+def ladder_chart(course: dict) -> Markup:
+    """Each version's rating after each kept fit of a ladder (the leaderboard's top ten)."""
+    series = [charts.Series(name, list(zip(course["games"], values))) for name, values in course["series"].items()]
+    return Markup(charts.line_chart(
+        "ladder-course", "Ratings over time", "games played", "rating, Elo scale (higher is better)",
+        series, [charts.Rule(0, "the field's mean")],
+        caption="Each of the leading versions' maximum-likelihood rating after each refit that was kept; "
+                "a refit reads every game so far, so a line moves as the evidence does, not by game order."))
+
+
 def plain(value) -> str:
     """A value of a club log entry in words: ``{"Ann": 3, "Bob": 6}`` as ``Ann 3, Bob 6``.
 
@@ -166,6 +176,7 @@ def _environment() -> Environment:
     env.globals["course_chart"] = course_chart
     env.globals["sprt_charts"] = sprt_charts
     env.globals["club_chart"] = club_chart
+    env.globals["ladder_chart"] = ladder_chart
     env.filters["los_shade"] = los_shade
     env.filters["elo_text"] = elo_text
     env.filters["pct"] = lambda v: "" if v is None else f"{100 * v:.1f}%"

@@ -60,7 +60,7 @@ def write_site(db: Database, out: Path) -> int:
 
 
 def _write_pages(db: Database, root: Path) -> int:
-    for kind in ("static", "event", "entrant", "game", "league", "help"):
+    for kind in ("static", "event", "entrant", "game", "league", "ladder", "help"):
         (root / kind).mkdir()
     (root / "help" / "statistics.html").write_text(render({"page": "help"}, PAGE_LINKS), encoding="utf-8")
     for name in STATIC_FILES:
@@ -79,5 +79,8 @@ def _write_pages(db: Database, root: Path) -> int:
         count += 1
     for league in index["leagues"]:
         _write(root / "league", str(league["id"]), pages.league_data(db, league["id"]), PAGE_LINKS)
+        count += 1
+    for ladder in index["ladders"]:
+        _write(root / "ladder", str(ladder["id"]), pages.ladder_data(db, ladder["id"]), PAGE_LINKS)
         count += 1
     return count

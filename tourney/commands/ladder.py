@@ -1,0 +1,219 @@
+"""``tourney ladder ...``: an open competition of submitted bots (docs/ladder.md).
+
+Each subcommand parses, asks :mod:`tourney.ladder.service` and prints: data on stdout (a table,
+or JSON with ``--json``), progress and notes on stderr. Mistakes are one ``error:`` line (exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import typer
+from tabulate import tabulate
+
+from tourney.app import app
+from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, parse_options
+from tourney.errors import CheckFailed
+
+ladder_app = typer.Typer(
+    name="ladder",
+    help="Run a ladder: authors submit bots and new versions for weeks, games run all the time, "
+         "and the leaderboard comes from maximum-likelihood ratings over every game.",
+    epilog="Example: tourney ladder new spring --players 2 && tourney ladder submit spring ann -- "
+           "{python} my_bot.py && tourney ladder run spring --games 200\n\n" + EXIT_CODES,
+    no_args_is_help=True,
+)
+app.add_typer(ladder_app, name="ladder")
+
+
+def _service():
+    from tourney.ladder import service  # heavy at CLI start: numpy and the event runner load for ladder commands
+
+    return service
+
+
+def _db():
+    return typer.Option(None, "--db", help=DB_HELP)
+
+
+def _name():
+    return typer.Argument(..., help="Name of the ladder.")
+
+
+def _concurrency():
+    return typer.Option(0, "--concurrency", "-j", min=0, help="Tables played at once (0: cores).")
+
+
+def _note(text: str) -> None:
+    err(text)
+
+
+def _progress(quiet: bool):
+    if quiet:
+        return None
+
+    def on_game(names: list[str], payload: dict) -> None:
+        order = sorted(range(len(names)), key=lambda s: payload["seats"][s]["placement"] or 0)
+        err(f"game {payload.get('game_id')}: " + " > ".join(names[s] for s in order))
+    return on_game
+
+
+@ladder_app.command("new", epilog="Example: tourney ladder new spring --rule-set crazier-eights --players 4\n\n"
+                    + EXIT_CODES)
+def new(
+    name: str = _name(),
+    rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
+    players: int = typer.Option(2, "--players", help="Players at each table: 2 to 8."),
+    option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
+    seed: int = typer.Option(None, help="Ladder seed (default: a random one)."),
+    same_author: bool = typer.Option(False, "--same-author", help="Let an author's versions meet at a table."),
+    keep_versions: bool = typer.Option(False, "--keep-versions",
+                                       help="Keep an author's earlier versions in play when a new one comes."),
+    min_share: float = typer.Option(0.25, "--min-share", min=0.0, max=1.0,
+                                    help="Least share of the mean games each active version plays."),
+    decision_timeout: float = typer.Option(None, "--decision-timeout", min=0.01, help="Seconds per decision."),
+    startup_timeout: float = typer.Option(None, "--startup-timeout", min=0.01, help="Seconds for the handshake."),
+    sandbox: str = typer.Option("auto", "--sandbox", help="Isolate the bots: auto, on or off."),
+    db: str = _db(),
+) -> None:
+    """Make a ladder: tables of --players, games of --rule-set."""
+    service = _service()
+    if sandbox not in ("auto", "on", "off"):
+        raise service.LadderError(f"--sandbox must be auto, on or off, not {sandbox!r}")
+    limits = {"sandbox": sandbox, **({"decision_timeout": decision_timeout} if decision_timeout else {}),
+              **({"startup_timeout": startup_timeout} if startup_timeout else {})}
+    ladder = service.new_ladder(open_store(db), name, rule_set, players, parse_options(option), seed,
+                                same_author=same_author, keep_versions=keep_versions, min_share=min_share,
+                                limits=limits)
+    typer.echo(f"ladder {ladder['name']}: {ladder['rule_set']}, tables of {ladder['players']}; "
+               f"submit with: tourney ladder submit {ladder['name']} AUTHOR -- COMMAND...")
+
+
+@ladder_app.command("submit", epilog="Example: tourney ladder submit spring ann -- {python} my_bot.py\n\n"
+                    + EXIT_CODES)
+def submit(
+    name: str = _name(),
+    author: str = typer.Argument(..., help="Who submits (letters, digits, '.', '_', '-')."),
+    command: list[str] = typer.Argument(None, metavar="[-- COMMAND...]",
+                                        help="The bot's command line; {python} is the Python running tourney."),
+    path: str = typer.Option(None, "--path", help="The bot's folder, copied into the ladder's store; "
+                                                  "it runs main.py or ./bot there unless a command is given."),
+    builtin: str = typer.Option(None, "--builtin", help="A built-in bot instead (a yardstick for the field)."),
+    no_check: bool = typer.Option(False, "--no-check", help="Check it at the next run instead of now."),
+    db: str = _db(),
+    json_out: bool = typer.Option(False, "--json", help="Print the version as JSON (docs/schemas/ladder-version.schema.json)."),
+) -> None:
+    """Add a version of AUTHOR's bot, checked first.
+
+    The check is tourney check's: the handshake and seeded games. An author's earlier versions
+    keep their games and leave play (unless the ladder keeps them: ladder new --keep-versions).
+
+    Exit status: 0 accepted (or queued with --no-check), 3 refused by its check, 2 bad usage."""
+
+
+    service = _service()
+    version = service.submit(open_store(db), name, author, command or None, path, check=not no_check,
+                             builtin=builtin)
+    if json_out:
+        typer.echo(json.dumps({k: version[k] for k in ("entrant", "author", "version", "status", "reason")},
+                              indent=2))
+    else:
+        typer.echo(f"{version['entrant']}: {version['status']}")
+        if version["reason"] and version["status"] == "rejected":
+            typer.echo(version["reason"])
+    if version["status"] == "rejected":
+        raise CheckFailed(f"{version['entrant']} was refused by its check")
+
+
+@ladder_app.command("run", epilog="Example: tourney ladder run spring --hours 8 -j 2\n\n" + EXIT_CODES)
+def run(
+    name: str = _name(),
+    games: int = typer.Option(None, "--games", min=1, help="Stop after this many games."),
+    hours: float = typer.Option(None, "--hours", min=0.0, help="Stop after this many hours."),
+    cluster: str = typer.Option(None, "--cluster", help="Play on the Dask cluster at this address."),
+    concurrency: int = _concurrency(),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per game."),
+    db: str = _db(),
+) -> None:
+    """Play tables until stopped (Ctrl-C) or the budget is spent.
+
+    Every game is stored as it ends, and running the command again resumes. New versions are
+    checked first."""
+    service = _service()
+    database = open_store(db)
+    try:
+        done = service.run(database, name, games=games, hours=hours, concurrency=concurrency,
+                           cluster=cluster, on_game=_progress(quiet), on_note=_note)
+    except KeyboardInterrupt:
+        err("stopped: every finished game is stored; run the same command to go on")
+        raise typer.Exit(130) from None
+    err(f"{done['games']} game(s) played")
+
+
+def _board_table(data: dict) -> str:
+    rows = [[r["rank"], r["rank_range"], r["entrant"], r["status"], r["games"], f"{r['rating']:+.0f}",
+             f"{r['rating_low']:+.0f} .. {r['rating_high']:+.0f}"] for r in data["standings"]]
+    return tabulate(rows, headers=["rank", "range", "version", "status", "games", "rating (higher better)",
+                                   "95% interval"], disable_numparse=True)
+
+
+@ladder_app.command("standings", epilog="Example: tourney ladder standings spring --json\n\n" + EXIT_CODES)
+def standings(
+    name: str = _name(),
+    top: int = typer.Option(None, "--top", min=2, help="Show the neighbours' separation in the top N only."),
+    db: str = _db(),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON (docs/schemas/ladder.schema.json)."),
+) -> None:
+    """The leaderboard, with 95% intervals and rank ranges.
+
+    A rating is on the Elo scale, against the mean of the versions that have played; the rank
+    range is the ranks the results allow (docs/evaluation.md)."""
+    data = _service().standings(open_store(db, readonly=True), name, top)
+    if json_out:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    typer.echo(f"ladder {data['ladder']}: {data['rule_set']}, tables of {data['players']}, "
+               f"{data['games_played']} games, {data['model']} ratings; {data['status']}")
+    typer.echo(_board_table(data))
+    for pair in data["neighbours"]:
+        if not pair["separated"]:
+            typer.echo(f"not yet separated: {pair['upper']} and {pair['lower']} "
+                       f"({pair['difference_low']:+.0f} .. {pair['difference_high']:+.0f})")
+    for v in data["unrated"]:
+        typer.echo(f"{v['entrant']}: {v['status']}" + (f": {v['reason'].splitlines()[0]}" if v["reason"] else ""))
+
+
+@ladder_app.command("settle", epilog="Example: tourney ladder settle spring --top 10 --games 5000\n\n" + EXIT_CODES)
+def settle(
+    name: str = _name(),
+    top: int = typer.Option(10, "--top", min=2, help="Settle the order of the top N."),
+    games: int = typer.Option(None, "--games", min=1, help="Stop after this many games."),
+    hours: float = typer.Option(None, "--hours", min=0.0, help="Stop after this many hours."),
+    cluster: str = typer.Option(None, "--cluster", help="Play on the Dask cluster at this address."),
+    concurrency: int = _concurrency(),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per game."),
+    db: str = _db(),
+    json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON (docs/schemas/ladder-settle.schema.json)."),
+) -> None:
+    """The final phase: settle the order of the top N.
+
+    Submissions close, and tables are played until every pair of neighbours in the top N is
+    separated at 95% or the budget is spent. Says which pairs stayed tied."""
+    service = _service()
+    try:
+        done = service.settle(open_store(db), name, top, games=games, hours=hours, concurrency=concurrency,
+                              cluster=cluster, on_game=_progress(quiet), on_note=_note)
+    except KeyboardInterrupt:
+        err("stopped: every finished game is stored; run the same command to go on")
+        raise typer.Exit(130) from None
+    if json_out:
+        typer.echo(json.dumps(done, indent=2))
+        return
+    tied = [p for p in done["neighbours"] if not p["separated"]]
+    typer.echo(f"{done['games']} game(s) played; the top {top} is "
+               + ("settled" if not tied else f"not settled: {len(tied)} pair(s) stayed tied"))
+    for p in tied:
+        typer.echo(f"  tied: {p['upper']} and {p['lower']} ({p['difference_low']:+.0f} .. "
+                   f"{p['difference_high']:+.0f})")
+    sys.stdout.flush()

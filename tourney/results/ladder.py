@@ -1,0 +1,230 @@
+"""The ladder's rows (``ladders``, ``ladder_versions``, ``ladder_fits``: migration
+``m013_ladders``) and the reads of its games; the logic is in :mod:`tourney.ladder`.
+
+A ladder's games are those of one event (format ``league``, one game per table), so the writer,
+replays, ``tourney games`` and the web view treat them like any other games; each submitted
+version is one entrant of that event.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database
+
+from tourney.results import store
+
+#: what a version can be: waiting for its check, playing, kept out of play by a newer version of
+#: its author, disabled for its faults, or refused by its check
+STATUSES = ("pending", "active", "retired", "disabled", "rejected")
+
+
+def create(db: Database, name: str, event: dict, settings: dict, config: dict, secret: str | None) -> int:
+    """A new ladder with its (empty) event, in one transaction; returns the ladder's id.
+    ``secret`` keys the seeds of its games (:mod:`tourney.seeding`)."""
+    with db.atomic():
+        event_id = store.create_event(db, event, [], [], config, "ladder", secret=secret)
+        return store._pk(db.table("ladders").insert({
+            "name": name, "event_id": event_id, "rule_set": event["rule_set"], "players": event["players"],
+            "options": store.dumps(event.get("options") or {}), "settings": store.dumps(settings),
+            "status": "open", "created_at": store.now()}).last_pk)
+
+
+def find(db: Database, name: str) -> dict | None:
+    """The ladder called ``name`` (``settings`` and ``options`` parsed), or None."""
+    rows = list(db.query("select * from ladders where name = ?", [name]))
+    if not rows:
+        return None
+    row = dict(rows[0])
+    row["settings"] = json.loads(row["settings"] or "{}")
+    row["options"] = json.loads(row["options"] or "{}")
+    return row
+
+
+def find_by_id(db: Database, ladder_id: int) -> dict | None:
+    rows = list(db.query("select name from ladders where id = ?", [ladder_id]))
+    return find(db, rows[0]["name"]) if rows else None
+
+
+def listing(db: Database) -> list[dict]:
+    """Every ladder, newest first: ``id``, ``name``, ``rule_set``, ``players``, ``status``,
+    ``versions`` (submitted), ``games`` (stored), ``created_at``."""
+    return [dict(r) for r in db.query(
+        "select l.id, l.name, l.rule_set, l.players, l.status, l.created_at, "
+        "(select count(*) from ladder_versions v where v.ladder_id = l.id) as versions, "
+        "(select count(*) from games g where g.event_id = l.event_id) as games "
+        "from ladders l order by l.id desc")]
+
+
+def update_settings(db: Database, ladder_id: int, settings: dict) -> None:
+    db.execute("update ladders set settings = ? where id = ?", [store.dumps(settings), ladder_id])
+    db.conn.commit()
+
+
+def names(db: Database) -> list[str]:
+    return [r[0] for r in db.execute("select name from ladders order by id").fetchall()]
+
+
+def set_status(db: Database, ladder_id: int, status: str) -> None:
+    db.execute("update ladders set status = ?, closed_at = ? where id = ?",
+               [status, store.now() if status == "closed" else None, ladder_id])
+    db.conn.commit()
+
+
+def add_version(db: Database, ladder: dict, author: str, spec: dict) -> dict:
+    """Add the next version of ``author`` (entrant ``spec["name"]`` is made from the ladder, the
+    author and the number): pending until checked. Returns the version's row."""
+    with db.atomic():
+        number = 1 + (db.execute("select max(version) from ladder_versions where ladder_id = ? and author = ?",
+                                 [ladder["id"], author]).fetchone()[0] or 0)
+        spec = {**spec, "name": entrant_name(ladder["name"], author, number)}
+        entrant_id = store.upsert_entrant(db, spec)
+        position = db.execute("select count(*) from event_entrants where event_id = ?",
+                              [ladder["event_id"]]).fetchone()[0]
+        db.table("event_entrants").insert({"event_id": ladder["event_id"], "entrant_id": entrant_id,
+                                           "position": position, "spec": store.dumps(spec)})
+        now = store.now()
+        version_id = store._pk(db.table("ladder_versions").insert({
+            "ladder_id": ladder["id"], "entrant_id": entrant_id, "author": author, "version": number,
+            "spec": store.dumps(spec), "status": "pending", "reason": None, "submitted_at": now,
+            "changed_at": now}).last_pk)
+    return version(db, version_id)
+
+
+def entrant_name(ladder: str, author: str, number: int) -> str:
+    """A version's entrant name: unique in the database, since entrant names are shared by
+    every event in it."""
+    return f"{ladder}/{author}/v{number}"
+
+
+def version(db: Database, version_id: int) -> dict:
+    return _version_row(next(db.query(_VERSIONS + " where v.id = ?", [version_id])))
+
+
+_VERSIONS = ("select v.*, e.name as entrant from ladder_versions v join entrants e on e.id = v.entrant_id")
+
+
+def _version_row(row) -> dict:
+    out = dict(row)
+    out["spec"] = json.loads(out["spec"])
+    return out
+
+
+def versions(db: Database, ladder_id: int) -> list[dict]:
+    """Every version of a ladder in the order submitted."""
+    return [_version_row(r) for r in db.query(_VERSIONS + " where v.ladder_id = ? order by v.id", [ladder_id])]
+
+
+def set_version_status(db: Database, version_id: int, status: str, reason: str | None = None) -> None:
+    if status not in STATUSES:
+        raise ValueError(status)
+    db.execute("update ladder_versions set status = ?, reason = ?, changed_at = ? where id = ?",
+               [status, reason, store.now(), version_id])
+    db.conn.commit()
+
+
+def retire_others(db: Database, ladder_id: int, author: str, keep_id: int, reason: str) -> None:
+    """Retire the author's other active versions (when a new one becomes active)."""
+    db.execute("update ladder_versions set status = 'retired', reason = ?, changed_at = ? "
+               "where ladder_id = ? and author = ? and id != ? and status = 'active'",
+               [reason, store.now(), ladder_id, author, keep_id])
+    db.conn.commit()
+
+
+def games(db: Database, event_id: int, after_game: int = 0) -> list[tuple[int, list[tuple[int, float]]]]:
+    """The ladder's games with id above ``after_game``, in game order, as ``(game_id, [(entrant_id,
+    placement), ...])`` (a game without placements is ranked by its points, fewer first)."""
+    out: list[tuple[int, list[tuple[int, float]]]] = []
+    current = None
+    for game_id, entrant_id, placement, points in db.execute(
+            "select st.game_id, st.entrant_id, st.placement, st.points from seats st "
+            "join games g on g.id = st.game_id where g.event_id = ? and g.id > ? order by g.id, st.seat",
+            [event_id, after_game]):
+        if game_id != current:
+            out.append((game_id, []))
+            current = game_id
+        out[-1][1].append((entrant_id, placement if placement is not None else (points or 0)))
+    return out
+
+
+def seat_faults(db: Database, event_id: int, entrant_id: int, last: int) -> list[tuple[int, str | None, str | None]]:
+    """An entrant's ``last`` games in the ladder, newest first: ``(game_id, fault code or None,
+    the fault's detail)``."""
+    rows = db.execute(
+        "select st.game_id, st.fault, st.seat, gl.faults from seats st join games g on g.id = st.game_id "
+        "left join game_logs gl on gl.game_id = st.game_id "
+        "where g.event_id = ? and st.entrant_id = ? order by st.game_id desc limit ?",
+        [event_id, entrant_id, last]).fetchall()
+    out = []
+    for game_id, fault, seat, details in rows:
+        detail = json.loads(details).get(str(seat)) if (details and fault) else None
+        out.append((game_id, fault, detail))
+    return out
+
+
+def game_counts(db: Database, event_id: int) -> dict[int, int]:
+    """entrant id -> games stored in the ladder (from the totals the writer keeps)."""
+    return {r[0]: r[1] for r in db.execute(
+        "select entrant_id, games from entrant_totals where event_id = ?", [event_id]).fetchall()}
+
+
+def last_game_id(db: Database, event_id: int) -> int:
+    return db.execute("select coalesce(max(id), 0) from games where event_id = ?", [event_id]).fetchone()[0]
+
+
+def save_fit(db: Database, ladder_id: int, games_count: int, ratings: dict[int, list[float]]) -> None:
+    """Keep a fit: entrant id -> ``[theta, se]``; the last one is the next fit's warm start and
+    the rows together are each version's rating over time."""
+    db.table("ladder_fits").insert({"ladder_id": ladder_id, "games": games_count, "at": store.now(),
+                                    "ratings": json.dumps({str(k): v for k, v in ratings.items()})})
+    db.conn.commit()
+
+
+def last_fit(db: Database, ladder_id: int) -> dict[int, list[float]] | None:
+    row = db.execute("select ratings from ladder_fits where ladder_id = ? order by id desc limit 1",
+                     [ladder_id]).fetchone()
+    return {int(k): v for k, v in json.loads(row[0]).items()} if row else None
+
+
+def fit_history(db: Database, ladder_id: int) -> list[tuple[int, str, dict[int, list[float]]]]:
+    """Every kept fit, oldest first: ``(games, at, ratings)``."""
+    return [(r[0], r[1], {int(k): v for k, v in json.loads(r[2]).items()}) for r in db.execute(
+        "select games, at, ratings from ladder_fits where ladder_id = ? order by id", [ladder_id]).fetchall()]
+
+
+def pending_series(db: Database, event_id: int) -> list[dict]:
+    """The ladder's tables made but not played (a run stopped before playing them), with the
+    entrant ids at each."""
+    out = []
+    for sid, idx in db.execute("select id, idx from series where event_id = ? and status = 'pending' "
+                               "order by idx", [event_id]).fetchall():
+        ids = [r[0] for r in db.execute("select entrant_id from series_entrants where series_id = ? order by seat",
+                                        [sid]).fetchall()]
+        out.append({"id": sid, "idx": idx, "entrant_ids": ids})
+    return out
+
+
+def drop_unplayed(db: Database, series_ids: list[int]) -> None:
+    """Remove tables that have no game stored (a table whose version was disabled meanwhile)."""
+    with db.atomic():
+        for sid in series_ids:
+            if db.execute("select count(*) from games where series_id = ?", [sid]).fetchone()[0]:
+                continue
+            db.execute("delete from series_entrants where series_id = ?", [sid])
+            db.execute("delete from series where id = ?", [sid])
+
+
+def next_series_idx(db: Database, event_id: int) -> int:
+    return db.execute("select coalesce(max(idx), -1) + 1 from series where event_id = ?", [event_id]).fetchone()[0]
+
+
+def recent_games(db: Database, event_id: int, limit: int = 20) -> list[dict]:
+    """The ladder's latest games, newest first: ``game_id``, ``finished_at``, ``seats`` (entrant
+    id, placement, fault)."""
+    out = []
+    for gid, at in db.execute("select id, finished_at from games where event_id = ? order by id desc limit ?",
+                              [event_id, limit]).fetchall():
+        seats = [{"entrant_id": e, "placement": p, "fault": f} for e, p, f in db.execute(
+            "select entrant_id, placement, fault from seats where game_id = ? order by seat", [gid]).fetchall()]
+        out.append({"game_id": gid, "finished_at": at, "seats": seats})
+    return out
