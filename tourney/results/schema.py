@@ -805,3 +805,12 @@ def m012_club_codes(db: Database) -> None:
         foreign_keys=[("league_id", "club_leagues", "id"), ("code_id", "club_codes", "id")],
         not_null={"league_id", "request", "by", "at", "status"},
     )
+
+
+@MIGRATIONS()
+def m013_club_code_lookup(db: Database) -> None:
+    """A league code's public part (``club_codes.lookup``: the first two of its ten letters, kept
+    in clear), so that a typed code is checked against one hash, not against every live code
+    (tourney.club.codes). Codes made before have none and keep working as they were."""
+    db.table("club_codes").add_column("lookup", str)
+    db.table("club_codes").create_index(["league_id", "lookup"], if_not_exists=True)
