@@ -413,7 +413,7 @@ def test_a_forged_csrf_token_of_any_text_is_refused_not_a_crash(club):
 
 
 def test_the_rate_limit_forgets_a_client_once_its_window_has_passed():
-    from tourney.web.club_entry import Limiter
+    from tourney.web.club_access import Limiter
 
     now = [0.0]
     limiter = Limiter(max_failures=2, window=60, clock=lambda: now[0])
@@ -440,7 +440,7 @@ def test_a_burst_of_wrong_codes_sent_at_once_gets_no_more_tries_than_the_limit(c
 
     from helpers import start_serve, stop_serve
 
-    from tourney.web.club_entry import MAX_FAILURES
+    from tourney.web.club_access import MAX_FAILURES
 
     proc, url = start_serve(club.path, "--club-entry")
     try:

@@ -61,8 +61,9 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def gone_soon(pid: int, seconds: float = 10.0) -> bool:
-    """The bot ends within ``seconds``: its ending is asynchronous (a keeper, a grace period)."""
+def gone_soon(pid: int, seconds: float = 30.0) -> bool:
+    """The bot ends within ``seconds`` (a ceiling, not a measure: its ending is asynchronous, by a
+    keeper or a grace period, and the loop returns as soon as it has ended)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if not alive(pid):

@@ -5,17 +5,17 @@ kept safe, step by step:
 
 * **Session.** A phone's cookie holds a random nonce, signed (HMAC-SHA256 with a key made when
   the server starts), ``HttpOnly`` and ``SameSite=Strict``, ``Secure`` over HTTPS. Who is signed
-  in where is kept by the server (:class:`Sessions`: nonce -> the code's id per league), never in
-  the cookie: signing out ends the session on the server, so a copy of the cookie writes nothing
+  in where is kept by the server (:mod:`tourney.web.club_access`: nonce -> the code's id per
+  league), never in the cookie: signing out ends the session on the server, so a copy of the cookie writes nothing
   afterwards, and a restart signs every phone out. A sign-in or sign-out gives the phone a new
   nonce. Every write checks again that the code is live and belongs to the league of the URL: a
   revoked code stops at once, and a code of league A writes nothing in league B.
 * **CSRF.** Every form carries a token derived from the cookie's nonce, so it changes at every
   sign-in; a form posted without it, or from another site, is refused (403).
 * **Rate limit.** Code attempts are counted per client address, each *before* its code is
-  checked, and taken back when the code was right; after :data:`MAX_FAILURES` wrong ones within
-  :data:`WINDOW_SECONDS` the client is refused (429) until the window passes, however many it
-  sends at once. Each failure is logged (logger ``tourney.web.club``) with the client's address.
+  checked, and taken back when the code was right; after ``MAX_FAILURES`` wrong ones within
+  ``WINDOW_SECONDS`` the client is refused (429) until the window passes, however many it sends
+  at once. Each failure is logged (logger ``tourney.web.club``) with the client's address.
 * **Numbers.** A number is the digits 0 to 9; other scripts' digits (Arabic-Indic, full-width)
   are refused with a message saying so, never read as numbers.
 * **Once only.** Every form carries an idempotency key. The key is stored in the same
@@ -31,15 +31,12 @@ The history (``tourney club history``) says ``web code N`` for every change made
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import hmac
 import json
 import logging
 import re
 import secrets
 import threading
-import time
 from collections.abc import Callable
 from datetime import datetime
 from urllib.parse import parse_qsl
@@ -56,22 +53,16 @@ from tourney.club.league import League, now_utc
 from tourney.club.tables import ClubTables
 from tourney.results import store
 from tourney.web import pages
+from tourney.web.club_access import WINDOW_SECONDS, Limiter, Sessions, Signer
 from tourney.web.render import Links, render
 
 LOG = logging.getLogger("tourney.web.club")
 COOKIE = "tourney_club"
-#: wrong codes a client may type within WINDOW_SECONDS before it is refused
-MAX_FAILURES = 5
-WINDOW_SECONDS = 600
 #: the largest form body read (a game of eight players with notes is far smaller)
 MAX_BODY = 16_384
 MAX_FIELD = 200
 #: the longest message carried to the next page in the cookie (a cookie holds about 4 KB)
 MAX_FLASH = 400
-#: how long a signed-in phone stays signed in without writing or reading a page (a club night)
-SESSION_IDLE = 12 * 3600
-#: the most sessions kept; past it the longest idle goes first
-MAX_SESSIONS = 10_000
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 NUMBER = re.compile(r"[0-9]{1,6}")
 ACTIONS = ("code", "leave", "add", "void", "restore", "night", "confirm", "reject")
@@ -87,129 +78,6 @@ class Refused(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
-
-
-class Limiter:
-    """Code attempts per client within a sliding window; ``clock`` is injectable for tests.
-
-    An attempt is counted *before* its code is checked (:meth:`attempt`) and taken back only
-    when the code was right (:meth:`succeeded`): the check is slow, so a burst of guesses sent at
-    the same moment would otherwise all be checked before the first failure was counted."""
-
-    def __init__(self, max_failures: int = MAX_FAILURES, window: float = WINDOW_SECONDS,
-                 clock: Callable[[], float] = time.monotonic):
-        self.max_failures, self.window, self.clock = max_failures, window, clock
-        self._failures: dict[str, list[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, client: str) -> list[float]:
-        now = self.clock()
-        kept = [t for t in self._failures.pop(client, []) if now - t < self.window]
-        if kept:  # a client with no recent failure takes no memory
-            self._failures[client] = kept
-        return kept
-
-    def blocked(self, client: str) -> bool:
-        with self._lock:
-            return len(self._recent(client)) >= self.max_failures
-
-    def attempt(self, client: str) -> tuple[float, int] | None:
-        """Count one attempt of ``client`` as a failure until it proves right; None (nothing
-        counted) when the client has no try left. Returns the attempt's stamp, for
-        :meth:`succeeded`, and how many tries are left after it."""
-        with self._lock:
-            recent = self._recent(client)
-            if len(recent) >= self.max_failures:
-                return None
-            stamp = self.clock()
-            self._failures[client] = recent + [stamp]
-            return stamp, self.max_failures - len(recent) - 1
-
-    def succeeded(self, client: str, stamp: float) -> None:
-        """The attempt counted at ``stamp`` was a right code: it does not count against the client."""
-        with self._lock:
-            recent = self._failures.get(client, [])
-            if stamp in recent:
-                recent.remove(stamp)
-            if not recent:
-                self._failures.pop(client, None)
-
-
-class Sessions:
-    """Who is signed in where, kept by the server: a cookie's nonce -> ``{league id: code id}``.
-
-    Only a right code makes an entry, and each sign-in or sign-out moves the phone to a new nonce
-    (the old one ends), so a cookie copied before stops working. Entries idle for
-    :data:`SESSION_IDLE` end; past :data:`MAX_SESSIONS` the longest idle goes first."""
-
-    def __init__(self, idle: float = SESSION_IDLE, most: int = MAX_SESSIONS,
-                 clock: Callable[[], float] = time.monotonic):
-        self.idle, self.most, self.clock = idle, most, clock
-        self._live: dict[str, tuple[dict[str, int], float]] = {}  # in order of last use
-        self._lock = threading.Lock()
-
-    def codes(self, nonce: str) -> dict[str, int]:
-        """The code id per league (as text) that ``nonce`` is signed in with; touches it."""
-        with self._lock:
-            entry = self._live.pop(nonce, None)
-            if entry is None or self.clock() - entry[1] >= self.idle:
-                return {}
-            self._live[nonce] = (entry[0], self.clock())
-            return dict(entry[0])
-
-    def sign_in(self, nonce: str, league_id: int, code_id: int) -> str:
-        """Sign ``nonce``'s phone in to ``league_id``; returns its new nonce."""
-        with self._lock:
-            entry = self._live.pop(nonce, None)
-            leagues = dict(entry[0]) if entry and self.clock() - entry[1] < self.idle else {}
-            leagues[str(league_id)] = code_id
-            fresh = secrets.token_urlsafe(16)
-            self._live[fresh] = (leagues, self.clock())
-            while len(self._live) > self.most:
-                del self._live[next(iter(self._live))]
-            return fresh
-
-    def sign_out(self, nonce: str, league_id: int) -> str:
-        """End ``nonce``'s sign-in to ``league_id`` (the others stay, under a new nonce)."""
-        with self._lock:
-            entry = self._live.pop(nonce, None)
-            fresh = secrets.token_urlsafe(16)
-            if entry is not None and self.clock() - entry[1] < self.idle:
-                leagues = {k: v for k, v in entry[0].items() if k != str(league_id)}
-                if leagues:
-                    self._live[fresh] = (leagues, self.clock())
-            return fresh
-
-
-class Signer:
-    """Signed cookie values: ``base64(json).base64(hmac)``; anything altered reads as no session."""
-
-    def __init__(self, key: bytes | None = None):
-        self.key = key or secrets.token_bytes(32)
-
-    def _mac(self, data: bytes) -> bytes:
-        return hmac.new(self.key, data, hashlib.sha256).digest()
-
-    def dumps(self, value: dict) -> str:
-        data = base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()).decode().rstrip("=")
-        mac = base64.urlsafe_b64encode(self._mac(data.encode())).decode().rstrip("=")
-        return f"{data}.{mac}"
-
-    def loads(self, text: str | None) -> dict | None:
-        if not text or text.count(".") != 1 or len(text) > 4096:
-            return None
-        data, mac = text.split(".")
-        try:
-            given = base64.urlsafe_b64decode(mac + "=" * (-len(mac) % 4))
-            if not hmac.compare_digest(given, self._mac(data.encode())):
-                return None
-            value = json.loads(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)))
-        except (ValueError, TypeError):
-            return None
-        return value if isinstance(value, dict) and isinstance(value.get("n"), str) else None
-
-    def csrf(self, nonce: str) -> str:
-        return hmac.new(self.key, f"csrf:{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def clock_time(at: str | None) -> str:
