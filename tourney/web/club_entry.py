@@ -6,9 +6,9 @@ kept safe, step by step:
 * **Session.** A phone's cookie holds a random nonce, signed (HMAC-SHA256 with a key made when
   the server starts), ``HttpOnly`` and ``SameSite=Strict``, ``Secure`` over HTTPS. Who is signed
   in where is kept by the server (:mod:`tourney.web.club_access`: nonce -> the code's id per
-  league), never in the cookie: signing out ends the session on the server, so a copy of the cookie writes nothing
-  afterwards, and a restart signs every phone out. A sign-in or sign-out gives the phone a new
-  nonce. Every write checks again that the code is live and belongs to the league of the URL: a
+  league), never in the cookie: signing out ends the session on the server, so a copy of the
+  cookie writes nothing afterwards, and a restart signs every phone out. A sign-in or sign-out
+  gives the phone a new nonce. Every write checks again that the code is live and belongs to the league of the URL: a
   revoked code stops at once, and a code of league A writes nothing in league B.
 * **CSRF.** Every form carries a token derived from the cookie's nonce, so it changes at every
   sign-in; a form posted without it, or from another site, is refused (403).
