@@ -1,4 +1,5 @@
-"""Ratings of bot entrants: openskill's Plackett-Luce model over the stored results.
+"""Ratings of bot entrants: Weng and Lin's Plackett-Luce model, with openskill's defaults,
+over the stored results (the update itself is :func:`tourney.stats.weng_lin.rate`).
 
 Ratings follow the event's finished games in game order (``games.id``, the order they were
 committed). The database's writer keeps them as each game is stored (``entrant_ratings``,
@@ -12,14 +13,13 @@ placements tie), or their points when no placement is stored. Leaderboards use t
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
-from openskill.models import PlackettLuce, PlackettLuceRating
+from tourney.stats import weng_lin
 
 #: model defaults (openskill's): mu 25, sigma 25/3
-MU = 25.0
-SIGMA = 25.0 / 3.0
+MU = weng_lin.MU
+SIGMA = weng_lin.SIGMA
 
 
 @dataclass
@@ -41,30 +41,17 @@ class Rating:
                 "games": self.games}
 
 
-def model() -> PlackettLuce:
-    return PlackettLuce(mu=MU, sigma=SIGMA)
-
-
 def rate_games(games: list[list[tuple[str, float]]]) -> dict[str, Rating]:
     """Ratings after ``games``, each a list of ``(entrant, rank)`` per seat (lower rank is better,
     equal ranks tie), in game order. Games with fewer than two seats are skipped."""
-    m = model()
-    state: dict[str, PlackettLuceRating] = {}
     out: dict[str, Rating] = {}
     for number, seats in enumerate(games, 1):
         if len(seats) < 2:
             continue
-        teams = []
-        for name, _ in seats:
-            if name not in state:
-                state[name] = m.rating(name=name)
-                out[name] = Rating(name)
-            teams.append([state[name]])
-        new = m.rate(teams, ranks=[float(r) for _, r in seats])
-        for (name, _), team in zip(seats, new):
-            state[name] = team[0]
-            r = out[name]
-            r.mu, r.sigma = team[0].mu, team[0].sigma
+        players = [out.setdefault(name, Rating(name)) for name, _ in seats]
+        after = rate_one([(r.mu, r.sigma) for r in players], [rank for _, rank in seats])
+        for r, (mu, sigma) in zip(players, after):
+            r.mu, r.sigma = mu, sigma
             r.games += 1
             r.history.append((number, r.ordinal))
     return out
@@ -74,14 +61,7 @@ def rate_one(before: list[tuple[float, float]], ranks: list[float]) -> list[tupl
     """``(mu, sigma)`` of each seat after one game, from their values before it and the seats'
     ranks; the step :func:`rate_games` repeats, done by the database's writer as each game is
     stored (``entrant_ratings``)."""
-    m = _model()
-    teams = [[m.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    return [(t[0].mu, t[0].sigma) for t in m.rate(teams, ranks=[float(r) for r in ranks])]
-
-
-@functools.cache
-def _model() -> PlackettLuce:
-    return model()
+    return weng_lin.rate(before, [float(r) for r in ranks])
 
 
 def kept_ratings(db, event_id: int) -> dict[str, Rating]:
