@@ -805,3 +805,19 @@ def m012_club_codes(db: Database) -> None:
         foreign_keys=[("league_id", "club_leagues", "id"), ("code_id", "club_codes", "id")],
         not_null={"league_id", "request", "by", "at", "status"},
     )
+
+
+@MIGRATIONS()
+def m013_progress_checkpoints(db: Database) -> None:
+    # Every entrant's rating and points after each ratings.CHECKPOINT-th game of an event, kept
+    # by the writer, so that a report's chart of a long event reads a thousand points instead of
+    # going through every game (tourney.results.ratings.checkpoints); filled from the games
+    # already stored.
+    db.table("progress_checkpoints").create(
+        {"event_id": int, "game_number": int, "game_id": int, "entrant_id": int, "mu": float,
+         "sigma": float, "points": int},
+        pk=("event_id", "game_number", "entrant_id"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
+        if_not_exists=True,
+    )
+    ratings.backfill_checkpoints(db)

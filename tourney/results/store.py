@@ -203,6 +203,7 @@ def delete_event(db: Database, event_id: int) -> None:
             db.execute(f"delete from {table} where game_id in ({game_ids})", [event_id])
         db.execute("delete from entrant_ratings where event_id = ?", [event_id])
         db.execute("delete from entrant_totals where event_id = ?", [event_id])
+        db.execute("delete from progress_checkpoints where event_id = ?", [event_id])
         tallies.delete(db, event_id)
         db.execute("delete from games where event_id = ?", [event_id])
         db.execute(
@@ -321,7 +322,7 @@ def record_games(db: Database, event_id: int,
     since this is the single writer's inner loop (bench/scale.py: writer_games_per_s).
     """
     with db.atomic():
-        batch = _Batch(stamp=now())
+        batch = _Batch(stamp=now(), number=ratings.games_stored(db.conn, event_id))
         ids = [_insert_game(db, event_id, *item, batch) for item in items]
         conn = db.conn
         # a finished series' count was set whole by finish_series
@@ -339,6 +340,8 @@ class _Batch:
     (``entrant_id -> [mu, sigma, games added]``), totals, tallies and games per series."""
 
     stamp: str
+    #: games of the event stored before the next one
+    number: int
     kept: dict[int, list] = field(default_factory=dict)
     totals: dict[int, list[int]] = field(default_factory=dict)
     pairs: dict[tuple[int, int], tallies.PairRow] = field(default_factory=dict)
@@ -388,6 +391,10 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
                      [game_id, dumps(stderr), dumps(faults)])
     _rate(conn, event_id, game["seats"], batch.kept)
     _count(game, batch.totals)
+    batch.number += 1
+    if batch.number % ratings.CHECKPOINT == 0:
+        ratings.save_checkpoint(conn, event_id, batch.number, game_id, batch.kept,
+                                {i: row[4] for i, row in batch.totals.items()})
     tallies.count_game(game["seats"], batch.pairs, batch.shares)
     if game.get("duplicate_set") is not None and game["players"] == 2:
         tallies.count_mirror(conn, series_id, game["duplicate_set"], game_id, batch.pairs)
