@@ -141,47 +141,74 @@ def title(data: dict, width: int = 79) -> str:
 
 #: the most points of a progress series: a chart shows no more, and memory stays flat
 MAX_POINTS = 1000
+#: beyond this many games a rating chart is read from the writer's checkpoints
+#: (:func:`tourney.results.ratings.checkpoints`) instead of rating every game again
+LIVE_GAMES = 50_000
 
 
 def progress(db: Database, data: dict) -> dict:
     """``{"metric": "points"|"ordinal", "games": [0, 1, ..., n], "series": {entrant: [value or None]}}``;
     index 0 is before the first game. Beyond :data:`MAX_POINTS` games the series are sampled
-    every ``ceil(n / MAX_POINTS)`` games (``games`` says which), the last game always included."""
+    every ``ceil(n / MAX_POINTS)`` games (``games`` says which), the last game always included;
+    a rating chart of more than :data:`LIVE_GAMES` games is sampled at the writer's checkpoints
+    (every ``CHECKPOINT * ceil(n / (CHECKPOINT * MAX_POINTS))`` games)."""
     if data["kind"] == "club":
         cum = League(db, data["event"]).cumulative()
         n = data["games_played"]
         return {"metric": "points", "games": list(range(n + 1)), "series": cum}
     event = _standings.find_event(db, data["event"])
     n = data["games_played"]
-    step = max(1, -(-n // MAX_POINTS))
     names = [r["entrant"] for r in data["standings"]]
     by_points = data["ranking"] == "points"
-    totals = dict.fromkeys(names, 0)
-    rated: dict[str, tuple[float, float]] = {}
-    start = 0 if by_points else round(_ratings.MU - 3 * _ratings.SIGMA, 4)
-    games, series = [0], {name: [start] for name in names}
-    number = 0
-    for number, seats in enumerate(_ratings.iter_event_games(db, event["id"]), 1):
-        if by_points:
-            for name, _, points in seats:
-                totals[name] = totals.get(name, 0) + (points or 0)
-        elif len(seats) >= 2:
-            before = [rated.get(name, (_ratings.MU, _ratings.SIGMA)) for name, _, _ in seats]
-            after = _ratings.rate_one(before, [rank for _, rank, _ in seats])
-            rated.update(zip([name for name, _, _ in seats], after))
+    chart = _Chart(names, by_points)
+    number, after = 0, 0
+    if n <= LIVE_GAMES:
+        step = max(1, -(-n // MAX_POINTS))
+    else:
+        step = _ratings.CHECKPOINT * -(-n // (_ratings.CHECKPOINT * MAX_POINTS))
+        for number, after, rated, points in _ratings.checkpoints(db, event["id"], step):
+            chart.rated = {k: v for k, v in rated.items() if v is not None}
+            chart.points = points
+            if number % step == 0:
+                chart.add(number)
+    for number, seats in enumerate(_ratings.iter_event_games(db, event["id"], after=after), number + 1):
+        for name, _, points in seats:
+            chart.points[name] = chart.points.get(name, 0) + (points or 0)
+        if not by_points and len(seats) >= 2:
+            before = [chart.rated.get(name, (_ratings.MU, _ratings.SIGMA)) for name, _, _ in seats]
+            rated_after = _ratings.rate_one(before, [rank for _, rank, _ in seats])
+            chart.rated.update(zip([name for name, _, _ in seats], rated_after))
         if number % step == 0 or number == n:
-            games.append(number)
-            for name in names:
-                if by_points:
-                    series[name].append(totals[name])
-                else:
-                    mu, sigma = rated.get(name, (_ratings.MU, _ratings.SIGMA))
-                    series[name].append(round(mu - 3 * sigma, 4) if name in rated else start)
-    if games[-1] != number:  # games stored since the standings were read
-        games.append(number)
-        for name in names:
-            series[name].append(series[name][-1])
-    return {"metric": "points" if by_points else "ordinal", "games": games, "series": series}
+            chart.add(number)
+    if chart.games[-1] != number:  # games stored since the standings were read
+        chart.add(number)
+    return {"metric": "points" if by_points else "ordinal", "games": chart.games, "series": chart.series}
+
+
+class _Chart:
+    """The points of a progress chart as they are added: each entrant's points so far, or its
+    rating's ordinal (the ordinal of a new rating before its first game)."""
+
+    def __init__(self, names: list[str], by_points: bool) -> None:
+        self.names, self.by_points = names, by_points
+        self.start = 0 if by_points else round(_ratings.MU - 3 * _ratings.SIGMA, 4)
+        self.rated: dict[str, tuple[float, float]] = {}
+        self.points: dict[str, int] = {}
+        self.games: list[int] = [0]
+        self.series: dict[str, list] = {name: [self.start] for name in names}
+
+    def add(self, number: int) -> None:
+        if self.games[-1] == number:
+            return
+        self.games.append(number)
+        for name in self.names:
+            if self.by_points:
+                self.series[name].append(self.points.get(name, 0))
+            elif name in self.rated:
+                mu, sigma = self.rated[name]
+                self.series[name].append(round(mu - 3 * sigma, 4))
+            else:
+                self.series[name].append(self.start)
 
 
 def build(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:

@@ -852,3 +852,19 @@ def m014_club_code_lookup(db: Database) -> None:
     (tourney.club.codes). Codes made before have none and keep working as they were."""
     db.table("club_codes").add_column("lookup", str)
     db.table("club_codes").create_index(["league_id", "lookup"], if_not_exists=True)
+
+
+@MIGRATIONS()
+def m015_progress_checkpoints(db: Database) -> None:
+    # Every entrant's rating and points after each ratings.CHECKPOINT-th game of an event, kept
+    # by the writer, so that a report's chart of a long event reads a thousand points instead of
+    # going through every game (tourney.results.ratings.checkpoints); filled from the games
+    # already stored.
+    db.table("progress_checkpoints").create(
+        {"event_id": int, "game_number": int, "game_id": int, "entrant_id": int, "mu": float,
+         "sigma": float, "points": int},
+        pk=("event_id", "game_number", "entrant_id"),
+        foreign_keys=[("event_id", "events", "id"), ("entrant_id", "entrants", "id")],
+        if_not_exists=True,
+    )
+    ratings.backfill_checkpoints(db)

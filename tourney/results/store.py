@@ -22,6 +22,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
@@ -202,6 +203,7 @@ def delete_event(db: Database, event_id: int) -> None:
             db.execute(f"delete from {table} where game_id in ({game_ids})", [event_id])
         db.execute("delete from entrant_ratings where event_id = ?", [event_id])
         db.execute("delete from entrant_totals where event_id = ?", [event_id])
+        db.execute("delete from progress_checkpoints where event_id = ?", [event_id])
         tallies.delete(db, event_id)
         db.execute("delete from games where event_id = ?", [event_id])
         db.execute(
@@ -320,23 +322,43 @@ def record_games(db: Database, event_id: int,
     since this is the single writer's inner loop (bench/scale.py: writer_games_per_s).
     """
     with db.atomic():
-        kept: dict[int, list] = {}
-        totals: dict[int, list[int]] = {}
-        pairs: dict[tuple[int, int], tallies.PairRow] = {}
-        shares: Counter = Counter()
-        ids = [_insert_game(db, event_id, *item, kept, totals, pairs, shares) for item in items]
-        _save_ratings(db.conn, event_id, kept)
-        _save_totals(db.conn, event_id, totals)
-        tallies.save(db.conn, event_id, pairs, shares)
+        batch = _Batch(stamp=now(), number=ratings.games_stored(db.conn, event_id))
+        ids = [_insert_game(db, event_id, *item, batch) for item in items]
+        conn = db.conn
+        # a finished series' count was set whole by finish_series
+        conn.executemany("update series set games_played = games_played + ? where id = ?",
+                         [(n, sid) for sid, n in batch.played.items() if sid not in batch.finished])
+        _save_ratings(conn, event_id, batch.kept)
+        _save_totals(conn, event_id, batch.totals)
+        tallies.save(conn, event_id, batch.pairs, batch.shares)
     return ids
 
 
+@dataclass
+class _Batch:
+    """What the games of one commit add up to, written once at its end: ratings
+    (``entrant_id -> [mu, sigma, games added]``), totals, tallies and games per series."""
+
+    stamp: str
+    #: games of the event stored before the next one
+    number: int
+    kept: dict[int, list] = field(default_factory=dict)
+    totals: dict[int, list[int]] = field(default_factory=dict)
+    pairs: dict[tuple[int, int], tallies.PairRow] = field(default_factory=dict)
+    shares: Counter = field(default_factory=Counter)
+    played: Counter = field(default_factory=Counter)
+    finished: set[int] = field(default_factory=set)
+    option_ids: dict[str, int] = field(default_factory=dict)
+
+
 def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
-                 series_result: dict | None, kept: dict, totals: dict, pairs: dict,
-                 shares: Counter) -> int:
+                 series_result: dict | None, batch: _Batch) -> int:
     conn = db.conn
     teams = dumps(game["teams"]) if game.get("teams") else None
-    options_id = _option_set_id(conn, _canonical(game["options"]))
+    options = _canonical(game["options"])
+    options_id = batch.option_ids.get(options)
+    if options_id is None:
+        options_id = batch.option_ids[options] = _option_set_id(conn, options)
     game_id = _insert(
         conn, "insert into games (event_id, series_id, idx, leg, duplicate_set, rotation, rule_set, seed, "
         "players, first_player, turn_order, teams, winners, reason, detail, decisions, seconds, "
@@ -345,7 +367,7 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
          game.get("rotation"), game["rule_set"],
          game["seed"], game["players"], game["first_player"], _list(game["turn_order"]), teams,
          _list(game["winners"]), game["reason"], game.get("detail", ""),
-         game.get("decisions", 0), game.get("seconds", 0.0), now()],
+         game.get("decisions", 0), game.get("seconds", 0.0), batch.stamp],
     )
     winners = set(game["winners"])
     conn.executemany(
@@ -367,16 +389,19 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
     if stderr or faults:  # what a replay cannot give back
         conn.execute("insert into game_logs (game_id, stderr, faults) values (?, ?, ?)",
                      [game_id, dumps(stderr), dumps(faults)])
-    _rate(conn, event_id, game["seats"], kept)
-    _count(game, totals)
-    tallies.count_game(game["seats"], pairs, shares)
+    _rate(conn, event_id, game["seats"], batch.kept)
+    _count(game, batch.totals)
+    batch.number += 1
+    if batch.number % ratings.CHECKPOINT == 0:
+        ratings.save_checkpoint(conn, event_id, batch.number, game_id, batch.kept,
+                                {i: row[4] for i, row in batch.totals.items()})
+    tallies.count_game(game["seats"], batch.pairs, batch.shares)
     if game.get("duplicate_set") is not None and game["players"] == 2:
-        tallies.count_mirror(conn, series_id, game["duplicate_set"], game_id, pairs)
-    conn.execute(
-        "update series set games_played = games_played + 1 where id = ?", [series_id]
-    )
+        tallies.count_mirror(conn, series_id, game["duplicate_set"], game_id, batch.pairs)
+    batch.played[series_id] += 1
     if series_result is not None:
         finish_series(db, series_id, series_result)
+        batch.finished.add(series_id)
     return game_id
 
 
