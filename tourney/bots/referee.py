@@ -265,6 +265,29 @@ class _Table:
                 if gone is not None:
                     self.fault(seat, gone.code, gone.message)
 
+    def settle_departures(self, seat: int, asked: Entrant, asked_at: float) -> None:
+        """The seats that left while ``seat`` was asked forfeit now, earliest first, before
+        ``seat``'s answer or fault counts: the first fault decides the game. The asked bot's
+        wait watched every other bot and noted when each left; one found gone only now (the
+        asked seat decided in process, or did not wait) left before the decision was settled."""
+        noted = []
+        if isinstance(asked, SubprocessEntrant):
+            asked.watch = []
+            noted = asked.take_departures()
+        now = time.monotonic()
+        seen = {id(e) for _, e in noted}
+        for s in self.watched:
+            e = self.entrants[s]
+            if s != seat and s not in self.faults and id(e) not in seen and e.gone() is not None:
+                noted.append((now, e))
+        for when, e in sorted(noted, key=lambda item: item[0]):
+            s = next(i for i, x in enumerate(self.entrants) if x is e)
+            if s in self.faults:
+                continue
+            gone = e.gone() or ProtocolError(FaultCode.CRASH, "the bot exited without being asked to")
+            self.fault(s, gone.code, f"{gone.message}, {when - asked_at:.3f} s after seat {seat} "
+                                     f"was asked, before that seat's answer or fault")
+
     def play(self) -> int:
         """Ask and apply decisions until the game is over; the number of decisions applied."""
         game, entrants = self.game, self.entrants
@@ -285,11 +308,22 @@ class _Table:
             if seat in self.faults:  # pragma: no cover - the engine never asks a forfeited player
                 raise RuntimeError(f"the engine asked player {seat}, who has forfeited")
             request_id += 1
+            asked = entrants[seat]
+            pending = game.pending
+            if watch and isinstance(asked, SubprocessEntrant):
+                asked.watch = [entrants[s] for s in self.watched if s != seat and s not in self.faults]
+            asked_at = time.monotonic()
             try:
-                option = entrants[seat].decide(game, seat, request_id)
+                option = asked.decide(game, seat, request_id)
             except ProtocolError as exc:
+                if watch:  # the first fault decides: a seat that left earlier forfeits first
+                    self.settle_departures(seat, asked, asked_at)
                 self.fault(seat, exc.code, exc.message)
                 continue
+            if watch:
+                self.settle_departures(seat, asked, asked_at)
+                if game.pending is not pending:
+                    continue  # a seat that left first changed the game: the answer is moot
             game.apply(option)
             decisions += 1
             if live:
