@@ -91,6 +91,20 @@ def talk(choose, messages, **kwargs):
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
+def test_python_helper_reuses_a_process_and_seeds_each_game_from_its_game_start():
+    draws = []
+
+    def choose(view, options):
+        draws.append(kit.game.rng.random())
+        return "end"
+
+    hello = {"type": "hello", "protocol": "tourney-bot", "version": "1.2", "seed": 4, "features": ["reuse"]}
+    lines = talk(choose, [hello, {**START, "seed": 99}, REQUEST, {"type": "game_end", "result": {}},
+                          {**START, "seed": 99}, REQUEST, {"type": "goodbye"}])
+    assert lines[0]["features"] == ["reuse"] and lines[0]["version"] == "1.2"
+    assert draws[0] == draws[1]  # the same game seed, the same draws, however many games before
+
+
 def test_python_helper_speaks_the_protocol():
     seen = []
 
@@ -103,7 +117,7 @@ def test_python_helper_speaks_the_protocol():
     lines = talk(choose, [{"type": "hello", "protocol": "tourney-bot", "version": "1.0", "seed": 4}, START,
                           REQUEST, {"type": "game_end", "result": {"winners": [1]}}, {"type": "goodbye"},
                           REQUEST], on_game_end=ended.append)
-    assert lines == [{"type": "hello", "protocol": "tourney-bot", "version": "1.0", "name": "t"},
+    assert lines == [{"type": "hello", "protocol": "tourney-bot", "version": "1.2", "name": "t", "features": []},
                      {"type": "answer", "id": 7, "option": "end"}]  # nothing after goodbye
     assert seen == [([3, 9], ["play:3", "end"], "main", "4C", 1, "end the turn")]
     assert ended and kit.game.result == {"winners": [1]}

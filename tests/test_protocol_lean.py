@@ -102,7 +102,7 @@ def test_a_lean_bot_holds_the_same_views_and_plays_the_same_game(features, tmp_p
 
 def test_the_referee_offers_its_features_in_hello():
     hello = protocol.hello_message({}, 1, "t")
-    assert hello["version"] == "1.1" and hello["features"] == ["view_delta", "option_ids"]
+    assert hello["version"] == "1.2" and hello["features"] == ["view_delta", "option_ids", "reuse"]
 
 
 @pytest.mark.parametrize("features", [["no_such_feature"], "view_delta", [1]])

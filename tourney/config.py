@@ -49,7 +49,7 @@ from engine.bots import BOT_NAMES
 from tourney import formats
 from tourney.bots import sandbox
 from tourney.bots.sandbox import Policy
-from tourney.bots.spec import EntrantSpec, Limits
+from tourney.bots.spec import EntrantSpec, Limits, Reuse
 from tourney.errors import UserError
 
 BUILTIN_BOTS = BOT_NAMES
@@ -79,6 +79,11 @@ class LimitsTable(BaseModel):
     max_stderr_bytes: int | None = Field(None, gt=0, description="stderr kept per bot and game.")
     sandbox: Literal["auto", "on", "off"] | None = Field(None, description=(
         "Isolate the bot: auto (when this machine can), on (refuse to run otherwise) or off."))
+    restart: Literal["never", "series", "game"] | None = Field(None, description=(
+        "A fresh process: never (reuse a warm one while the bot allows it), per series or per game."))
+    max_games: int | None = Field(None, gt=0, description="Games one process plays before it is replaced.")
+    max_rss_mb: int | None = Field(None, gt=0, description=(
+        "Resident memory (MiB) above which a process is replaced between games."))
 
 
 class EntrantTable(BaseModel):
@@ -300,8 +305,10 @@ def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventCo
 def entrant_spec(spec: dict):
     """A :class:`tourney.bots.spec.EntrantSpec` from a resolved spec dict."""
     limit_fields = {f.name for f in dataclasses.fields(Limits)}
+    reuse_fields = {f.name for f in dataclasses.fields(Reuse)}
     given = spec.get("limits") or {}
     limits = Limits(**{k: v for k, v in given.items() if k in limit_fields})
+    reuse = Reuse(**{k: v for k, v in given.items() if k in reuse_fields})
     policy = Policy(given.get("sandbox", "auto"), network=bool(spec.get("network")),
                     writable=bool(spec.get("writable")))
     return EntrantSpec(
@@ -312,6 +319,7 @@ def entrant_spec(spec: dict):
         env=dict(spec.get("env") or {}),
         limits=limits,
         sandbox=policy,
+        reuse=reuse,
     )
 
 

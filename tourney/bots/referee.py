@@ -109,13 +109,16 @@ def play_game(
     teams: list | None = None,
     series: dict | None = None,
     on_line: Callable[[str], None] | None = None,
+    bot_seeds: list[int] | None = None,
 ) -> GameRecord:
     """Play one game, ``entrants[i]`` in seat ``i``; return its :class:`GameRecord`.
 
     ``options`` are rule-set options (validated; ``engine.OptionsError`` if bad). ``first_player``
     None means drawn from the seed. ``teams`` is a list of lists of seats or None. ``series`` is
     context sent to every bot in ``game_start`` (e.g. ``{"game": 2, "of": 3, "scores": [...]}``).
-    ``on_line`` is called with each readable log line as the game goes.
+    ``on_line`` is called with each readable log line as the game goes. ``bot_seeds`` are the
+    seeds of each seat's bot for this game, sent in ``game_start`` to bots that play games of
+    several series in one process (protocol 1.2, ``reuse``); default: each entrant's own seed.
 
     Entrants that are not started yet are started here; one that cannot start (or restart
     after an earlier fault) forfeits at once with code ``startup`` or ``version``. Nothing a bot
@@ -132,7 +135,7 @@ def play_game(
     table = _Table(game, entrants, on_line)
     names = ", ".join(f"seat {s} {e.name}" for s, e in enumerate(entrants))
     table.emit(f"game: {rule_set}, seed {seed}; {names}; {entrants[first].name} begins")
-    table.begin(rule_set, full_options, first, teams, series)
+    table.begin(rule_set, full_options, first, teams, series, bot_seeds)
     decisions = table.play()
     table.end()
     assert game.result is not None, "no decision pending: the game is over"
@@ -238,7 +241,7 @@ class _Table:
         self.flush_events()
 
     def begin(self, rule_set: str, options: dict, first: int, teams: list | None,
-              series: dict | None) -> None:
+              series: dict | None, bot_seeds: list[int] | None = None) -> None:
         """Send every seat its ``game_start``; a seat that cannot begin forfeits now."""
         entrants = self.entrants
         cards = {str(k): v for k, v in self.cards.items()}  # as JSON has them; made once, not by seat
@@ -248,6 +251,7 @@ class _Table:
             msg = protocol.game_start_message(
                 seat=seat, players=len(entrants), teams=teams, rule_set=rule_set, options=options,
                 first_player=first, series=series, cards=cards,
+                seed=bot_seeds[seat] if bot_seeds is not None else entrant.seed,
             )
             err = entrant.begin_game(msg)
             if err is not None:

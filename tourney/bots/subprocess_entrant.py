@@ -75,6 +75,13 @@ class SubprocessEntrant(Entrant):
         #: sets it before each request), and when each was seen to leave: (time.monotonic(), bot)
         self.watch: list[SubprocessEntrant] = []
         self.departures: list[tuple[float, SubprocessEntrant]] = []
+        #: games begun by the running process (a warm process's ``max_games`` counts them)
+        self.games_in_process = 0
+        #: why the process started ahead of its first game could not start: that game's fault
+        self.startup_error: EntrantError | None = None
+        #: the deals (shuffle seeds) this entrant's processes have been dealt; a warm process is
+        #: never given a deal it has seen (duplicate events)
+        self.deals_seen: set[int] = set()
 
     # life cycle ------------------------------------------------------------------------------
     @property
@@ -210,6 +217,7 @@ class SubprocessEntrant(Entrant):
         self.exit_how = self.exit_status = None
         self._goodbye_said = False
         self._inner = None
+        self.games_in_process = 0
 
     def _handshake(self) -> None:
         lim = self.limits
@@ -505,9 +513,18 @@ class SubprocessEntrant(Entrant):
         return out
 
     # games -----------------------------------------------------------------------------------
+    def recycle(self) -> None:
+        """End the running process cleanly between games (goodbye, as at the end of a series);
+        the next game starts a new one."""
+        if self._proc is not None:
+            self._stop(graceful=True)
+
     def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
         if self.failed is not None:
             return EntrantError(self.failed.code, f"could not be restarted: {self.failed.message}")
+        if self.startup_error is not None:  # started ahead of its game, and failed: this game's
+            error, self.startup_error = self.startup_error, None
+            return error
         if self._left is not None:
             left, self._left = self._left, None
             return ProtocolError(FaultCode.CRASH, left)
@@ -523,7 +540,8 @@ class SubprocessEntrant(Entrant):
             return gone
         # written with the bot's first request of the game (or its game_end): one write and one
         # wake-up of the bot instead of two; the bot reads the same lines in the same order
-        self._outbox = self._logged(protocol.dumps(message))
+        self._outbox = self._logged(protocol.dumps(protocol.game_start_for(message, self.features)))
+        self.games_in_process += 1
         return None
 
     def _logged(self, data: bytes) -> bytes:
