@@ -381,9 +381,12 @@ COMMAND_NAMES: dict[str, str] = {formats.FormatName.SINGLE: "play"}
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
                      games: int, max_games: int | None, config: str | os.PathLike | None,
                      name: str | None, duplicate: bool = False, play_all: bool = False,
-                     public_seeds: bool = False, settings: dict | None = None) -> EventConfig:
+                     public_seeds: bool = False, settings: dict | None = None,
+                     reuse: dict | None = None) -> EventConfig:
     """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
-    names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
+    names, bot programs, or entrant names of ``config``), named by the time unless ``name``.
+    ``reuse`` (``restart``, ``max_games``, ``max_rss_mb``) goes into every command entrant's
+    limits (docs/protocol.md, "Warm bots")."""
     known: dict[str, dict] = {}
     base_dir = os.getcwd()
     if config is not None:
@@ -392,6 +395,10 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
         known = {e["name"]: e for e in loaded.entrants}
     taken: set[str] = set()
     specs = [entrant_from_arg(w, taken, known) for w in words]
+    given = {k: v for k, v in (reuse or {}).items() if v is not None}
+    if given:
+        specs = [{**s, "limits": {**(s.get("limits") or {}), **given}} if s.get("command") else s
+                 for s in specs]
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S%f")
     raw = {
         "name": name or f"{COMMAND_NAMES.get(fmt, fmt)}-{stamp}",

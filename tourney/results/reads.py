@@ -26,6 +26,14 @@ def event_best_of(db: Database, name: str) -> int:
     return db.execute("select games from events where name = ?", [name]).fetchone()[0]
 
 
+def event_entrant_specs(db: Database, event_id: int) -> list[dict]:
+    """The entrant specs of an event, in the event's order (as its config gave them)."""
+    import json
+
+    return [json.loads(r[0]) for r in db.execute(
+        "select spec from event_entrants where event_id = ? order by position", [event_id])]
+
+
 def event_game_count(db: Database, event_id: int) -> int:
     """How many games of the event are stored."""
     return db.execute("select count(*) from games where event_id = ?", [event_id]).fetchone()[0]
