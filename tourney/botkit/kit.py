@@ -9,11 +9,12 @@
 
 ``run`` speaks the tourney bot protocol 1.2 (docs/protocol.md) on stdin and stdout: it answers
 the referee's hello (saying that one process may play games of many series: ``reuse``), keeps
-what ``game_start`` says (reseeding :attr:`Game.rng` from the game's own seed), calls ``choose(view, options)`` for every
-request (``view``: what your seat may know; ``options``: the offered option ids, strings such as
-``"play:17"`` or ``"end"``) and writes its answer, flushed, then leaves on ``goodbye`` or at the
-end of stdin. What else a bot knows is in :data:`game` (the card table, your seat, the decision's
-kind and the options' labels). Logs go to stderr (:func:`log`), never to stdout.
+what ``game_start`` says (reseeding :attr:`Game.rng` from the game's own seed), calls
+``choose(view, options)`` for every request (``view``: what your seat may know; ``options``:
+the offered option ids, strings such as ``"play:17"`` or ``"end"``) and writes its answer,
+flushed, then leaves on ``goodbye`` or at the end of stdin. What else a bot knows is in
+:data:`game` (the card table, your seat, the decision's kind and the options' labels). Logs go
+to stderr (:func:`log`), never to stdout.
 
 This file is one module with only the standard library (it uses orjson when present), so a bot
 folder may carry a copy of it and run anywhere, with or without tourney installed.

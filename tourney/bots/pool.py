@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tourney.bots.base import Entrant, EntrantError
 from tourney.bots.factory import open_entrant
@@ -30,7 +30,7 @@ from tourney.bots.subprocess_entrant import SubprocessEntrant
 __all__ = ["WarmPool", "close_together", "tree_rss_mb"]
 
 
-def close_together(entrants: list[Entrant]) -> None:
+def close_together(entrants: Sequence[Entrant]) -> None:
     """Close entrants side by side: goodbye to all of them first, then wait for each (their
     exits overlap instead of adding up)."""
     for e in entrants:

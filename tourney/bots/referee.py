@@ -274,10 +274,10 @@ class _Table:
         ``seat``'s answer or fault counts: the first fault decides the game. The asked bot's
         wait watched every other bot and noted when each left; one found gone only now (the
         asked seat decided in process, or did not wait) left before the decision was settled."""
-        noted = []
+        noted: list[tuple[float, Entrant]] = []
         if isinstance(asked, SubprocessEntrant):
             asked.watch = []
-            noted = asked.take_departures()
+            noted += asked.take_departures()
         now = time.monotonic()
         seen = {id(e) for _, e in noted}
         for s in self.watched:
@@ -315,7 +315,8 @@ class _Table:
             asked = entrants[seat]
             pending = game.pending
             if watch and isinstance(asked, SubprocessEntrant):
-                asked.watch = [entrants[s] for s in self.watched if s != seat and s not in self.faults]
+                asked.watch = [e for s in self.watched if s != seat and s not in self.faults
+                               and isinstance(e := entrants[s], SubprocessEntrant)]
             asked_at = time.monotonic()
             try:
                 option = asked.decide(game, seat, request_id)

@@ -3,6 +3,8 @@ SQL stays in :mod:`tourney.results` (docs/architecture.md). Each returns plain d
 
 from __future__ import annotations
 
+import json
+
 from sqlite_utils import Database
 
 
@@ -28,8 +30,6 @@ def event_best_of(db: Database, name: str) -> int:
 
 def event_entrant_specs(db: Database, event_id: int) -> list[dict]:
     """The entrant specs of an event, in the event's order (as its config gave them)."""
-    import json
-
     return [json.loads(r[0]) for r in db.execute(
         "select spec from event_entrants where event_id = ? order by position", [event_id])]
 

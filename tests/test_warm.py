@@ -1,0 +1,153 @@
+"""Warm bots (protocol 1.2 ``reuse``; docs/protocol.md, "Warm bots"): processes kept from series
+to series in a worker's pool, the restart settings, clean replacements between games, and
+duplicate deals that never meet a process twice."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from helpers import leftovers
+
+from tourney import seeding
+from tourney.bots.entrants import EntrantSpec, open_entrant
+from tourney.bots.pool import WarmPool
+from tourney.bots.referee import play_game
+from tourney.bots.sandbox import Policy
+from tourney.bots.spec import Reuse
+from tourney.config import entrant_spec
+from tourney.events.play import SeriesTask, run_series
+
+ROOT = Path(__file__).resolve().parent.parent
+MEMORY = str(ROOT / "tests" / "bots" / "memory_bot.py")
+FAULT = str(ROOT / "tests" / "bots" / "fault_bot.py")
+LIMITS = {"startup_timeout": 30.0, "decision_timeout": 30.0, "grace": 5.0, "sandbox": "off"}
+
+
+def memory(name: str, **reuse) -> dict:
+    return {"name": name, "command": [sys.executable, MEMORY], "cwd": str(ROOT), "env": {},
+            "limits": {**LIMITS, **reuse}}
+
+
+def task(idx: int, entrants: list[dict], games: int = 2, duplicate: bool = False,
+         kind: str = "league") -> SeriesTask:
+    return SeriesTask(idx=idx, kind=kind, rule_set="crazier-eights", options={}, event_seed=5,
+                      seed=seeding.series_seed(5, idx), games_target=games, max_games=None,
+                      entrants=entrants, duplicate=duplicate)
+
+
+def play(tasks: list[SeriesTask], pool: WarmPool | None) -> list[dict]:
+    games: list[dict] = []
+    for t in tasks:
+        run_series(t, lambda msg: games.append(msg[2]) if msg[0] == "game" else None, pool=pool)
+    return games
+
+
+def pids_by_seat(games: list[dict]) -> list[tuple[int, ...]]:
+    """The bot process that played each seat of each game (the memory bot says so on stderr)."""
+    return [tuple(int(re.search(r"pid (\d+)", g["stderr"][seat]).group(1)) for seat in range(g["players"]))
+            for g in games]
+
+
+def test_the_memory_bot_reports_a_deal_it_meets_again():
+    # the control: the same deal (series index and set) given twice to one process is reported
+    spec = EntrantSpec("m", command=("{python}", MEMORY), sandbox=Policy("off"))
+    with open_entrant(spec, 1) as bot, open_entrant(EntrantSpec("r", builtin="random"), 2) as other:
+        info = {"kind": "match", "game": 1, "index": 3}
+        first = play_game([bot, other], seed=1, series=info)
+        again = play_game([other, bot], seed=1, series=info)
+    assert "REPEAT" not in first.stderr.get(0, "")
+    assert "REPEAT deal (3, 0)" in again.stderr[1]
+
+
+def test_a_warm_process_plays_series_after_series_and_one_pool_plays_the_same_games():
+    pool = WarmPool()
+    try:
+        entrants = [memory("a"), memory("b")]
+        warm = play([task(i, entrants if i % 2 == 0 else entrants[::-1]) for i in range(4)], pool)
+        pids = pids_by_seat(warm)
+        assert len({p for game in pids for p in game}) == 2  # one process per entrant, all along
+        assert all(g["faults"] == {} for g in warm)
+        kept = [e.pid for group in pool.idle.values() for e in group]
+    finally:
+        pool.close()
+    assert leftovers(set(kept)) == []
+    cold = play([task(i, entrants if i % 2 == 0 else entrants[::-1]) for i in range(4)], None)
+    assert len({p for game in pids_by_seat(cold) for p in game}) == 8  # a process per series and entrant
+    assert [g["choices"] for g in warm] == [g["choices"] for g in cold]
+
+
+def test_restart_game_gives_every_game_fresh_processes_and_series_every_series():
+    per_game = play([task(0, [memory("a", restart="game"), memory("b", restart="game")], games=3)],
+                    WarmPool())
+    assert len({p for game in pids_by_seat(per_game) for p in game}) == 6
+    pool = WarmPool()
+    per_series = play([task(i, [memory("a", restart="series"), memory("b", restart="series")])
+                       for i in range(2)], pool)
+    assert len({p for game in pids_by_seat(per_series) for p in game}) == 4
+    assert pool.idle == {}  # nothing was kept
+
+
+def test_max_games_replaces_the_process_between_games_and_says_so():
+    pool = WarmPool()
+    try:
+        games = play([task(0, [memory("a", max_games=2), memory("b")], games=5)], pool)
+    finally:
+        pool.close()
+    a = [pid for pid, _ in pids_by_seat(games)]
+    assert a[0] == a[1] != a[2] == a[3] != a[4]  # two games per process
+    assert all(g["faults"] == {} for g in games)
+    noted = [i for i, g in enumerate(games) if "[tourney] a new process for this game" in g["stderr"][0]]
+    assert noted == [2, 4] and "max_games 2" in games[2]["stderr"][0]
+
+
+def test_max_rss_replaces_a_process_that_grew_between_games():
+    pool = WarmPool()
+    try:
+        games = play([task(0, [memory("a", max_rss_mb=1), memory("b")], games=2)], pool)
+    finally:
+        pool.close()
+    assert "max_rss_mb 1" in games[1]["stderr"][0]  # any Python holds more than 1 MiB
+
+
+def test_duplicate_deals_never_meet_a_warm_process_twice():
+    pool = WarmPool()
+    try:
+        entrants = [memory("a"), memory("b")]
+        games = play([task(i, entrants, games=3, duplicate=True, kind="match") for i in range(2)], pool)
+    finally:
+        pool.close()
+    assert len(games) >= 8
+    assert not any("REPEAT" in text for g in games for text in g["stderr"].values())
+    pids = pids_by_seat(games)
+    # warm all the same: each entrant's games are shared by two processes (one per seat of a deal)
+    assert len({p for game in pids for p in game}) == 4
+
+
+def test_a_warm_bot_that_leaves_between_series_forfeits_its_next_game_and_is_replaced():
+    leaver = {**memory("leaver"), "command": [sys.executable, MEMORY, "leave_after_game"]}
+    pool = WarmPool()
+    try:
+        games = play([task(i, [leaver, memory("b")], games=1) for i in range(3)], pool)
+    finally:
+        pool.close()
+    # it left after series 0's game: the rules had settled that game; it is not quietly
+    # restarted but forfeits its next game, in series 1; series 2 gets a new process
+    assert [g["faults"].keys() for g in games] == [set(), {0}, set()]
+    assert "forfeit:0:crash" in games[1]["choices"] and games[1]["seats"][0]["fault"] == "crash"
+    assert pids_by_seat([games[0]])[0][0] != pids_by_seat([games[2]])[0][0]
+
+
+def test_a_bot_of_protocol_1_0_keeps_one_process_per_series():
+    spec = {"name": "old", "command": [sys.executable, FAULT, "legal"], "cwd": str(ROOT), "env": {},
+            "limits": LIMITS}
+    pool = WarmPool()
+    try:
+        pool.prestart([(entrant_spec(spec), 1)])  # started ahead, found to be 1.0: goodbye at once
+        assert pool.idle == {}
+        games = play([task(i, [spec, memory("b")], games=1) for i in range(2)], pool)
+    finally:
+        pool.close()
+    assert [g["faults"] for g in games] == [{}, {}]
+    assert Reuse().restart == "never"
