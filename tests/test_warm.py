@@ -4,19 +4,24 @@ duplicate deals that never meet a process twice."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import leftovers
+from typer.testing import CliRunner
 
+import tourney.commands  # noqa: F401  (registers the commands)
 from tourney import seeding
+from tourney.app import app
 from tourney.bots.entrants import EntrantSpec, open_entrant
 from tourney.bots.pool import WarmPool
 from tourney.bots.referee import play_game
 from tourney.bots.sandbox import Policy
 from tourney.bots.spec import Reuse
-from tourney.config import entrant_spec
+from tourney.config import ConfigError, entrant_spec, parse_config
 from tourney.events.play import SeriesTask, run_series
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,3 +156,31 @@ def test_a_bot_of_protocol_1_0_keeps_one_process_per_series():
         pool.close()
     assert [g["faults"] for g in games] == [{}, {}]
     assert Reuse().restart == "never"
+
+
+def test_restart_settings_come_from_limits_and_an_entrant_may_override_them():
+    cfg = parse_config({
+        "event": {"name": "w", "format": "round-robin", "games": 1},
+        "limits": {"restart": "series", "max_games": 50},
+        "entrants": [{"name": "a", "command": ["x"]},
+                     {"name": "b", "command": ["x"], "limits": {"restart": "game", "max_rss_mb": 300}}],
+    }, check_commands=False)
+    a, b = (entrant_spec(e) for e in cfg.resolved_entrants())
+    assert a.reuse == Reuse("series", 50, None) and b.reuse == Reuse("game", 50, 300)
+    assert "restart" not in a.limits.to_dict()  # the referee's business: not sent in the hello
+    with pytest.raises(ConfigError, match="restart"):
+        parse_config({"event": {"name": "w", "format": "round-robin", "games": 1},
+                      "limits": {"restart": "sometimes"},
+                      "entrants": [{"name": "a", "command": ["x"]}, {"name": "b", "command": ["x"]}]},
+                     check_commands=False)
+
+
+def test_sprt_names_its_restart_setting_and_refuses_a_bad_one(tmp_path):
+    runner = CliRunner()
+    bot = str(ROOT / "examples" / "bots" / "random_bot.py")
+    done = runner.invoke(app, ["sprt", bot, "random", "--max-games", "16", "-j", "1", "--restart", "game",
+                               "--db", str(tmp_path / "s.db"), "--json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["sprt"]["restart"] == "game"
+    bad = runner.invoke(app, ["sprt", bot, "random", "--restart", "sometimes", "--db", str(tmp_path / "t.db")])
+    assert bad.exit_code == 2 and "never, series or game" in bad.output
