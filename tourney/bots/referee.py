@@ -269,11 +269,12 @@ class _Table:
                 if gone is not None:
                     self.fault(seat, gone.code, gone.message)
 
-    def settle_departures(self, seat: int, asked: Entrant, asked_at: float) -> None:
+    def settle_departures(self, seat: int, asked: Entrant, asked_at: float) -> bool:
         """The seats that left while ``seat`` was asked forfeit now, earliest first, before
         ``seat``'s answer or fault counts: the first fault decides the game. The asked bot's
         wait watched every other bot and noted when each left; one found gone only now (the
-        asked seat decided in process, or did not wait) left before the decision was settled."""
+        asked seat decided in process, or did not wait) left before the decision was settled.
+        Whether any seat forfeited."""
         noted: list[tuple[float, Entrant]] = []
         if isinstance(asked, SubprocessEntrant):
             asked.watch = []
@@ -284,13 +285,16 @@ class _Table:
             e = self.entrants[s]
             if s != seat and s not in self.faults and id(e) not in seen and e.gone() is not None:
                 noted.append((now, e))
+        faulted = False
         for when, e in sorted(noted, key=lambda item: item[0]):
             s = next(i for i, x in enumerate(self.entrants) if x is e)
             if s in self.faults:
                 continue
+            faulted = True
             gone = e.gone() or ProtocolError(FaultCode.CRASH, "the bot exited without being asked to")
             self.fault(s, gone.code, f"{gone.message}, {when - asked_at:.3f} s after seat {seat} "
                                      f"was asked, before that seat's answer or fault")
+        return faulted
 
     def play(self) -> int:
         """Ask and apply decisions until the game is over; the number of decisions applied."""
@@ -325,10 +329,8 @@ class _Table:
                     self.settle_departures(seat, asked, asked_at)
                 self.fault(seat, exc.code, exc.message)
                 continue
-            if watch:
-                self.settle_departures(seat, asked, asked_at)
-                if game.pending is not pending:
-                    continue  # a seat that left first changed the game: the answer is moot
+            if watch and self.settle_departures(seat, asked, asked_at) and game.pending is not pending:
+                continue  # a seat that left first changed the game: the answer is moot
             game.apply(option)
             decisions += 1
             if live:
