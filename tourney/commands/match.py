@@ -48,7 +48,7 @@ def match(
     name: str = NAME,
     duplicate: bool = typer.Option(
         False, "--duplicate", help="Duplicate deals: every deal is played once per seat rotation "
-        "(the mirror game for two), by fresh bot processes; the match is best of N such sets."
+        "(the mirror game for two), no bot process meeting a deal twice; the match is best of N such sets."
     ),
     play_all: bool = typer.Option(
         False, "--all", help="Play all N games (sets) even after a majority, for measurement."
