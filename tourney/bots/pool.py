@@ -83,7 +83,7 @@ class WarmPool:
         self.seed = seed
         self.idle: dict[str, list[SubprocessEntrant]] = {}
         self.cold: set[str] = set()  # entrants whose bots did not choose reuse: per series
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # re-entered by a worker that must quit at once (kill)
         self.started = 0  # processes started ahead of their series
         self.out = 0  # entrants taken by series and not given back yet
         self.last_used = time.monotonic()
