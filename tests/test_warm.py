@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from tourney import seeding
 from tourney.app import app
 from tourney.bots.entrants import EntrantSpec, open_entrant
 from tourney.bots.pool import WarmPool
+from tourney.bots.protocol import REUSE
 from tourney.bots.referee import play_game
 from tourney.bots.sandbox import Policy
 from tourney.bots.spec import Reuse
@@ -184,3 +186,21 @@ def test_sprt_names_its_restart_setting_and_refuses_a_bad_one(tmp_path):
     assert json.loads(done.stdout)["sprt"]["restart"] == "game"
     bad = runner.invoke(app, ["sprt", bot, "random", "--restart", "sometimes", "--db", str(tmp_path / "t.db")])
     assert bad.exit_code == 2 and "never, series or game" in bad.output
+
+
+@pytest.mark.parametrize("command", [
+    ("{python}", "examples/bots/random_bot.py"),
+    ("{python}", "examples/bots/smart_bot.py", "--noise", "0.3"),
+    pytest.param(("node", "examples/bots/random_bot.js"),
+                 marks=pytest.mark.skipif(shutil.which("node") is None, reason="no node")),
+])
+def test_the_example_bots_reuse_a_process_and_play_a_game_as_a_fresh_one_would(command):
+    spec = EntrantSpec("x", command=command, cwd=str(ROOT))
+    greedy = EntrantSpec("g", builtin="greedy")
+    with open_entrant(spec, 1) as warm, open_entrant(greedy, 2) as g:
+        play_game([warm, g], seed=21, bot_seeds=[3, 0])
+        again = play_game([g, warm], seed=22, bot_seeds=[0, 44])
+        assert REUSE in warm.features and len(warm.pids) == 1
+    with open_entrant(spec, 8) as fresh, open_entrant(greedy, 2) as g:
+        first = play_game([g, fresh], seed=22, bot_seeds=[0, 44])
+    assert again.faults == {} and again.choices == first.choices
