@@ -204,3 +204,16 @@ def test_the_example_bots_reuse_a_process_and_play_a_game_as_a_fresh_one_would(c
     with open_entrant(spec, 8) as fresh, open_entrant(greedy, 2) as g:
         first = play_game([g, fresh], seed=22, bot_seeds=[0, 44])
     assert again.faults == {} and again.choices == first.choices
+
+
+def test_a_warm_bot_that_crashes_forfeits_that_game_and_a_new_process_plays_on_warm():
+    crasher = {**memory("crasher"), "command": [sys.executable, MEMORY, "crash_in_game2"]}
+    pool = WarmPool()
+    try:
+        games = play([task(i, [crasher, memory("b")], games=2) for i in range(2)], pool)
+    finally:
+        pool.close()
+    assert [set(g["faults"]) for g in games] == [set(), {0}, set(), {0}]  # each process's 2nd game
+    assert "exit status 3" in games[1]["faults"][0]
+    first, _, second, _ = (pids_by_seat([g])[0][0] for g in games)
+    assert first != second  # replaced after its fault, and the new process went on to series 1
