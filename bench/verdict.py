@@ -4,7 +4,8 @@ speed-up of the bot protocol.
 Two example subprocess bots of known, close strength: ``examples/bots/smart_bot.py`` against the
 same bot playing a random legal option 30% of the time (``--noise 0.3``). ``tourney sprt`` plays
 them with ``-j 2`` until the SPRT accepts H0 or H1 (or ``--max-games``). The protocol arms
-(``--set protocol``), each a fresh database, interleaved over ``--repeat`` rounds so that drifts in the machine's load hit all alike:
+(``--set protocol``), each a fresh database, interleaved over ``--repeat`` rounds so that drifts
+in the machine's load hit all alike:
 
 - ``lean+orjson``: protocol 1.1 lean requests, orjson in the bots where installed (the default);
 - ``lean+json``: 1.1 lean requests, the standard library's json in the bots;
@@ -16,7 +17,8 @@ and the number of games are the same in every arm; only the time differs. Argume
 ``--`` are passed on to ``tourney sprt`` (for example ``-- --luck-adjusted`` once that option
 exists, or ``-- --games-per-series 1`` for series of one game: ``tourney sprt`` plays 2 games per
 start of the bots by default, so a verdict's games differ from those of series of one game).
-With ``--set protocol`` the last line is the chosen ``--arm``'s median: ``seconds=<float> games=<int> decisions_per_s=<float>``.
+With ``--set protocol`` the last line is the chosen ``--arm``'s median:
+``seconds=<float> games=<int> decisions_per_s=<float>``.
 
 Warm bots (``--set warm``, the default): the same two bots, ``tourney sprt`` with the bots'
 processes restarted per series (``cold``: ``--restart series``, the life cycle before protocol

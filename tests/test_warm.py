@@ -215,5 +215,5 @@ def test_a_warm_bot_that_crashes_forfeits_that_game_and_a_new_process_plays_on_w
         pool.close()
     assert [set(g["faults"]) for g in games] == [set(), {0}, set(), {0}]  # each process's 2nd game
     assert "exit status 3" in games[1]["faults"][0]
-    first, _, second, _ = (pids_by_seat([g])[0][0] for g in games)
+    first, second = (int(re.search(r"pid (\d+)", games[i]["stderr"][0]).group(1)) for i in (0, 2))
     assert first != second  # replaced after its fault, and the new process went on to series 1
