@@ -250,6 +250,10 @@ class SprtReport(Shape):
     pairs: int | None
     verdict: Literal["H1 accepted", "H0 accepted", "inconclusive", "running"]
     estimate: SprtEstimate
+    restart: str = Field(description=(
+        'How long a bot process lived: "never" (warm bots, reused while they allow it), "series" '
+        'or "game" (the strict choice); "NAME=SETTING ..." when the entrants differ '
+        '(docs/protocol.md, "Warm bots").'))
 
 
 # -- documents -------------------------------------------------------------------------------

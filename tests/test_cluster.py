@@ -5,7 +5,9 @@ worker is killed in the middle of a series; a worker that cannot start an entran
 before anything is stored.
 """
 
+import json
 import os
+import re
 import signal
 import sqlite3
 from pathlib import Path
@@ -201,3 +203,26 @@ def test_a_ladder_plays_its_tables_in_groups_on_the_cluster(cluster, tmp_path):
     assert db.execute("select count(*) from series where status != 'finished'").fetchone()[0] == 0
     assert db.execute("select count(*) from (select series_id from games group by series_id "
                       "having count(*) > 1)").fetchone()[0] == 0
+
+
+def test_the_workers_keep_warm_bots_for_the_run_and_say_goodbye_at_its_end(cluster, tmp_path):
+    memory = str(ROOT / "tests" / "bots" / "memory_bot.py")
+    raw = raw_config("warm", games=1, players=2)
+    raw["entrants"] = [{"name": f"m{i}", "command": ["{python}", memory], "cwd": str(ROOT),
+                        "limits": {"sandbox": "off"}} for i in range(3)] + [{"name": "greedy", "builtin": "greedy"}]
+    cfg = parse_config(raw, base_dir=str(ROOT))
+    db = store.open_db(tmp_path / "c.db")
+    event_id, _ = runner.prepare_event(db, cfg, "test")
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1, cluster=cluster).run()
+    pids: dict[str, set[str]] = {}
+    for name, seat, stderr in db.execute(
+            "select e.name, s.seat, l.stderr from game_logs l join games g on g.id = l.game_id join seats s "
+            "on s.game_id = g.id join entrants e on e.id = s.entrant_id where e.name like 'm%'"):
+        text = json.loads(stderr).get(str(seat), "")
+        pids.setdefault(name, set()).update(re.findall(r"pid (\d+)", text))
+    db.conn.close()
+    # three series each, on two workers: at most one warm process per worker and entrant
+    assert set(pids) == {"m0", "m1", "m2"} and all(1 <= len(p) <= 2 for p in pids.values())
+    left = [pid for pid in (int(p) for ps in pids.values() for p in ps) if Path(f"/proc/{pid}").exists()
+            and b"memory_bot" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert left == []  # said goodbye on every worker at the run's end

@@ -182,7 +182,7 @@ def test_games_json_shows_the_set_and_rotation(tmp_path):
 
 
 def test_every_duplicate_game_gets_fresh_bots(monkeypatch):
-    from tourney.events import play as play_module  # where run_series looks open_entrant up
+    from tourney.bots import pool as play_module  # where run_series's pool looks open_entrant up
 
     opened = []
     real = play_module.open_entrant

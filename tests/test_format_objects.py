@@ -130,8 +130,8 @@ def test_each_mistake_is_one_line_naming_the_file_the_key_and_what_is_allowed(tm
     ('[limits]\ndecision_timeout = 0', "limits.decision_timeout: must be positive, got 0"),
     ('[limits]\nsandbox = "maybe"', 'limits.sandbox: expected "auto", "on" or "off", got \'maybe\''),
     ('[limits]\nspeed = 1', "limits.speed: unknown limit (known: cpu_seconds, decision_timeout, grace, "
-                            "max_line_bytes, max_open_files, max_processes, max_stderr_bytes, memory_mb, "
-                            "sandbox, scratch_mb, startup_timeout, time_bank)"),
+                            "max_games, max_line_bytes, max_open_files, max_processes, max_rss_mb, "
+                            "max_stderr_bytes, memory_mb, restart, sandbox, scratch_mb, startup_timeout, time_bank)"),
     ('[[entrants]]\nname = "c"\ncommand = []', "entrants[2] (c).command: expected a non-empty list of strings "
                                                 "(argv), got []"),
     ('[[entrants]]\nname = "c"\ncommand = ["x"]\nlimits = { memory_mb = 1.5 }',

@@ -91,6 +91,20 @@ def talk(choose, messages, **kwargs):
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
+def test_python_helper_reuses_a_process_and_seeds_each_game_from_its_game_start():
+    draws = []
+
+    def choose(view, options):
+        draws.append(kit.game.rng.random())
+        return "end"
+
+    hello = {"type": "hello", "protocol": "tourney-bot", "version": "1.2", "seed": 4, "features": ["reuse"]}
+    lines = talk(choose, [hello, {**START, "seed": 99}, REQUEST, {"type": "game_end", "result": {}},
+                          {**START, "seed": 99}, REQUEST, {"type": "goodbye"}])
+    assert lines[0]["features"] == ["reuse"] and lines[0]["version"] == "1.2"
+    assert draws[0] == draws[1]  # the same game seed, the same draws, however many games before
+
+
 def test_python_helper_speaks_the_protocol():
     seen = []
 
@@ -103,7 +117,7 @@ def test_python_helper_speaks_the_protocol():
     lines = talk(choose, [{"type": "hello", "protocol": "tourney-bot", "version": "1.0", "seed": 4}, START,
                           REQUEST, {"type": "game_end", "result": {"winners": [1]}}, {"type": "goodbye"},
                           REQUEST], on_game_end=ended.append)
-    assert lines == [{"type": "hello", "protocol": "tourney-bot", "version": "1.0", "name": "t"},
+    assert lines == [{"type": "hello", "protocol": "tourney-bot", "version": "1.2", "name": "t", "features": []},
                      {"type": "answer", "id": 7, "option": "end"}]  # nothing after goodbye
     assert seen == [([3, 9], ["play:3", "end"], "main", "4C", 1, "end the turn")]
     assert ended and kit.game.result == {"winners": [1]}
@@ -175,3 +189,26 @@ def test_python_skeleton_runs_without_tourney_installed(tmp_path):
                           text=True, input="".join(json.dumps(m) + "\n" for m in lines), timeout=30)
     assert done.returncode == 0, done.stderr
     assert [json.loads(x)["type"] for x in done.stdout.splitlines()] == ["hello", "answer"]
+
+
+@pytest.mark.parametrize("lang,command", LANGS)
+def test_every_skeleton_reuses_its_process_and_plays_a_game_as_a_fresh_one_would(tmp_path, lang, command):
+    # protocol 1.2: the helper says reuse and reseeds from each game_start, so the same game with
+    # the same bot seed gets the same answers after other games as from a fresh process
+    from tourney.bots.entrants import EntrantSpec, open_entrant
+    from tourney.bots.protocol import REUSE
+    from tourney.bots.referee import play_game
+
+    folder = tmp_path / "warmy"
+    assert runner.invoke(app, ["new-bot", "warmy", "--lang", lang, "--dir", str(folder)]).exit_code == 0
+    if lang == "c":
+        assert subprocess.run(["make"], cwd=folder, capture_output=True).returncode == 0
+    spec = EntrantSpec("warmy", command=tuple(command), cwd=str(folder))
+    other = EntrantSpec("g", builtin="greedy")
+    with open_entrant(spec, 1) as warm, open_entrant(other, 2) as g:
+        play_game([warm, g], seed=11, bot_seeds=[5, 0])
+        again = play_game([warm, g], seed=12, bot_seeds=[77, 0])
+        assert REUSE in warm.features and len(warm.pids) == 1
+    with open_entrant(spec, 9) as fresh, open_entrant(other, 2) as g:
+        first = play_game([fresh, g], seed=12, bot_seeds=[77, 0])
+    assert again.faults == {} and again.choices == first.choices

@@ -211,11 +211,13 @@ def check_series(entrants, records, rng):
         previous: list[dict] = [{} for _ in range(game.players)]
         for seat in range(game.players):
             start = next_msg(seat)
+            bot_seed = start.pop("seed", None)  # 1.2 reuse: the bot's own seed, never the shuffle's
+            assert bot_seed is None or (isinstance(bot_seed, int) and bot_seed != record.seed)
+            assert bot_seed is None or protocol.REUSE in entrants[seat].features
             assert start == json.loads(protocol.dumps(protocol.game_start_message(
                 seat=seat, players=game.players, teams=record.teams, rule_set=record.rule_set,
                 options=record.options, first_player=record.first_player, series=None,
                 cards=cards)))
-            assert "seed" not in start
         for request_id, choice in enumerate(record.choices, start=1):
             seat = game.pending.player
             msg = next_msg(seat)

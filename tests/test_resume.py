@@ -15,13 +15,14 @@ import sys
 import time
 from pathlib import Path
 
-from helpers import GREEDY_AND_RANDOM, children, count_games, snapshot
+from helpers import GREEDY_AND_RANDOM, children, count_games, processes_with, snapshot
 from typer.testing import CliRunner
 
 import tourney.commands  # registers the commands
 from tourney.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
+SMART = str(ROOT / "examples" / "bots" / "smart_bot.py")
 
 CONFIG = """
 [event]
@@ -99,11 +100,18 @@ def kill_while_blocked(cfg: Path, db: Path, gate: Path, block_at: int) -> None:
     try:
         wait_until_blocked(proc, gate)
         workers = children(proc.pid)
+        warm = processes_with(SMART, also="python", zombies=False)
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     assert workers  # concurrency 2: the series ran in worker processes
+    assert warm  # the warm bots of the workers' pools (protocol 1.2 reuse)
     wait_for_exit(workers)
+    # nothing of any warm bot is left: the workers and the keepers end them (docs/protocol.md)
+    end = time.monotonic() + 30
+    while processes_with(SMART, also="python", zombies=False) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert processes_with(SMART, also="python", zombies=False) == []
 
 
 def reference_run(tmp_path: Path, config: str) -> tuple[Path, Path, dict]:

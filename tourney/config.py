@@ -49,7 +49,7 @@ from engine.bots import BOT_NAMES
 from tourney import formats
 from tourney.bots import sandbox
 from tourney.bots.sandbox import Policy
-from tourney.bots.spec import EntrantSpec, Limits
+from tourney.bots.spec import EntrantSpec, Limits, Reuse
 from tourney.errors import UserError
 
 BUILTIN_BOTS = BOT_NAMES
@@ -83,6 +83,11 @@ class LimitsTable(BaseModel):
     scratch_mb: int | None = Field(None, gt=0, description="Size of a sandboxed bot's /tmp, in MiB.")
     sandbox: Literal["auto", "on", "off"] | None = Field(None, description=(
         "Isolate the bot: auto (when this machine can), on (refuse to run otherwise) or off."))
+    restart: Literal["never", "series", "game"] | None = Field(None, description=(
+        "A fresh process: never (reuse a warm one while the bot allows it), per series or per game."))
+    max_games: int | None = Field(None, gt=0, description="Games one process plays before it is replaced.")
+    max_rss_mb: int | None = Field(None, gt=0, description=(
+        "Resident memory (MiB) above which a process is replaced between games."))
 
 
 class EntrantTable(BaseModel):
@@ -304,8 +309,10 @@ def load_config(path: str | os.PathLike, check_commands: bool = True) -> EventCo
 def entrant_spec(spec: dict):
     """A :class:`tourney.bots.spec.EntrantSpec` from a resolved spec dict."""
     limit_fields = {f.name for f in dataclasses.fields(Limits)}
+    reuse_fields = {f.name for f in dataclasses.fields(Reuse)}
     given = spec.get("limits") or {}
     limits = Limits(**{k: v for k, v in given.items() if k in limit_fields})
+    reuse = Reuse(**{k: v for k, v in given.items() if k in reuse_fields})
     policy = Policy(given.get("sandbox", "auto"), network=bool(spec.get("network")),
                     writable=bool(spec.get("writable")))
     return EntrantSpec(
@@ -316,6 +323,7 @@ def entrant_spec(spec: dict):
         env=dict(spec.get("env") or {}),
         limits=limits,
         sandbox=policy,
+        reuse=reuse,
     )
 
 
@@ -377,9 +385,12 @@ COMMAND_NAMES: dict[str, str] = {formats.FormatName.SINGLE: "play"}
 def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, options: dict,
                      games: int, max_games: int | None, config: str | os.PathLike | None,
                      name: str | None, duplicate: bool = False, play_all: bool = False,
-                     public_seeds: bool = False, settings: dict | None = None) -> EventConfig:
+                     public_seeds: bool = False, settings: dict | None = None,
+                     reuse: dict | None = None) -> EventConfig:
     """The event of ``tourney play`` / ``match``: entrants from command-line words (built-in bot
-    names, bot programs, or entrant names of ``config``), named by the time unless ``name``."""
+    names, bot programs, or entrant names of ``config``), named by the time unless ``name``.
+    ``reuse`` (``restart``, ``max_games``, ``max_rss_mb``) goes into every command entrant's
+    limits (docs/protocol.md, "Warm bots")."""
     known: dict[str, dict] = {}
     base_dir = os.getcwd()
     if config is not None:
@@ -388,6 +399,10 @@ def event_from_words(fmt: str, words: list[str], *, seed: int, rule_set: str, op
         known = {e["name"]: e for e in loaded.entrants}
     taken: set[str] = set()
     specs = [entrant_from_arg(w, taken, known) for w in words]
+    given = {k: v for k, v in (reuse or {}).items() if v is not None}
+    if given:
+        specs = [{**s, "limits": {**(s.get("limits") or {}), **given}} if s.get("command") else s
+                 for s in specs]
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S%f")
     raw = {
         "name": name or f"{COMMAND_NAMES.get(fmt, fmt)}-{stamp}",

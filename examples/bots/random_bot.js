@@ -33,9 +33,14 @@ input.on("line", (line) => {
   switch (message.type) {
     case "hello":
       state = message.seed | 0;
-      // protocol 1.1: ask for option ids without labels and no view (a random bot reads neither)
-      send({ type: "hello", protocol: "tourney-bot", version: "1.1", name: NAME,
-             features: ["option_ids", "view_delta"].filter((f) => (message.features || []).includes(f)) });
+      // protocol 1.2: ask for option ids without labels and no view (a random bot reads neither),
+      // and say one process may play games of many series (reuse)
+      send({ type: "hello", protocol: "tourney-bot", version: "1.2", name: NAME,
+             features: ["option_ids", "view_delta", "reuse"].filter((f) => (message.features || []).includes(f)) });
+      break;
+    case "game_start":
+      // with reuse, each game carries its own seed: a warm process plays as a fresh one would
+      if (message.seed !== undefined) state = Number(BigInt.asIntN(32, BigInt(message.seed)));
       break;
     case "request": {
       const options = message.options;
@@ -47,7 +52,7 @@ input.on("line", (line) => {
       input.close();
       break;
     default:
-      break; // game_start, game_end: nothing to answer
+      break; // game_end: nothing to answer
   }
 });
 

@@ -5,9 +5,11 @@ Copy this file to start your own bot. It speaks the tourney bot protocol (docs/p
 one JSON object per line on stdin (from the referee) and stdout (to the referee). Anything
 you want to log goes to stderr, never to stdout.
 
-It speaks version 1.1 and chooses the lean requests the referee offers in its hello (section 7.1):
+It speaks version 1.2 and chooses the lean requests the referee offers in its hello (section 7.1):
 option ids without labels (``option_ids``) and only what changed in the view (``view_delta``);
-a random bot never reads the view. It uses orjson when installed, else the standard library.
+a random bot never reads the view. It also says it can play games of many series in one process
+(``reuse``, section 7.2), and so seeds its random numbers from every ``game_start``. It uses orjson
+when installed, else the standard library.
 
 Try it:  tourney check -- python3 examples/bots/random_bot.py
 """
@@ -27,8 +29,8 @@ except ImportError:
 
 
 NAME = "random_bot"
-PROTOCOL, VERSION = "tourney-bot", "1.1"
-WANTED = ["option_ids", "view_delta"]  # the features we use when the referee offers them
+PROTOCOL, VERSION = "tourney-bot", "1.2"
+WANTED = ["option_ids", "view_delta", "reuse"]  # the features we use when the referee offers them
 
 
 def main():
@@ -53,10 +55,14 @@ def main():
             out.write(dumps(hello) + b"\n")
             out.flush()
 
-        elif kind == "goodbye":  # the series is over: leave
+        elif kind == "game_start":  # no answer; with reuse it carries this game's own seed
+            if "seed" in message:
+                rng.seed(message["seed"])  # a warm process plays as a fresh one would
+
+        elif kind == "goodbye":  # the event is over for this process: leave
             return
 
-        # "game_start" and "game_end" need no answer; a random bot ignores them.
+        # "game_end" needs no answer; a random bot ignores it.
 
 
 if __name__ == "__main__":

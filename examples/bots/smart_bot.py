@@ -6,8 +6,9 @@ every turn, keep eights (wild) for when nothing else fits, name the colour we ho
 and aim hostile effects at the opponent closest to winning.
 
 It keeps the game's card table (from game_start) to know each card's name, rank and suits.
-It speaks protocol 1.1 (docs/protocol.md, section 7.1): it asks for option ids without labels
-and for the view's changes only, and keeps the whole view itself. It parses JSON with orjson
+It speaks protocol 1.2 (docs/protocol.md, section 7): it asks for option ids without labels
+and for the view's changes only, and keeps the whole view itself; and it plays games of many
+series in one process (``reuse``), seeding its random numbers from each ``game_start``. It parses JSON with orjson
 when installed, else with the standard library.
 
 Run it: tourney check -- python3 examples/bots/smart_bot.py
@@ -28,7 +29,7 @@ def flag(name, default):
 
 
 NOISE = float(flag("--noise", "0"))
-FEATURES = ["view_delta", "option_ids"] if flag("--features", "lean") != "none" else []
+FEATURES = ["view_delta", "option_ids", "reuse"] if flag("--features", "lean") != "none" else []
 
 try:  # several times faster; the standard library does the same job
     if flag("--json", "orjson") != "orjson":
@@ -148,11 +149,13 @@ def main():
         elif kind == "game_start":
             bot.cards = {int(k): v for k, v in msg["cards"].items()}
             view = {}
+            if "seed" in msg:  # 1.2 reuse: this game's own seed, so a warm process plays as a fresh one
+                bot.rng.seed(msg["seed"])
             continue
         elif kind == "hello":
             bot.rng.seed(msg.get("seed", 0))
             wanted = [f for f in FEATURES if f in msg.get("features", ())]
-            answer = {"type": "hello", "protocol": "tourney-bot", "version": "1.1", "name": NAME,
+            answer = {"type": "hello", "protocol": "tourney-bot", "version": "1.2", "name": NAME,
                       "features": wanted}
         elif kind == "goodbye":
             return

@@ -22,7 +22,7 @@ def main():
         msg = json.loads(line)
         kind = msg["type"]
         if kind == "hello":
-            answer = {"type": "hello", "protocol": "tourney-bot", "version": "1.1", "name": "lean",
+            answer = {"type": "hello", "protocol": "tourney-bot", "version": "1.2", "name": "lean",
                       "features": FEATURES}
         elif kind == "game_start":
             view = {}

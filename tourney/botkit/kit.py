@@ -7,12 +7,14 @@
 
     run(choose, name="my_bot")
 
-``run`` speaks the tourney bot protocol 1.0 (docs/protocol.md) on stdin and stdout: it answers
-the referee's hello, keeps what ``game_start`` says, calls ``choose(view, options)`` for every
-request (``view``: what your seat may know; ``options``: the offered option ids, strings such as
-``"play:17"`` or ``"end"``) and writes its answer, flushed, then leaves on ``goodbye`` or at the
-end of stdin. What else a bot knows is in :data:`game` (the card table, your seat, the decision's
-kind and the options' labels). Logs go to stderr (:func:`log`), never to stdout.
+``run`` speaks the tourney bot protocol 1.2 (docs/protocol.md) on stdin and stdout: it answers
+the referee's hello (saying that one process may play games of many series: ``reuse``), keeps
+what ``game_start`` says (reseeding :attr:`Game.rng` from the game's own seed), calls
+``choose(view, options)`` for every request (``view``: what your seat may know; ``options``:
+the offered option ids, strings such as ``"play:17"`` or ``"end"``) and writes its answer,
+flushed, then leaves on ``goodbye`` or at the end of stdin. What else a bot knows is in
+:data:`game` (the card table, your seat, the decision's kind and the options' labels). Logs go
+to stderr (:func:`log`), never to stdout.
 
 This file is one module with only the standard library (it uses orjson when present), so a bot
 folder may carry a copy of it and run anywhere, with or without tourney installed.
@@ -42,7 +44,7 @@ except ImportError:  # pragma: no cover - orjson is a dependency of tourney, not
     def _dumps(message: dict) -> str:
         return json.dumps(message, separators=(",", ":"))
 
-PROTOCOL, VERSION = "tourney-bot", "1.0"
+PROTOCOL, VERSION = "tourney-bot", "1.2"
 
 
 class Game:
@@ -51,7 +53,8 @@ class Game:
     - ``cards``: card id (int) -> ``{"name", "rank", "suits", "type"}`` for every card of the game;
     - ``seat``, ``players``, ``teams``, ``rule_set``, ``options`` (the rule set's), ``series``;
     - ``kind``, ``prompt``, ``source``, ``labels`` (option id -> label): the request being answered;
-    - ``rng``: a ``random.Random`` seeded from the referee's hello, for reproducible games;
+    - ``rng``: a ``random.Random`` seeded from the referee's hello and again from every
+      ``game_start`` (the game's own seed, protocol 1.2), for reproducible games;
     - ``result``: the last game's result (from ``game_end``), or None during a game.
     """
 
@@ -112,7 +115,9 @@ def run(
         kind = message.get("type")
         if kind == "hello":
             game.rng.seed(message.get("seed", 0))
-            send({"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": name})
+            features = [f for f in ("reuse",) if f in message.get("features", ())]
+            send({"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": name,
+                  "features": features})
         elif kind == "game_start":
             game.cards = {int(k): v for k, v in (message.get("cards") or {}).items()}
             game.seat = message.get("seat", 0)
@@ -122,6 +127,8 @@ def run(
             game.options = message.get("options") or {}
             game.series = message.get("series") or {}
             game.result = None
+            if "seed" in message:  # the game's own seed: a warm process plays as a fresh one
+                game.rng.seed(message["seed"])
         elif kind == "request":
             offered = [o["id"] for o in message["options"]]
             game.kind = message.get("kind", "")

@@ -31,16 +31,20 @@ except ImportError:  # pragma: no cover - exercised only where orjson is missing
 #: the protocol's name, sent in both hellos
 PROTOCOL = "tourney-bot"
 #: the protocol version spoken by this referee; a bot must answer with the same major version
-VERSION = "1.1"
+VERSION = "1.2"
 MAJOR = int(VERSION.split(".")[0])
 #: the only form of version a bot may send: "MAJOR.MINOR", both plain decimal numbers
 VERSION_FORM = re.compile(r"([0-9]+)\.[0-9]+")
 
-#: what a bot may choose in its hello since 1.1 (docs/protocol.md, section 7.1):
+#: what a bot may choose in its hello since 1.1 (docs/protocol.md, section 7):
 #: ``view_delta``: a request carries ``delta``, the view's keys that changed since the bot's
 #: previous request of the game, instead of the whole ``view``;
-#: ``option_ids``: a request's ``options`` are the option ids alone, without labels or ``prompt``
-FEATURES = ("view_delta", "option_ids")
+#: ``option_ids``: a request's ``options`` are the option ids alone, without labels or ``prompt``;
+#: ``reuse`` (1.2): the bot can play games of different series in one process, taking its seed
+#: and the series context from each ``game_start`` (section 7.2: warm bots)
+FEATURES = ("view_delta", "option_ids", "reuse")
+#: the feature by which a bot says one process may play games of different series
+REUSE = "reuse"
 
 
 class FaultCode(StrEnum):
@@ -178,12 +182,14 @@ def game_start_message(
     first_player: int,
     series: dict | None,
     cards: dict,
+    seed: int | None = None,
 ) -> dict:
-    """The start of a game for the bot in ``seat``. ``cards`` is ``game.card_table()``.
+    """The start of a game for the bot in ``seat``. ``cards`` is ``game.card_table()``;
+    ``seed`` (1.2) the bot's own seed for this game, for its random numbers.
 
-    The game's seed is never sent: with it a bot could rebuild the deck order.
+    The game's shuffle seed is never sent: with it a bot could rebuild the deck order.
     """
-    return {
+    msg = {
         "type": "game_start",
         "seat": seat,
         "players": players,
@@ -194,6 +200,9 @@ def game_start_message(
         "series": series or {},
         "cards": {str(k): v for k, v in cards.items()},
     }
+    if seed is not None:
+        msg["seed"] = seed
+    return msg
 
 
 def request_message(
@@ -242,6 +251,16 @@ def game_end_message(seat: int, result, faults: dict[int, str], view: dict | Non
 
 
 GOODBYE = {"type": "goodbye"}
+
+
+def game_start_for(message: dict, features: frozenset[str]) -> dict:
+    """``message`` (a ``game_start`` with the 1.2 ``seed`` and ``series.index``) as a bot that
+    chose ``features`` gets it: a bot without ``reuse`` gets the 1.1 message, byte for byte."""
+    if REUSE in features or ("seed" not in message and "index" not in message.get("series", {})):
+        return message
+    out = {k: v for k, v in message.items() if k != "seed"}
+    out["series"] = {k: v for k, v in message["series"].items() if k != "index"}
+    return out
 
 
 def view_delta(view: dict, previous: dict) -> tuple[dict, list[str]]:

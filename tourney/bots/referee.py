@@ -109,13 +109,16 @@ def play_game(
     teams: list | None = None,
     series: dict | None = None,
     on_line: Callable[[str], None] | None = None,
+    bot_seeds: list[int] | None = None,
 ) -> GameRecord:
     """Play one game, ``entrants[i]`` in seat ``i``; return its :class:`GameRecord`.
 
     ``options`` are rule-set options (validated; ``engine.OptionsError`` if bad). ``first_player``
     None means drawn from the seed. ``teams`` is a list of lists of seats or None. ``series`` is
     context sent to every bot in ``game_start`` (e.g. ``{"game": 2, "of": 3, "scores": [...]}``).
-    ``on_line`` is called with each readable log line as the game goes.
+    ``on_line`` is called with each readable log line as the game goes. ``bot_seeds`` are the
+    seeds of each seat's bot for this game, sent in ``game_start`` to bots that play games of
+    several series in one process (protocol 1.2, ``reuse``); default: each entrant's own seed.
 
     Entrants that are not started yet are started here; one that cannot start (or restart
     after an earlier fault) forfeits at once with code ``startup`` or ``version``. Nothing a bot
@@ -132,7 +135,7 @@ def play_game(
     table = _Table(game, entrants, on_line)
     names = ", ".join(f"seat {s} {e.name}" for s, e in enumerate(entrants))
     table.emit(f"game: {rule_set}, seed {seed}; {names}; {entrants[first].name} begins")
-    table.begin(rule_set, full_options, first, teams, series)
+    table.begin(rule_set, full_options, first, teams, series, bot_seeds)
     decisions = table.play()
     table.end()
     assert game.result is not None, "no decision pending: the game is over"
@@ -240,7 +243,7 @@ class _Table:
         self.flush_events()
 
     def begin(self, rule_set: str, options: dict, first: int, teams: list | None,
-              series: dict | None) -> None:
+              series: dict | None, bot_seeds: list[int] | None = None) -> None:
         """Send every seat its ``game_start``; a seat that cannot begin forfeits now."""
         entrants = self.entrants
         cards = {str(k): v for k, v in self.cards.items()}  # as JSON has them; made once, not by seat
@@ -250,6 +253,7 @@ class _Table:
             msg = protocol.game_start_message(
                 seat=seat, players=len(entrants), teams=teams, rule_set=rule_set, options=options,
                 first_player=first, series=series, cards=cards,
+                seed=bot_seeds[seat] if bot_seeds is not None else entrant.seed,
             )
             err = entrant.begin_game(msg)
             if err is not None:
@@ -266,6 +270,33 @@ class _Table:
                 gone = self.entrants[seat].gone()
                 if gone is not None:
                     self.fault(seat, gone.code, gone.message)
+
+    def settle_departures(self, seat: int, asked: Entrant, asked_at: float) -> bool:
+        """The seats that left while ``seat`` was asked forfeit now, earliest first, before
+        ``seat``'s answer or fault counts: the first fault decides the game. The asked bot's
+        wait watched every other bot and noted when each left; one found gone only now (the
+        asked seat decided in process, or did not wait) left before the decision was settled.
+        Whether any seat forfeited."""
+        noted: list[tuple[float, Entrant]] = []
+        if isinstance(asked, SubprocessEntrant):
+            asked.watch = []
+            noted += asked.take_departures()
+        now = time.monotonic()
+        seen = {id(e) for _, e in noted}
+        for s in self.watched:
+            e = self.entrants[s]
+            if s != seat and s not in self.faults and id(e) not in seen and e.gone() is not None:
+                noted.append((now, e))
+        faulted = False
+        for when, e in sorted(noted, key=lambda item: item[0]):
+            s = next(i for i, x in enumerate(self.entrants) if x is e)
+            if s in self.faults:
+                continue
+            faulted = True
+            gone = e.gone() or ProtocolError(FaultCode.CRASH, "the bot exited without being asked to")
+            self.fault(s, gone.code, f"{gone.message}, {when - asked_at:.3f} s after seat {seat} "
+                                     f"was asked, before that seat's answer or fault")
+        return faulted
 
     def play(self) -> int:
         """Ask and apply decisions until the game is over; the number of decisions applied."""
@@ -287,11 +318,21 @@ class _Table:
             if seat in self.faults:  # pragma: no cover - the engine never asks a forfeited player
                 raise RuntimeError(f"the engine asked player {seat}, who has forfeited")
             request_id += 1
+            asked = entrants[seat]
+            pending = game.pending
+            if watch and isinstance(asked, SubprocessEntrant):
+                asked.watch = [e for s in self.watched if s != seat and s not in self.faults
+                               and isinstance(e := entrants[s], SubprocessEntrant)]
+            asked_at = time.monotonic()
             try:
-                option = entrants[seat].decide(game, seat, request_id)
+                option = asked.decide(game, seat, request_id)
             except ProtocolError as exc:
+                if watch:  # the first fault decides: a seat that left earlier forfeits first
+                    self.settle_departures(seat, asked, asked_at)
                 self.fault(seat, exc.code, exc.message)
                 continue
+            if watch and self.settle_departures(seat, asked, asked_at) and game.pending is not pending:
+                continue  # a seat that left first changed the game: the answer is moot
             game.apply(option)
             decisions += 1
             if live:

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from tourney.bots.resources import OPEN_FILES, PROCESSES, SCRATCH_MB, Resources
 from tourney.bots.sandbox import Policy
 
-__all__ = ["STDERR_CAP_BYTES", "EntrantSpec", "Limits"]
+__all__ = ["RESTARTS", "STDERR_CAP_BYTES", "EntrantSpec", "Limits", "Reuse"]
 
 #: the default of ``Limits.max_stderr_bytes``: the most stderr kept per bot per game
 STDERR_CAP_BYTES = 64 * 1024
@@ -61,6 +61,28 @@ class Limits:
                          scratch_bytes=self.scratch_mb << 20)
 
 
+#: when a bot gets a fresh process (docs/protocol.md, "Warm bots"): ``never`` reuses a process
+#: for as long as the bot allows it (protocol 1.2 ``reuse``), ``series`` starts one per series,
+#: ``game`` one per game
+RESTARTS = ("never", "series", "game")
+
+
+@dataclass(frozen=True)
+class Reuse:
+    """How long one process of a bot lives, on the referee's side (not sent to the bot).
+
+    - ``restart``: one of :data:`RESTARTS`; ``never`` (the default) reuses a warm process for
+      game after game, series after series, when the bot says it can (protocol 1.2).
+    - ``max_games``: a process that has begun this many games is replaced between games.
+    - ``max_rss_mb``: a process (with its children) found holding more resident memory than
+      this between two games is replaced before the next one.
+    """
+
+    restart: str = "never"
+    max_games: int | None = None
+    max_rss_mb: int | None = None
+
+
 @dataclass(frozen=True)
 class EntrantSpec:
     """How to run an entrant: exactly one of ``builtin`` and ``command``.
@@ -70,7 +92,7 @@ class EntrantSpec:
     current one). ``env`` is added to a minimal environment (PATH, HOME, locale, TZ, TMPDIR and
     ``PYTHONUNBUFFERED=1``); nothing else of the referee's environment is passed on.
     ``sandbox`` is how the bot is isolated (:mod:`tourney.bots.sandbox`; by default wherever the
-    platform allows).
+    platform allows). ``reuse`` says how long one of its processes lives (:class:`Reuse`).
     """
 
     name: str
@@ -80,4 +102,5 @@ class EntrantSpec:
     env: dict[str, str] = field(default_factory=dict)
     limits: Limits = Limits()
     sandbox: Policy = Policy()
+    reuse: Reuse = Reuse()
 

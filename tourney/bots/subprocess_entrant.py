@@ -73,6 +73,17 @@ class SubprocessEntrant(Entrant):
         self._inner: int | None = None  # the sandbox's first process, found by say_goodbye()
         #: the limits the bot had used up when it last faulted, in words (docs/protocol.md)
         self.limit_note: str | None = None
+        #: the other seats' bots whose leaving is watched while this one is asked (the referee
+        #: sets it before each request), and when each was seen to leave: (time.monotonic(), bot)
+        self.watch: list[SubprocessEntrant] = []
+        self.departures: list[tuple[float, SubprocessEntrant]] = []
+        #: games begun by the running process (a warm process's ``max_games`` counts them)
+        self.games_in_process = 0
+        #: why the process started ahead of its first game could not start: that game's fault
+        self.startup_error: EntrantError | None = None
+        #: the deals (shuffle seeds) this entrant's processes have been dealt; a warm process is
+        #: never given a deal it has seen (duplicate events)
+        self.deals_seen: set[int] = set()
 
     # life cycle ------------------------------------------------------------------------------
     @property
@@ -209,6 +220,7 @@ class SubprocessEntrant(Entrant):
         self.exit_how = self.exit_status = None
         self._goodbye_said = False
         self._inner = None
+        self.games_in_process = 0
 
     def _handshake(self) -> None:
         lim = self.limits
@@ -393,10 +405,41 @@ class SubprocessEntrant(Entrant):
                 raise ProtocolError(FaultCode.TIMEOUT, "the bot does not read its stdin")
             self._poll_out.poll(max(1, int(left * 1000) + 1))
 
+    def departure_fds(self) -> list[tuple[int, int]]:
+        """``(fd, events)`` that wake a poll when this bot leaves: its exit (the pidfd) and its
+        stdin closed (POLLERR on our end); none when it is not running."""
+        if self._proc is None or self._streams is None:
+            return []
+        fds = [(self._in_fd, 0)]
+        if self._pidfd is not None:
+            fds.append((self._pidfd, select.POLLIN))
+        return fds
+
+    def _watching(self) -> tuple[select.poll, dict[int, SubprocessEntrant]]:
+        """A poll for this bot's answer that also wakes when a watched bot leaves, and which bot
+        each extra fd belongs to."""
+        poller = select.poll()
+        poller.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        if self._pidfd is not None:
+            poller.register(self._pidfd, select.POLLIN)
+        poller.register(self._in_fd, 0)
+        owners: dict[int, SubprocessEntrant] = {}
+        for other in self.watch:
+            if other is self:
+                continue
+            for fd, events in other.departure_fds():
+                poller.register(fd, events)
+                owners[fd] = other
+        return poller, owners
+
     def _read_line(self, deadline: float) -> bytes:
         max_bytes = self.limits.max_line_bytes
         buf = self._buf
         gone = False
+        poll_in = self._poll_in
+        owners: dict[int, SubprocessEntrant] = {}
+        if self.watch:  # others' leaving is noted, with its time, while this bot is waited for
+            poll_in, owners = self._watching()
         while True:
             i = buf.find(b"\n", self._scan) if buf else -1
             if i >= 0:
@@ -421,7 +464,11 @@ class SubprocessEntrant(Entrant):
             wait_ms = max(1, int(left * 1000) + 1)
             if self._pidfd is None:  # no exit notice from the kernel: look now and then
                 wait_ms = min(wait_ms, EXIT_CHECK_MS)
-            ready = self._poll_in.poll(wait_ms)
+            ready = poll_in.poll(wait_ms)
+            if owners and ready:
+                ready = self._note_departures(ready, poll_in, owners)
+                if not ready:
+                    continue
             if self._pidfd is None:
                 gone = self._exited(0)
             elif len(ready) == 1 and ready[0][0] == self._out_fd:
@@ -447,10 +494,42 @@ class SubprocessEntrant(Entrant):
             buf += chunk
             gone = False  # read on until the pipe is empty before calling it a crash
 
+    def _note_departures(self, ready: list, poller: select.poll, owners: dict) -> list:
+        """Note the watched bots that left (once each, with the time), stop watching them, and
+        return the events that are this bot's own."""
+        own = []
+        now = time.monotonic()
+        for fd, events in ready:
+            other = owners.get(fd)
+            if other is None:
+                own.append((fd, events))
+                continue
+            if all(o is not other for _, o in self.departures):
+                self.departures.append((now, other))
+            for ofd, o in list(owners.items()):
+                if o is other:
+                    poller.unregister(ofd)
+                    del owners[ofd]
+        return own
+
+    def take_departures(self) -> list[tuple[float, SubprocessEntrant]]:
+        """The watched bots seen to leave while this one was asked, earliest first (cleared)."""
+        out, self.departures = self.departures, []
+        return out
+
     # games -----------------------------------------------------------------------------------
+    def recycle(self) -> None:
+        """End the running process cleanly between games (goodbye, as at the end of a series);
+        the next game starts a new one."""
+        if self._proc is not None:
+            self._stop(graceful=True)
+
     def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
         if self.failed is not None:
             return EntrantError(self.failed.code, f"could not be restarted: {self.failed.message}")
+        if self.startup_error is not None:  # started ahead of its game, and failed: this game's
+            error, self.startup_error = self.startup_error, None
+            return error
         if self._left is not None:
             left, self._left = self._left, None
             return ProtocolError(FaultCode.CRASH, left)
@@ -466,7 +545,8 @@ class SubprocessEntrant(Entrant):
             return gone
         # written with the bot's first request of the game (or its game_end): one write and one
         # wake-up of the bot instead of two; the bot reads the same lines in the same order
-        self._outbox = self._logged(protocol.dumps(message))
+        self._outbox = self._logged(protocol.dumps(protocol.game_start_for(message, self.features)))
+        self.games_in_process += 1
         return None
 
     def _logged(self, data: bytes) -> bytes:

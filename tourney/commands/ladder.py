@@ -102,7 +102,8 @@ def submit(
     builtin: str = typer.Option(None, "--builtin", help="A built-in bot instead (a yardstick for the field)."),
     no_check: bool = typer.Option(False, "--no-check", help="Check it at the next run instead of now."),
     db: str = _db(),
-    json_out: bool = typer.Option(False, "--json", help="Print the version as JSON (docs/schemas/ladder-version.schema.json)."),
+    json_out: bool = typer.Option(False, "--json",
+                                  help="Print the version as JSON (docs/schemas/ladder-version.schema.json)."),
 ) -> None:
     """Add a version of AUTHOR's bot, checked first.
 
@@ -194,7 +195,8 @@ def settle(
     concurrency: int = _concurrency(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per game."),
     db: str = _db(),
-    json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON (docs/schemas/ladder-settle.schema.json)."),
+    json_out: bool = typer.Option(False, "--json",
+                                  help="Print the outcome as JSON (docs/schemas/ladder-settle.schema.json)."),
 ) -> None:
     """The final phase: settle the order of the top N.
 

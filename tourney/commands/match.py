@@ -9,7 +9,19 @@ import typer
 from tourney import narrate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, out_json
-from tourney.commands.running import CONFIG, NAME, OPTION, PUBLIC_SEEDS, RULE_SET, SEED, play_words
+from tourney.commands.running import (
+    CONFIG,
+    MAX_GAMES_PER_PROCESS,
+    MAX_RSS_MB,
+    NAME,
+    OPTION,
+    PUBLIC_SEEDS,
+    RESTART,
+    RULE_SET,
+    SEED,
+    play_words,
+    reuse_settings,
+)
 from tourney.formats import FormatName
 from tourney.results import reads, store
 
@@ -36,11 +48,14 @@ def match(
     name: str = NAME,
     duplicate: bool = typer.Option(
         False, "--duplicate", help="Duplicate deals: every deal is played once per seat rotation "
-        "(the mirror game for two), by fresh bot processes; the match is best of N such sets."
+        "(the mirror game for two), no bot process meeting a deal twice; the match is best of N such sets."
     ),
     play_all: bool = typer.Option(
         False, "--all", help="Play all N games (sets) even after a majority, for measurement."
     ),
+    restart: str = RESTART,
+    max_games_per_process: int = MAX_GAMES_PER_PROCESS,
+    max_rss_mb: int = MAX_RSS_MB,
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every game's log too."),
     db: str = typer.Option(None, "--db", help=DB_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the series as JSON."),
@@ -63,6 +78,7 @@ def match(
         FormatName.MATCH, entrants, db=db, seed=seed, rule_set=rule_set, option=option,
         config=config, name=name, public_seeds=public_seeds, games=best_of, max_games=max_games,
         duplicate=duplicate, play_all=play_all,
+        reuse=reuse_settings(restart, max_games_per_process, max_rss_mb),
         log=(lambda line: typer.echo(f"  {line}")) if verbose and not json_out else None,
         on_game=on_game)
     if json_out:

@@ -56,6 +56,23 @@ def fault_summary(event: str, faults: dict[str, dict[str, int]]) -> list[str]:
     return lines
 
 
+#: the warm-bot options of tourney sprt and match (docs/protocol.md, "Warm bots")
+RESTART = typer.Option(None, "--restart", help=(
+    "A fresh bot process: never (reuse a warm one while the bot allows it; the default), "
+    "series, or game (the strict choice)."))
+MAX_GAMES_PER_PROCESS = typer.Option(None, "--max-games-per-process", min=1, help=(
+    "Replace a bot's process, between games, after it has begun this many games."))
+MAX_RSS_MB = typer.Option(None, "--max-rss-mb", min=1, help=(
+    "Replace a bot's process, between games, when it holds more memory than this (MiB)."))
+
+
+def reuse_settings(restart: str | None, max_games: int | None, max_rss_mb: int | None) -> dict:
+    """The warm-bot settings given on the command line, checked (a bad value: a usage error)."""
+    if restart is not None and restart not in ("never", "series", "game"):
+        raise typer.BadParameter(f"--restart must be never, series or game, not {restart!r}")
+    return {"restart": restart, "max_games": max_games, "max_rss_mb": max_rss_mb}
+
+
 #: the options every event of command-line words takes (tourney play, match): one declaration each
 SEED = typer.Option(1, help="Event seed (game seeds derive from it).")
 PUBLIC_SEEDS = typer.Option(False, "--public-seeds",

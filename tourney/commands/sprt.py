@@ -8,7 +8,7 @@ import typer
 
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, open_store, out_json, parse_options
-from tourney.commands.running import execute
+from tourney.commands.running import MAX_GAMES_PER_PROCESS, MAX_RSS_MB, RESTART, execute, reuse_settings
 from tourney.config import event_from_words
 from tourney.events import sprt as sprt_event
 from tourney.results import store
@@ -40,6 +40,9 @@ def sprt(
     config: Path = typer.Option(None, "--config", help="Take entrant definitions from a config."),
     name: str = typer.Option(None, "--name", help="Event name to store the test under."),
     public_seeds: bool = typer.Option(False, "--public-seeds", help="Deal from the seed alone (docs/formats.md)."),
+    restart: str = RESTART,
+    max_games_per_process: int = MAX_GAMES_PER_PROCESS,
+    max_rss_mb: int = MAX_RSS_MB,
     db: str = typer.Option(None, "--db", help=DB_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print the test's result as JSON."),
 ) -> None:
@@ -49,14 +52,17 @@ def sprt(
     inconclusive at --max-games. Games come in batches of 8 (8 mirror pairs with --duplicate),
     and the test is updated between batches: where it stands goes to stderr, the verdict to
     stdout. The test is stored as an event (tourney standings NAME, tourney report NAME).
-    Methods: docs/evaluation.md. JSON shape: docs/schemas/sprt.schema.json.
+    Methods: docs/evaluation.md. JSON shape: docs/schemas/sprt.schema.json; its "restart" names
+    how long a bot process lived (never, series, game; docs/protocol.md, "Warm bots"): a warm
+    bot may remember earlier games.
     """
     cfg = event_from_words("sprt", [candidate, baseline], seed=seed, rule_set=rule_set,
                            options=parse_options(option), games=1, max_games=max_games, config=config,
                            name=name, duplicate=duplicate, public_seeds=public_seeds,
                            settings={"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
                                      "games_per_series": games_per_series,
-                                     **({} if luck_adjusted is None else {"luck_adjusted": luck_adjusted})})
+                                     **({} if luck_adjusted is None else {"luck_adjusted": luck_adjusted})},
+                           reuse=reuse_settings(restart, max_games_per_process, max_rss_mb))
     database = open_store(db)
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=concurrency, json_out=json_out,
                       quiet=json_out)

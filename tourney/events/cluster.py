@@ -22,6 +22,13 @@ dies is submitted again series by series, each from its stored games.
 Before any work, every worker checks that it can start every entrant (:func:`bot_problems`):
 the run refuses to start, naming the worker and the entrant, when one cannot. A worker that
 joins later checks again before it plays a series.
+
+Every worker keeps the event's bots warm for the whole run (:class:`tourney.bots.pool.WarmPool`,
+one per run on each worker): started on all workers at once before the first series, said
+goodbye to on all workers at once after the last, and a series is sent, where possible, to a
+worker that holds warm processes of its entrants. A pool nobody has used for
+:data:`WARM_IDLE_S` seconds is closed by the worker itself: so the bots of a run whose main
+process was killed outright do not outlive it for long.
 """
 
 from __future__ import annotations
@@ -30,9 +37,12 @@ import dataclasses
 import os
 import shutil
 import sys
+import threading
 import time
 import uuid
 
+from tourney.bots.pool import WarmPool
+from tourney.config import entrant_spec
 from tourney.errors import UserError
 from tourney.events.play import SeriesTask, run_series
 from tourney.events.tasks import stored_games
@@ -44,6 +54,54 @@ MAX_ATTEMPTS = 4
 CONNECT_TIMEOUT = "10s"
 #: how often (seconds) a worker looks whether the main process has stopped the run
 STOP_CHECK_S = 1.0
+#: a worker closes a run's warm bots when no series of that run has used them for this long
+WARM_IDLE_S = 60.0
+
+#: on a worker: the warm pools of the runs it plays for, by run id
+_POOLS: dict[str, WarmPool] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(run_id: str) -> WarmPool:
+    """This worker's warm pool of run ``run_id`` (made the first time: a worker that joined late)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(run_id)
+        if pool is None:
+            pool = _POOLS[run_id] = WarmPool()
+            if len(_POOLS) == 1:
+                threading.Thread(target=_reap_idle, daemon=True, name="tourney-warm-reaper").start()
+        return pool
+
+
+def _reap_idle() -> None:
+    """Close the pools of runs gone quiet (their main process may have been killed)."""
+    while True:
+        time.sleep(WARM_IDLE_S / 4)
+        now = time.monotonic()
+        with _POOLS_LOCK:
+            quiet = [r for r, p in _POOLS.items() if not p.out and now - p.last_used > WARM_IDLE_S]
+            pools = [_POOLS.pop(r) for r in quiet]
+            done = not _POOLS
+        for pool in pools:
+            pool.close()
+        if done:
+            return
+
+
+def warm_start(run_id: str, wanted: list[tuple[dict, int]], seed: int) -> int:
+    """On a worker: start the run's warm bots (all at once); how many are idle and ready."""
+    pool = _pool(run_id)
+    pool.seed = seed
+    pool.prestart([(entrant_spec(spec), count) for spec, count in wanted])
+    return sum(len(group) for group in pool.idle.values())
+
+
+def warm_close(run_id: str) -> None:
+    """On a worker: goodbye to the run's warm bots (all at once)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.pop(run_id, None)
+    if pool is not None:
+        pool.close()
 
 
 class ClusterError(UserError):
@@ -102,9 +160,12 @@ def bot_problems(specs: list[dict]) -> list[tuple[str, str]]:
     return out
 
 
-def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int) -> int:
+def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int,
+                   run_id: str | None = None) -> tuple[int, str, list[str]]:
     """The Dask task: play one series on this worker, putting every game on the queue
-    ``channel`` as ``(attempt, message)``; stops early once the event ``stop`` is set."""
+    ``channel`` as ``(attempt, message)``; stops early once the event ``stop`` is set. Its bots
+    come from the worker's warm pool of ``run_id`` and go back to it. Returns the series, this
+    worker's address and the entrants it now holds warm processes of."""
     from distributed import Event, Queue, get_worker  # the optional [cluster] extra: only on a worker
 
     problems = bot_problems(task.entrants)
@@ -123,25 +184,29 @@ def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int) -> i
             if stopped.is_set():
                 raise Stopped()
 
+    pool = _pool(run_id) if run_id is not None else None
     try:
-        run_series(task, emit)
+        run_series(task, emit, pool=pool)
     except Stopped:
         pass
-    return task.idx
+    return task.idx, get_worker().address, sorted(pool.holds()) if pool is not None else []
 
 
-def play_group_on_worker(tasks: list[SeriesTask], channel: str, stop: str, attempt: int) -> list[int]:
-    """The Dask task of a group: its series one after another (:func:`play_on_worker`), none
-    started once the run is stopped."""
-    from distributed import Event  # the optional [cluster] extra: only on a worker
+def play_group_on_worker(tasks: list[SeriesTask], channel: str, stop: str, attempt: int,
+                         run_id: str | None = None) -> tuple[list[int], str, list[str]]:
+    """The Dask task of a group: its series one after another (:func:`play_on_worker`, with the
+    same warm pool), none started once the run is stopped. Returns the series played, this
+    worker's address and the entrants it now holds warm processes of."""
+    from distributed import Event, get_worker  # the optional [cluster] extra: only on a worker
 
     stopped = Event(stop)
     played = []
     for task in tasks:
         if stopped.is_set():
             break
-        played.append(play_on_worker(task, channel, stop, attempt))
-    return played
+        played.append(play_on_worker(task, channel, stop, attempt, run_id)[0])
+    pool = _pool(run_id) if run_id is not None else None
+    return played, get_worker().address, sorted(pool.holds()) if pool is not None else []
 
 
 def connect(address: str):
@@ -170,10 +235,13 @@ def check_workers(client, specs: list[dict]) -> None:
 class ClusterRun:
     """Plays ``runner``'s tasks on the cluster of ``client``, committing through ``runner``."""
 
-    def __init__(self, runner, client):
+    def __init__(self, runner, client, run_id: str | None = None, held: dict | None = None):
         self.runner = runner
         self.client = client
-        run_id = uuid.uuid4().hex[:12]
+        run_id = run_id or uuid.uuid4().hex[:12]
+        self.run_id = run_id
+        #: worker address -> the entrants it holds warm processes of (where to send a series)
+        self.held: dict[str, set[str]] = held if held is not None else {}
         self.channel = f"tourney-games-{run_id}"
         self.stop_name = f"tourney-stop-{run_id}"
         self.tasks = {t.idx: dataclasses.replace(
@@ -217,15 +285,18 @@ class ClusterRun:
     def _submit(self, idx: int):
         key = f"{self.channel}-series-{idx}-{self.attempt[idx]}"
         self.series_of[key] = [idx]
+        names = {e["name"] for e in self.tasks[idx].entrants}
+        warm = [w for w, held in sorted(self.held.items()) if names <= held]
+        where = {"workers": warm, "allow_other_workers": True} if warm and len(warm) < len(self.held) else {}
         return self.client.submit(play_on_worker, self.tasks[idx], self.channel, self.stop_name,
-                                  self.attempt[idx], key=key, pure=False)
+                                  self.attempt[idx], self.run_id, key=key, pure=False, **where)
 
     def _submit_group(self, idxs: list[int]):
         """One task for the series ``idxs`` (all at their first attempt)."""
         key = f"{self.channel}-group-{idxs[0]}-{idxs[-1]}"
         self.series_of[key] = list(idxs)
         return self.client.submit(play_group_on_worker, [self.tasks[i] for i in idxs], self.channel,
-                                  self.stop_name, 0, key=key, pure=False)
+                                  self.stop_name, 0, self.run_id, key=key, pure=False)
 
     def _drain(self, queue) -> int:
         """Store every game waiting on the queue (one commit) that is the next of its series;
@@ -250,6 +321,9 @@ class ClusterRun:
         that are not done (none when all are)."""
         idxs = self.series_of.pop(future.key)
         error = future.exception() if future.status == "error" else None
+        if error is None and future.status == "finished":
+            _, worker, held = future.result()
+            self.held[worker] = set(held)
         if isinstance(error, BotMissing):
             raise ClusterError(str(error))
         if error is not None and not _lost_worker(error):
@@ -287,11 +361,25 @@ def _lost_worker(error: BaseException) -> bool:
 
 
 def run_on_cluster(runner, address: str) -> None:
-    """Play the runner's pending series on the Dask cluster at ``address``."""
+    """Play the runner's pending series, round after round, on the Dask cluster at
+    ``address``, with the event's bots warm on every worker from the first series to the last."""
     client = connect(address)
+    run_id = uuid.uuid4().hex[:12]
+    warmed = False
     try:
         specs = {e["name"]: portable(e) for t in runner.tasks for e in t.entrants}
         check_workers(client, list(specs.values()))
-        ClusterRun(runner, client).run()
+        wanted = [(portable(spec), count) for spec, count in runner.warm_wanted()]
+        client.run(warm_start, run_id, wanted, runner.warm_seed())  # every worker at once
+        warmed = True
+        held = {w: {spec["name"] for spec, _ in wanted} for w in client.scheduler_info()["workers"]}
+        while runner.tasks:
+            ClusterRun(runner, client, run_id, held).run()
+            runner.next_round()
     finally:
+        if warmed:
+            try:
+                client.run(warm_close, run_id)  # goodbye on every worker at once
+            except Exception:  # the cluster may be gone; each worker closes quiet pools itself
+                pass
         client.close()

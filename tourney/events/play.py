@@ -15,7 +15,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from tourney import seeding
-from tourney.bots.entrants import open_entrant
+from tourney.bots.pool import WarmPool
 from tourney.bots.referee import play_game
 from tourney.config import HUMAN, entrant_spec
 from tourney.events.series import SeriesState
@@ -108,40 +108,91 @@ class SeriesTask:
                            duplicate=self.duplicate, play_all=self.play_all)
 
 
-def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None) -> None:
+def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None,
+               pool: WarmPool | None = None) -> None:
     """Play a series; ``emit(("game", idx, payload, result_or_None))`` after every new game and
     ``emit(("warn", idx, text))`` for a re-played stored game that came out differently.
-    ``opened``, if given, is filled with the open entrants (a worker closes them if it must quit)."""
+    ``opened``, if given, is filled with the open entrants (a worker closes them if it must quit).
+    ``pool`` holds the worker's warm bot processes (:mod:`tourney.bots.pool`): the series takes
+    its bots from it and gives them back; without one, the bots live for this series only."""
     state = task.state()
     for g in task.done:  # recompute the RNG draws of the stored games
         state.next_first_player()
         state.add(g)
     if state.over():
         return
-    if task.duplicate:
-        _run_duplicate(task, state, emit, on_line, opened)
-        return
+    own = pool is None
+    if pool is None:
+        pool = WarmPool()
+    try:
+        if task.duplicate:
+            _run_duplicate(task, state, emit, on_line, opened, pool)
+        else:
+            _run_plain(task, state, emit, on_line, opened, pool)
+    finally:
+        if own:
+            pool.close()
+
+
+def bot_seeds(task: SeriesTask, gi: int) -> list[int]:
+    """Each seat's bot seed for game ``gi`` of the series: sent in ``game_start`` to bots that
+    reuse a process (protocol 1.2), so that a warm bot plays as a fresh one would."""
+    return [seeding.game_entrant_seed(task.event_seed, task.idx, seat, gi, task.secret)
+            for seat in range(len(task.entrants))]
+
+
+def _series_info(task: SeriesTask, state: SeriesState) -> dict:
+    return {**state.info(), "index": task.idx}
+
+
+def _prepare(entrants: list, seeds: list[int]) -> dict[int, str]:
+    """Between games: replace the processes due for it (``max_games``, ``max_rss_mb``) and,
+    with ``restart = "game"``, every process; the notes for the game's record, by seat."""
+    notes = {}
+    for seat, e in enumerate(entrants):
+        spec = getattr(e, "spec", None)
+        if spec is not None and spec.reuse.restart == "game" and spec.command is not None:
+            if e.games_in_process:
+                e.recycle()
+            e.seed = seeds[seat]  # a fresh process per game: each greeted with the game's seed
+            continue
+        note = WarmPool.between_games(e)
+        if note is not None:
+            notes[seat] = note
+    return notes
+
+
+def _noted(record, notes: dict[int, str]):
+    """The game's record with the pool's notes in front of each seat's stderr (stored with the
+    game: a process is never replaced without a record)."""
+    for seat, note in notes.items():
+        record.stderr[seat] = note + record.stderr.get(seat, "")
+    return record
+
+
+def _run_plain(task: SeriesTask, state: SeriesState, emit, on_line, opened: list | None,
+               pool: WarmPool) -> None:
     n = len(task.entrants)
     replay_state = task.state()
-    with ExitStack() as stack:
-        entrants = [
-            stack.enter_context(
-                open_entrant(entrant_spec(spec), seed=seeding.entrant_seed(task.event_seed,
-                                                                            task.idx, seat, task.secret))
-            )
-            for seat, spec in enumerate(task.entrants)
-        ]
+    entrants = []
+    try:
+        for seat, spec in enumerate(task.entrants):
+            entrants.append(pool.take(entrant_spec(spec), seed=seeding.entrant_seed(
+                task.event_seed, task.idx, seat, task.secret)))
         if opened is not None:
             opened[:] = entrants
-        side_by_side(stack, entrants)
+        for e in entrants:
+            e.launch()  # the bots not yet running start side by side
         # bring the bots to where they were; a person remembers, and must not be asked again
         catch_up = [] if any(spec.get("builtin") == HUMAN for spec in task.entrants) else task.done
         for gi, stored in enumerate(catch_up):
             fp = stored["first_player"]
+            seeds = bot_seeds(task, gi)
+            _prepare(entrants, seeds)
             record = play_game(
                 entrants, rule_set=task.rule_set, options=replay_state.game_options(),
                 seed=seeding.game_seed(task.event_seed, task.idx, gi, task.secret), first_player=fp,
-                series=replay_state.info(),
+                series=_series_info(task, replay_state), bot_seeds=seeds,
             )
             replay_state.add(stored)
             if list(record.result.winners) != list(stored["winners"]) or list(
@@ -150,42 +201,59 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None)
         while not state.over():
             gi = len(state.games)
             fp = state.next_first_player()
-            record = play_game(
+            seeds = bot_seeds(task, gi)
+            notes = _prepare(entrants, seeds)
+            record = _noted(play_game(
                 entrants, rule_set=task.rule_set, options=state.game_options(),
                 seed=seeding.game_seed(task.event_seed, task.idx, gi, task.secret), first_player=fp,
-                series=state.info(), on_line=on_line,
-            )
+                series=_series_info(task, state), on_line=on_line, bot_seeds=seeds,
+            ), notes)
             payload = game_payload(record, gi, n, leg=state.leg_index())
             state.add(payload)
             payload["tally"] = state.tally()  # not stored: for progress lines
             emit(("game", task.idx, payload, state.result() if state.over() else None))
+    finally:
+        pool.release(entrants)
 
 
 def _run_duplicate(task: SeriesTask, state: SeriesState, emit, on_line,
-                   opened: list | None) -> None:
-    """Play on a duplicate series: each game with the set's deal, its rotation's seating and
-    bots opened for that game only (a bot never sees a deal it will meet again)."""
+                   opened: list | None, pool: WarmPool) -> None:
+    """Play on a duplicate series: each game with the set's deal and its rotation's seating. No
+    process is ever dealt a deal it has seen: a warm process that played this deal from another
+    seat is passed over, and a new one started if none is left (a bot that does not reuse
+    processes gets one for this game alone, as ever)."""
     n = len(task.entrants)
     while not state.over():
         gi = len(state.games)
         fp = state.next_first_player()
         slots = state.seating()
         set_idx, deal = state.deal_key()
-        with ExitStack() as stack:
-            entrants = [
-                stack.enter_context(open_entrant(
-                    entrant_spec(task.entrants[slots[seat]]),
-                    seed=seeding.game_entrant_seed(task.event_seed, task.idx, seat, gi, task.secret)))
-                for seat in range(n)
-            ]
+        deal_seed = seeding.deal_seed(task.event_seed, task.idx, set_idx, deal, task.secret)
+        seeds = bot_seeds(task, gi)
+
+        def unseen(e, deal_seed=deal_seed) -> bool:
+            return deal_seed not in e.deals_seen
+
+        entrants = []
+        try:
+            for seat in range(n):
+                spec = entrant_spec(task.entrants[slots[seat]])
+                entrants.append(pool.take(spec, seed=seeds[seat], fits=unseen))
             if opened is not None:
                 opened[:] = entrants
-            side_by_side(stack, entrants)
-            record = play_game(
+            for e in entrants:
+                e.launch()
+            notes = _prepare(entrants, seeds)
+            for e in entrants:
+                if hasattr(e, "deals_seen"):
+                    e.deals_seen.add(deal_seed)
+            record = _noted(play_game(
                 entrants, rule_set=task.rule_set, options=state.game_options(),
-                seed=seeding.deal_seed(task.event_seed, task.idx, set_idx, deal, task.secret),
-                first_player=fp, series=state.info(), on_line=on_line,
-            )
+                seed=deal_seed, first_player=fp, series=_series_info(task, state), on_line=on_line,
+                bot_seeds=seeds,
+            ), notes)
+        finally:
+            pool.release(entrants)
         payload = game_payload(record, gi, n, leg=state.leg_index(), slots=slots,
                                set_position=state.set_position())
         state.add(payload)

@@ -14,6 +14,8 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from tourney import formats, seeding
+from tourney.bots.pool import WarmPool
+from tourney.config import entrant_spec
 from tourney.events import workers
 from tourney.events.cluster import run_on_cluster
 from tourney.events.play import SeriesTask, run_series
@@ -26,6 +28,9 @@ __all__ = ["EventConflict", "Runner", "db_name", "default_concurrency", "next_ro
 
 #: the most games committed together when several are waiting (Runner.handle_many)
 GROUP_COMMIT = 256
+#: an event with more command entrants than this starts none ahead: each worker starts a bot's
+#: process when a series first needs it, and keeps it warm from then on
+WARM_PRESTART_MAX = 8
 
 
 class EventConflict(store.StoreError):
@@ -163,21 +168,53 @@ class Runner:
                     self.on_series(s, result)
 
     def run(self) -> None:
-        while self.tasks:
-            if self.cluster:
-                run_on_cluster(self, self.cluster)
-            else:
-                self._run_tasks()
-            self.tasks = self.more() if self.more is not None else []
-            self.series = self._series_of(self.tasks)
-
-    def _run_tasks(self) -> None:
+        """Play every pending series, round after round, with the event's bots kept warm from
+        the first series to the last (docs/protocol.md, "Warm bots")."""
+        if not self.tasks:
+            return
+        if self.cluster:
+            run_on_cluster(self, self.cluster)  # its own rounds: one client for the whole event
+            return
         size = min(self.concurrency, len(self.tasks))
         if size <= 1:
-            for task in self.tasks:
-                run_series(task, self.handle, on_line=self.on_line)
+            pool = WarmPool(seed=self.warm_seed())
+            try:
+                pool.prestart([(entrant_spec(spec), n) for spec, n in self.warm_wanted()])
+                while self.tasks:
+                    for task in self.tasks:
+                        run_series(task, self.handle, on_line=self.on_line, pool=pool)
+                    self.next_round()
+            finally:
+                pool.close()
             return
         self._run_pool(size)
+
+    def next_round(self) -> bool:
+        """Take the next round's tasks (``more``); whether there are any."""
+        self.tasks = self.more() if self.more is not None else []
+        self.series = self._series_of(self.tasks)
+        return bool(self.tasks)
+
+    def warm_wanted(self) -> list[tuple[dict, int]]:
+        """The warm processes a worker starts at the event's start: one of every command entrant
+        (one per seat of a duplicate deal, since a process never meets a deal twice), unless the
+        event has more than :data:`WARM_PRESTART_MAX` of them; those start when first needed."""
+        specs: dict[str, dict] = {}
+        count = 1
+        for task in self.tasks:
+            if task.duplicate:
+                count = max(count, len(task.entrants))
+            for spec in task.entrants:
+                if spec.get("command"):
+                    specs.setdefault(spec["name"], spec)
+        if len(specs) > WARM_PRESTART_MAX:
+            return []
+        return [(spec, count) for spec in specs.values()]
+
+    def warm_seed(self) -> int:
+        """The hello seed base of processes started ahead of their series (a reusing bot takes
+        each game's own seed from its game_start)."""
+        return self.tasks[0].event_seed if self.tasks else 0
 
     def _abort(self, pool: ProcessPoolExecutor) -> None:
         procs = list((getattr(pool, "_processes", None) or {}).values())
@@ -207,35 +244,44 @@ class Runner:
         return ctx
 
     def _run_pool(self, size: int) -> None:
+        """Play on ``size`` worker processes, kept (with their warm bots) for every round of
+        the event; their bots are said goodbye when the pool shuts down, worker by worker at once."""
         ctx = self._context()
         q = ctx.Queue()
-        expected = len(self.tasks)
         pool = ProcessPoolExecutor(size, mp_context=ctx, initializer=workers.init,
-                                   initargs=(q, os.getpid()))
+                                   initargs=(q, os.getpid(), self.warm_wanted(), self.warm_seed()))
         try:
-            futures = [pool.submit(workers.run_task, t) for t in self.tasks]
-            target = self.finished + expected
-            returned = 0
-            while self.finished < target:
-                try:
-                    msgs = [q.get(timeout=0.2)]
-                except _queue.Empty:
-                    _raise_worker_failure(futures)
-                    done = sum(1 for f in futures if f.done())
-                    if done == len(futures) and returned == done:
-                        break  # every worker returned and nothing more arrived
-                    returned = done
-                    continue
-                while len(msgs) < GROUP_COMMIT:  # everything else already waiting
-                    try:
-                        msgs.append(q.get_nowait())
-                    except _queue.Empty:
-                        break
-                self.handle_many(msgs)
+            while self.tasks:
+                self._run_round(pool, q)
+                self.next_round()
         except BaseException:
             self._abort(pool)
             raise
         pool.shutdown(wait=True)
+
+    def _run_round(self, pool: ProcessPoolExecutor, q) -> None:
+        expected = len(self.tasks)
+        futures = [pool.submit(workers.run_task, t) for t in self.tasks]
+        target = self.finished + expected
+        returned = 0
+        while self.finished < target:
+            try:
+                msgs = [q.get(timeout=0.2)]
+            except _queue.Empty:
+                _raise_worker_failure(futures)
+                done = sum(1 for f in futures if f.done())
+                if done == len(futures) and returned == done:
+                    break  # every worker returned and nothing more arrived
+                returned = done
+                continue
+            while len(msgs) < GROUP_COMMIT:  # everything else already waiting
+                try:
+                    msgs.append(q.get_nowait())
+                except _queue.Empty:
+                    break
+            self.handle_many(msgs)
+        for f in futures:  # every series of the round has returned before the next is planned
+            f.result()
 
 
 def _raise_worker_failure(futures) -> None:

@@ -149,7 +149,19 @@ def report(db, event_id: int, event: dict) -> dict:
             "llr": round(sprt.llr, 4), "lower_bound": round(lower, 4), "upper_bound": round(upper, 4),
             "games": sprt.units * (2 if event.get("duplicate") else 1),
             "pairs": sprt.units if event.get("duplicate") else None,
-            "verdict": verdict, "estimate": sprt.estimate().to_dict()}
+            "verdict": verdict, "estimate": sprt.estimate().to_dict(),
+            "restart": restart_setting(db, event_id)}
+
+
+def restart_setting(db, event_id: int) -> str:
+    """The ``restart`` setting the test ran with (docs/protocol.md, "Warm bots"): the setting of
+    the command entrants (``never`` by default), or each entrant's as ``name=setting`` when they
+    differ. ``game`` is the strict one: fresh processes for every game."""
+    specs = [s for s in reads.event_entrant_specs(db, event_id) if s.get("command")]
+    found = {s["name"]: (s.get("limits") or {}).get("restart", "never") for s in specs}
+    if len(set(found.values())) <= 1:
+        return next(iter(found.values()), "never")
+    return " ".join(f"{name}={value}" for name, value in found.items())
 
 
 def line(r: dict) -> str:
@@ -160,5 +172,6 @@ def line(r: dict) -> str:
     units = f"{r['games']} games" + (f" ({r['pairs']} pairs)" if r["pairs"] is not None else "")
     if est["score"] is not None:
         units += f", score {est['score']:.3f}"
+    restart = f"; restart {r['restart']}" if "restart" in r else ""
     return (f"sprt [{r['elo0']:g}, {r['elo1']:g}] {r['model']}: {r['verdict']}; LLR {r['llr']:.2f} "
-            f"(bounds {r['lower_bound']:.2f}, {r['upper_bound']:.2f}); {units}{elo}")
+            f"(bounds {r['lower_bound']:.2f}, {r['upper_bound']:.2f}); {units}{elo}{restart}")

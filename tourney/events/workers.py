@@ -1,7 +1,9 @@
 """Worker processes of the local pool: each plays series and sends games back on a queue.
 
-A worker never writes the database. It dies with the main process (a watcher thread notices
-the parent is gone) and closes its bots on SIGTERM, so no bot outlives a run.
+A worker never writes the database. It keeps its bots warm for the life of the event (a
+:class:`~tourney.bots.pool.WarmPool`: started together when the worker starts, said goodbye to
+together when it ends). It dies with the main process (a watcher thread notices the parent is
+gone) and closes its bots on SIGTERM, so no bot outlives a run.
 """
 
 from __future__ import annotations
@@ -10,12 +12,17 @@ import os
 import signal
 import threading
 import time
+from multiprocessing import util
 
+from tourney.bots.pool import WarmPool
+from tourney.config import entrant_spec
 from tourney.events.play import SeriesTask, run_series
 
 _QUEUE = None
 #: entrants open in this worker process (closed if the main process dies or terminates us)
 _OPEN: list = []
+#: this worker's warm bots, kept from series to series for the life of the event
+_POOL: WarmPool | None = None
 
 
 def _abandon(code: int) -> None:
@@ -33,6 +40,8 @@ def _abandon(code: int) -> None:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
                 pass
+    if _POOL is not None:
+        _POOL.kill()
     os._exit(code)
 
 
@@ -47,12 +56,19 @@ def _watch_main(main_pid: int) -> None:
             _abandon(137)
 
 
-def init(q, main_pid: int) -> None:
-    global _QUEUE
+def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, warm_seed: int = 0) -> None:
+    """Set up a worker: its queue, its watch on the main process, its signals, and its warm
+    pool, which starts ``count`` processes of each ``(entrant spec, count)`` of ``warm`` now."""
+    global _QUEUE, _POOL
     _QUEUE = q
     # the main process may be killed (kill -9): do not play on, do not leave bots behind
     threading.Thread(target=_watch_main, args=(main_pid,), daemon=True).start()
     init_signals()
+    _POOL = WarmPool(seed=warm_seed)
+    # goodbye to the warm bots when the pool shuts this worker down (all at once)
+    util.Finalize(None, _POOL.close, exitpriority=100)
+    if warm:
+        _POOL.prestart([(entrant_spec(spec), count) for spec, count in warm])
 
 
 def init_signals() -> None:
@@ -64,5 +80,5 @@ def init_signals() -> None:
 
 def run_task(task: SeriesTask) -> int:
     assert _QUEUE is not None, "init() runs first in every worker"
-    run_series(task, _QUEUE.put, opened=_OPEN)
+    run_series(task, _QUEUE.put, opened=_OPEN, pool=_POOL)
     return task.idx

@@ -83,7 +83,7 @@ class EventSettings(BaseModel):
         "Address of a Dask scheduler to play on, e.g. \"tcp://10.0.0.5:8786\" (docs/scale.md; "
         "default: local processes). How the event is played, not part of what identifies it."))
     duplicate: bool = Field(False, description=(
-        "Play every deal once per seat rotation (mirror games for two), by fresh bot processes."))
+        "Play every deal once per seat rotation (mirror games for two); no bot process meets a deal twice."))
     play_all: bool = Field(False, description="Matches only: play all N games even after a majority.")
     public_seeds: bool = Field(False, description=(
         "Seeds anyone can recompute from `seed` (no event secret; docs/formats.md)."))

@@ -3,6 +3,8 @@ SQL stays in :mod:`tourney.results` (docs/architecture.md). Each returns plain d
 
 from __future__ import annotations
 
+import json
+
 from sqlite_utils import Database
 
 
@@ -24,6 +26,12 @@ def event_status(db: Database, event_id: int) -> str:
 def event_best_of(db: Database, name: str) -> int:
     """The ``games`` setting of the event named ``name`` (a match's best-of)."""
     return db.execute("select games from events where name = ?", [name]).fetchone()[0]
+
+
+def event_entrant_specs(db: Database, event_id: int) -> list[dict]:
+    """The entrant specs of an event, in the event's order (as its config gave them)."""
+    return [json.loads(r[0]) for r in db.execute(
+        "select spec from event_entrants where event_id = ? order by position", [event_id])]
 
 
 def event_game_count(db: Database, event_id: int) -> int:

@@ -288,9 +288,10 @@ static inline int botkit_run(botkit_choose choose, const char *name) {
         if (strcmp(type, "hello") == 0) {
             unsigned long long seed = (unsigned long long)json_number(json_get(message, "seed"), 0);
             botkit_seed = (seed + 1) * 0x9E3779B97F4A7C15ULL;
-            printf("{\"type\":\"hello\",\"protocol\":\"tourney-bot\",\"version\":\"1.0\",\"name\":");
+            /* protocol 1.2: one process may play games of many series (reuse) */
+            printf("{\"type\":\"hello\",\"protocol\":\"tourney-bot\",\"version\":\"1.2\",\"name\":");
             botkit_put_string(name);
-            printf("}\n");
+            printf(strstr(line, "\"reuse\"") ? ",\"features\":[\"reuse\"]}\n" : "}\n");
             fflush(stdout);
         } else if (strcmp(type, "game_start") == 0) {
             json_free(botkit_start_message);
@@ -299,6 +300,10 @@ static inline int botkit_run(botkit_choose choose, const char *name) {
             botkit_game.seat = (int)json_number(json_get(message, "seat"), 0);
             botkit_game.players = (int)json_number(json_get(message, "players"), 0);
             botkit_game.rule_set = json_string(json_get(message, "rule_set"), "");
+            if (json_get(message, "seed")) {  /* the game's own seed: a warm process plays as a fresh one */
+                unsigned long long seed = (unsigned long long)json_number(json_get(message, "seed"), 0);
+                botkit_seed = (seed + 1) * 0x9E3779B97F4A7C15ULL;
+            }
             continue;
         } else if (strcmp(type, "request") == 0) {
             const json *offered = json_get(message, "options");

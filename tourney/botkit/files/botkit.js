@@ -36,13 +36,17 @@ function run(choose, name = "js_bot") {
     switch (message.type) {
       case "hello":
         game.seed = message.seed | 0;
-        send({ type: "hello", protocol: "tourney-bot", version: "1.0", name });
+        // protocol 1.2: one process may play games of many series (reuse)
+        send({ type: "hello", protocol: "tourney-bot", version: "1.2", name,
+               features: ["reuse"].filter((f) => (message.features || []).includes(f)) });
         break;
       case "game_start":
         game.cards = message.cards || {};
         game.seat = message.seat; game.players = message.players; game.teams = message.teams;
         game.ruleSet = message.rule_set; game.options = message.options || {};
         game.series = message.series || {}; game.result = null;
+        // the game's own seed (reuse): a warm process plays as a fresh one would
+        if (message.seed !== undefined) game.seed = Number(BigInt.asIntN(32, BigInt(message.seed)));
         break;
       case "request": {
         const offered = message.options.map((o) => o.id);
