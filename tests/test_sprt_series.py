@@ -130,7 +130,10 @@ def test_bots_started_and_ended_side_by_side_exit_on_their_goodbye():
         assert not record.faults
     assert [b.exit_how for b in bots] == ["exited", "exited"]  # not terminated, not killed
     assert all(b.exit_status == 0 for b in bots)
-    assert leftovers(all_pids(*bots)) == []
+    # nothing left in the bots' process groups (a zombie adopted from an earlier test, since
+    # this process is a subreaper, is no bot of this test's)
+    groups = all_pids(*bots)
+    assert [p for p in leftovers(groups) if p[3] in groups] == []
 
 
 def test_a_test_stopped_inside_a_series_of_two_games_resumes_to_the_same_games_and_answer():
