@@ -176,24 +176,36 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     relabelled, wherever the state names it (hands, draw pile, other players' knowledge, private
     events, effects under way), and a fresh RNG drawn from ``rng``. The copy gives ``seat`` the
     same view as ``game``; its pending decision is asked anew when it is another seat's."""
-    info = information(game, seat)
-    deck = sorted(int(c) for c in game.card_table())
-    world = sample_world(info, deck, rng)
-    pinned = unseen(info)["pinned"]
-    mapping: dict[int, int] = {}
-    for h, cards in world["hands"].items():
-        # a pinned card keeps its name; the others pair off (the sampled order is random)
-        mapping.update(zip(
-            [c for c in game.hands[h] if c not in pinned], [c for c in cards if c not in pinned], strict=True,
-        ))
-    mapping.update(zip(game.draw_pile, world["draw_pile"], strict=True))
-    copy = game.clone()
-    _relabel(copy, mapping, seat)
-    copy.rng = random.Random(rng.getrandbits(64))  # type: ignore[attr-defined]
-    pending = copy.pending
-    if pending is not None and pending.player != seat:
-        _ask_again(copy)
-    return copy
+    return Determiniser(game, seat).sample(rng)
+
+
+class Determiniser:
+    """:func:`determinise` for many worlds of one moment: the seat's information is read once."""
+
+    def __init__(self, game: Game, seat: int):
+        self.game = game
+        self.seat = seat
+        self.info = information(game, seat)
+        self.deck = sorted(int(c) for c in game.card_table())
+        self.pinned = unseen(self.info)["pinned"]
+
+    def sample(self, rng: random.Random) -> Game:
+        game, seat, pinned = self.game, self.seat, self.pinned
+        world = sample_world(self.info, self.deck, rng)
+        mapping: dict[int, int] = {}
+        for h, cards in world["hands"].items():
+            # a pinned card keeps its name; the others pair off (the sampled order is random)
+            mapping.update(zip(
+                [c for c in game.hands[h] if c not in pinned], [c for c in cards if c not in pinned], strict=True,
+            ))
+        mapping.update(zip(game.draw_pile, world["draw_pile"], strict=True))
+        copy = game.clone()
+        _relabel(copy, mapping, seat)
+        copy.rng = random.Random(rng.getrandbits(64))  # type: ignore[attr-defined]
+        pending = copy.pending
+        if pending is not None and pending.player != seat:
+            _ask_again(copy)
+        return copy
 
 
 def _map_value(value, mapping):
