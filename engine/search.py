@@ -18,22 +18,54 @@ import math
 import random
 import time
 
-from engine.common import Game
+from engine.bots import HOSTILE
+from engine.common import Decision, Game
 from engine.sampling import Determiniser
 
 #: rollout length in decisions before a game still on is scored by hand sizes
-DEPTH = 60
+DEPTH = 20
 
 #: the options that get rid of a card, or keep a "last card" call from costing one (a rollout
 #: prefers them)
 _SHEDDING = ("discard:", "play:", "last_card")
 
 
-def rollout_choice(options: list[str], rng: random.Random) -> str:
-    """The rollout policy: a card-shedding option when there is one, chosen at random, else any
-    option at random (which is how "end", "draw" and the effects' questions are answered)."""
-    shedding = [o for o in options if o.startswith(_SHEDDING)]
-    return rng.choice(shedding or options)
+def rollout_choice(game: Game, decision: Decision, rng: random.Random) -> str:
+    """The rollout policy, for every player: quick rules of thumb read from the option ids alone
+    (no view is built). Shed a card when possible (a discard before a play, an eight last), aim a
+    hostile effect at someone else and a kind one at oneself, say yes to a "may", call "last
+    card"; anything else at random."""
+    options = decision.options
+    if len(options) == 1:
+        return options[0]
+    kind = decision.kind
+    if kind in ("player", "players"):
+        me = f"player:{decision.player}"
+        if decision.source in HOSTILE:
+            others = [o for o in options if o.startswith("player:") and o != me]
+            return rng.choice(others) if others else ("done" if "done" in options else rng.choice(options))
+        return me if me in options else rng.choice(options)
+    if kind == "yes_no":
+        return "yes"
+    discards = [o for o in options if o.startswith("discard:")]
+    if discards:
+        eights = _eights(game)
+        plain = [o for o in discards if int(o[8:]) not in eights]
+        return rng.choice(plain or discards)
+    plays = [o for o in options if o.startswith(_SHEDDING)]
+    if plays:
+        return rng.choice(plays)
+    return rng.choice(options)
+
+
+def _eights(game) -> frozenset:
+    """The wild cards of a game's deck (kept for last when shedding)."""
+    eights = getattr(game, "_eights", None)  # Crazier Eights keeps them in its deck tables
+    return eights if eights is not None else _EIGHTS_52
+
+
+#: the eights of the standard 104-card deck (the eights family: rank = id % 13 + 1)
+_EIGHTS_52 = frozenset(c for c in range(104) if c % 13 + 1 == 8)
 
 
 def score(game: Game, seat: int) -> float:
@@ -98,5 +130,5 @@ def _rollout(game: Game, seat: int, rng: random.Random, depth: int) -> float:
         decision = game.pending
         if decision is None:
             break
-        game.apply(choice(decision.options, rng))
+        game.apply(choice(game, decision, rng))
     return score(game, seat)
