@@ -153,12 +153,17 @@ setups = st.fixed_dictionaries({
     "seed": st.integers(0, 2**32 - 1),
     "moment": st.integers(0, 300),
     "world": st.integers(0, 2**32 - 1),
+    "teams": st.booleans(),  # teams at four in Crazier Eights, dummies at two in Super
 })
 
 
 @given(setups)
 def test_a_sampled_state_looks_the_same_to_the_seat_and_plays_on(s):
-    game = engine.new_game(s["rule_set"], players=s["players"], seed=s["seed"])
+    teams = [[0, 2], [1, 3]] if s["teams"] and s["rule_set"] == "crazier-eights" and s["players"] == 4 else None
+    # the two-handed Super Crazy Eights (each player a concealed hand and an exposed dummy)
+    dummies = s["teams"] and s["rule_set"] == "super-crazy-eights" and s["players"] == 2
+    game = engine.new_game(s["rule_set"], players=s["players"], seed=s["seed"], teams=teams,
+                           options={"dummies": True} if dummies else None)
     rng = random.Random(s["seed"])
     for _ in range(s["moment"]):
         if game.pending is None:
