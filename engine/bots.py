@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import random
 
-BOT_NAMES = ("random", "greedy", "mcts")
+from engine.cards import HOSTILE
+from engine.search import search
 
-# Effects that hurt whoever they target: aim them at an opponent.
-HOSTILE = {
-    "Angel of Hope", "Pleasant Memories", "Worldly Wisdom", "Forbidden Knowledge", "Visionary Dream",
-    "Sleep", "Trade", "Mirror Universe", "Queen Guinevere",
-}
+BOT_NAMES = ("random", "greedy", "mcts")
 
 
 class RandomBot:
@@ -204,8 +201,6 @@ class MctsBot:
 
     def choose_in(self, game, seat: int) -> str:
         """The option to answer ``game``'s pending decision (``seat``'s) with."""
-        from engine.search import search  # the search imports the sampler: loaded when first used
-
         return search(game, seat, self.rng, self.iterations, self.budget_ms)
 
 

@@ -18,7 +18,7 @@ import math
 import random
 import time
 
-from engine.bots import HOSTILE
+from engine.cards import HOSTILE
 from engine.common import Decision, Game
 from engine.sampling import Determiniser
 
