@@ -183,8 +183,8 @@ class MctsBot:
     information); :meth:`choose` without one plays as greedy.
     """
 
-    #: rollouts per decision by default: about 100 ms a decision of Crazier Eights for two on one
-    #: core of the reference machine (docs/bots.md)
+    #: rollouts per decision by default: about 50 ms a decision of Crazier Eights for two on one
+    #: core (95th centile about 95 ms; docs/bots.md)
     ITERATIONS = 200
 
     def __init__(self, seed: int = 0, iterations: int | None = None, budget_ms: float | None = None):
