@@ -21,20 +21,23 @@ A world is consistent when it keeps every fact the seat has been shown:
    cards Wood Elf or Elven Princess showed it: ``known_draw_pile`` in a Crazier Eights view);
 3. the hand it is looking at now (Trade, Queen Guinevere: ``looking_at``);
 4. a draw pile rebuilt from the play pile (Super Crazy Eights): it holds only cards that were in
-   the play pile then and have not been seen since.
+   the play pile then and have not been seen since;
+5. a card it gave by Trade, or saw in a hand Queen Guinevere showed it, stays in that hand until
+   an event names it again or could have moved it unseen (Crazier Eights).
 
 Within those facts the unseen cards are exchangeable, so every consistent world is equally likely:
 the sampler draws each slot's card uniformly from the cards allowed there (tests/test_sampling.py
 checks it by a chi-square test against worlds counted by brute force). It does not use what the
 other players' choices suggest about their hands (a forced draw says a player held nothing
-playable), nor, in Crazier Eights, a card it gave away by Trade or saw in a hand earlier, or which
-part of a draw pile came from a reshuffle: there the worlds are wider than the seat's exact
+playable), nor, in Crazier Eights, a card shown on top of the draw pile that someone has drawn
+since, or which part of a draw pile came from a reshuffle: there the worlds are wider than the seat's exact
 knowledge (docs/engine.md, "Sampling hidden cards").
 """
 
 from __future__ import annotations
 
 import random
+import re
 
 from engine.common import Game
 
@@ -116,7 +119,58 @@ def unseen(info: dict) -> dict:
     if look and look["hand_of"] in hands and len(look["cards"]) <= hands[look["hand_of"]]:
         for card in look["cards"]:
             pinned[card] = ("hand", look["hand_of"])
+    seen = _seen_cards(info)
+    held: dict[int, list[int]] = {}
+    for card, q in _known_in_hands(info).items():
+        if card not in seen and card not in pinned and q in hands:
+            held.setdefault(q, []).append(card)
+    for q, cards in held.items():
+        if len(cards) + sum(1 for zone in pinned.values() if zone == ("hand", q)) <= hands[q]:
+            pinned.update((card, ("hand", q)) for card in cards)
     return {"hands": hands, "draw_pile": info["draw_pile"], "pinned": pinned}
+
+
+#: Crazier Eights effects whose controller puts a card of their hand into the draw pile unseen
+_PUT_BACKS = frozenset({"Study", "Research", "Sagacious Sorceress", "Crystal Ball", "Merlin"})
+_QUEEN_LOOK = re.compile(r"player (\d+)'s hand: ")
+
+
+def _known_in_hands(info: dict) -> dict[int, int]:
+    """Cards the seat knows to be in another player's hand (Crazier Eights, fact 5): a card it gave
+    by Trade, the hand Queen Guinevere showed it. A fact holds until the card is named again by
+    any event, or until an event could have moved it unseen: someone else's Trade, Revolution,
+    that player's put-back into the draw pile, Queen Guinevere taking from that hand."""
+    if info["rule_set"] != "crazier-eights":
+        return {}
+    seat = info["player"]
+    history = info["history"]
+    known: dict[int, int] = {}
+    for i, event in enumerate(history):
+        kind = event.get("type")
+        for key in _CARD_FIELDS:
+            named = event.get(key)
+            for card in named if isinstance(named, list) else (named,) if isinstance(named, int) else ():
+                known.pop(card, None)  # seen again: its place now is the view's business
+        if kind == "traded" and event.get("only") == seat:
+            known[event["gave"]] = event["with"]
+        elif kind == "effect":
+            name = event.get("card")
+            if name == "Queen Guinevere" and event.get("only") == seat and "cards" in event:
+                match = _QUEEN_LOOK.match(event.get("text", ""))
+                if match:
+                    known.update((card, int(match.group(1))) for card in event["cards"])
+            elif name == "Queen Guinevere" and "from player" in event.get("text", ""):
+                known.clear()  # an asset taken from a hand into play (named by text only)
+            elif name == "Trade":
+                follows = history[i + 1] if i + 1 < len(history) else {}
+                if not (follows.get("type") == "traded" and follows.get("only") == seat):
+                    known.clear()  # a trade between two others
+            elif name == "Revolution":
+                known.clear()
+            elif name in _PUT_BACKS:
+                owner = event.get("player")
+                known = {card: q for card, q in known.items() if q != owner}
+    return known
 
 
 def sample_world(info: dict, deck: list[int], rng: random.Random) -> dict:

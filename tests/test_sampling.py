@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from engine.sampling import determinise, information, sample_world
+from engine.sampling import determinise, information, sample_world, unseen
 
 
 def chi_square_critical(dof: int, z: float = 3.09) -> float:
@@ -110,6 +110,29 @@ def test_crazier_a_card_seen_by_fortune_teller_stays_where_it_is():
     assert_uniform(samples, worlds)
 
 
+def test_crazier_a_card_given_by_trade_stays_in_the_hand_it_went_to():
+    game = engine.load_game({
+        "rule_set": "crazier-eights", "players": 3,
+        "hands": [["Trade", "Castle", "Sleep"], ["Death", "Timeshift"], ["Ferocity", "Tempest"]],
+        "draw_pile": ["Hurricane", "Lilith", "Oberon", "Titania"], "discard_pile": ["Study"],
+    })
+    game.apply("play:0")  # Trade
+    game.apply("player:1")
+    taken = int(game.pending.options[0][5:])
+    game.apply(game.pending.options[0])  # take a card of player 1
+    given = 1  # give Castle
+    game.apply(f"card:{given}")
+    assert given in game.hands[1] and taken in game.hands[0]
+    info = information(game, 0)
+    assert unseen(info)["pinned"] == {given: ("hand", 1)}
+    deck = [int(c) for c in game.card_table()]
+    rng = random.Random(4)
+    worlds = [sample_world(info, deck, rng) for _ in range(300)]
+    assert all(given in w["hands"][1] for w in worlds)
+    # the other unseen cards still go everywhere they may
+    assert {c for w in worlds for c in w["hands"][2]} == set(game.hands[1] + game.hands[2] + game.draw_pile) - {given}
+
+
 def test_super_a_rebuilt_draw_pile_holds_only_cards_of_the_play_pile():
     # a hand-written information state: 12 cards; the play pile (0, 1, 2, 3 then 4 on top) was
     # rebuilt into a draw pile of four, the opponent drew one, 6 was played since
@@ -180,6 +203,9 @@ def test_a_sampled_state_looks_the_same_to_the_seat_and_plays_on(s):
         return sorted([c for h in g.hands for c in h] + g.draw_pile + g.discard + [c for p in g.in_play for c in p])
 
     assert cards(world) == cards(game)
+    # every fact the sampler keeps is true of the true game
+    for card, (zone, where) in unseen(information(game, seat))["pinned"].items():
+        assert card in game.hands[where] if zone == "hand" else game.draw_pile[-1 - where] == card
     # a game with the same information gives the same worlds: the sampler reads only the view
     for k in range(3):
         assert (determinise(world, seat, random.Random(k)).to_dict()
