@@ -102,15 +102,13 @@ def _rebuilt_pile(info: dict) -> set[int] | None:
             pile = {c for c in pile if c == top}
         elif kind == "bury":
             pile.discard(event["card"])
-    if rebuilt is None:
-        return None
     return rebuilt
 
 
 def unseen(info: dict) -> dict:
-    """What the seat does not see, from its information state: ``"hands"`` (hand -> size),
-    ``"draw_pile"`` (its size), ``"pinned"`` (card -> ("hand", h) or ("pile", depth from the top))
-    and ``"cards"`` (the unseen cards, pinned ones included)."""
+    """What the seat does not see, from its information state: ``"hands"`` (hand -> size, the
+    hands it cannot see), ``"draw_pile"`` (its size) and ``"pinned"``: the unseen cards whose
+    place it knows (facts 2, 3 and 5), card -> ``("hand", h)`` or ``("pile", depth from the top)``."""
     hands = _hidden_hands(info)
     pinned: dict[int, tuple] = {}
     for card, depth in (info.get("known_draw_pile") or {}).items():
