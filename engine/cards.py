@@ -147,3 +147,11 @@ def promo_card(spec: dict) -> CardDef:
     if rank is not None and rank not in RANKS:
         raise ValueError(f"promo card {spec.get('name')!r}: rank must be one of {RANKS} or null")
     return CardDef(str(spec["name"]), rank, suits, spec["type"], spec.get("summary", ""))
+
+
+#: effects that hurt whoever they target: a bot aims them at an opponent (the greedy bot, and the
+#: mcts bot's rollouts)
+HOSTILE = frozenset({
+    "Angel of Hope", "Pleasant Memories", "Worldly Wisdom", "Forbidden Knowledge", "Visionary Dream",
+    "Sleep", "Trade", "Mirror Universe", "Queen Guinevere",
+})

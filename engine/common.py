@@ -160,6 +160,10 @@ class Game(Protocol):
     def to_dict(self) -> dict:
         """The whole state as JSON-ready data (``engine.load_game`` restores it)."""
 
+    def clone(self) -> Game:
+        """An independent copy, equal to this game (RNG included), for search and self-play;
+        games also pickle (through ``to_dict``) to an equal game."""
+
 
 def rng_to_json(rng: random.Random) -> list:
     """The state of a ``random.Random`` as JSON-ready data."""

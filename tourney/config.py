@@ -56,6 +56,8 @@ BUILTIN_BOTS = BOT_NAMES
 #: the built-in entrant of a person at the terminal (tourney/bots/human.py)
 HUMAN = "human"
 
+#: the keys of a built-in bot's own settings (the mcts bot's)
+BOT_SETTINGS = ("iterations", "budget_ms")
 #: what a command entrant's sandbox may be opened up to, each false by default
 SANDBOX_SWITCHES = ("network", "writable")
 TOP_KEYS = {"event", "entrants", "limits"}
@@ -98,7 +100,12 @@ class EntrantTable(BaseModel):
         "command": "a non-empty list of strings (argv)", "env": "a table of strings"}
 
     name: str = Field(pattern=r"\S", description="The entrant's name, unique in the file.")
-    builtin: str | None = Field(None, description="A built-in bot: random, greedy or human.")
+    builtin: str | None = Field(None, description="A built-in bot: random, greedy, mcts or human.")
+    iterations: int | None = Field(None, gt=0, description=(
+        "The mcts bot's rollouts per decision (default 200; deterministic from the seed)."))
+    budget_ms: float | None = Field(None, gt=0, description=(
+        "Caps the mcts bot's time per decision (milliseconds; a cap that bites makes its choices "
+        "depend on the machine's speed)."))
     command: list[Annotated[str, Field(min_length=1)]] | None = Field(None, min_length=1, description=(
         "The bot's argv; \"{python}\" is the Python running tourney."))
     cwd: str | None = Field(None, description=(
@@ -224,7 +231,13 @@ def check_entrant(path: str, place: str, raw, default_limits: dict, base_dir: st
         for key in ("cwd", "env", "limits", *SANDBOX_SWITCHES):
             if key in given:
                 _fail(path, f"{place}.{key}", "only command entrants take this key")
-        return {"name": name, "builtin": given["builtin"]}
+        settings = {key: given[key] for key in BOT_SETTINGS if key in given}
+        if settings and given["builtin"] != "mcts":
+            _fail(path, f"{place}.{next(iter(settings))}", "only the mcts built-in bot takes this key")
+        return {"name": name, "builtin": given["builtin"], **settings}
+    for key in BOT_SETTINGS:
+        if key in given:
+            _fail(path, f"{place}.{key}", "only the mcts built-in bot takes this key")
     spec = {"name": name, "command": given["command"], "cwd": given.get("cwd", "."),
             "env": given.get("env", {}), "limits": {**default_limits, **given.get("limits", {})}}
     spec.update({key: given[key] for key in SANDBOX_SWITCHES if key in given})
@@ -318,6 +331,7 @@ def entrant_spec(spec: dict):
     return EntrantSpec(
         name=spec["name"],
         builtin=spec.get("builtin"),
+        settings={key: spec[key] for key in BOT_SETTINGS if key in spec},
         command=tuple(spec["command"]) if spec.get("command") else None,
         cwd=spec.get("cwd"),
         env=dict(spec.get("env") or {}),

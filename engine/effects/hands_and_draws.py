@@ -13,16 +13,24 @@ Orders chosen one card at a time (the tests check them):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.common import Decision, shuffle
 from engine.effects.helpers import any_card_in_play, arg, choose_card, choose_player, own_turn
 from engine.effects.registry import register
 
 
 # ----------------------------------------------------------------- plain draws
-def _draw_for_chosen(n: int):
+# The effects made per card (a count, a place) are small frozen dataclasses rather than closures:
+# a closure cannot be pickled, and a game holds its deck's effects (pickle, clone, process pools).
+@dataclass(frozen=True)
+class _DrawForChosen:
     """"A player of your choice draws n cards" (Forbidden Knowledge, Visionary Dream)."""
 
-    def resolve(game, f):
+    n: int
+
+    def __call__(self, game, f):
+        n = self.n
         ask = choose_player(game, f, f"{f['name']}: choose a player who draws {n} cards")
         if ask:
             return ask
@@ -30,15 +38,17 @@ def _draw_for_chosen(n: int):
         game.draw(arg(f["answer"]), n, cause=f["p"], source=f["name"])
         return None
 
-    return resolve
 
-
-def _draw_for_up_to_two(n: int):
+@dataclass(frozen=True)
+class _DrawForUpToTwo:
     """"Choose up to two players. Those players draw n cards" (Pleasant Memories, Worldly Wisdom):
     the players are chosen one at a time (then "done"); each draws as a separate instance, in
     turn order from the active player (rulings item 8)."""
 
-    def resolve(game, f):
+    n: int
+
+    def __call__(self, game, f):
+        n = self.n
         chosen = f.get("chosen", [])
         answer = f.pop("answer", None)
         if answer is not None:
@@ -60,21 +70,26 @@ def _draw_for_up_to_two(n: int):
                 game.draw(q, n, cause=f["p"], source=f["name"])
         return None
 
-    return resolve
-
 
 # ----------------------------------------------------------------- draw, then put back
-def _draw_then_put_back(n: int, where: str):
+_PLACES = {
+    "discard_bottom": "the bottom of the discard pile",
+    "draw_top": "the top of the draw pile",
+    "draw_bottom": "the bottom of the draw pile",
+}
+
+
+@dataclass(frozen=True)
+class _DrawThenPutBack:
     """"Draw n cards, then put n cards from your hand on <where>" (rulings item 9: only the draw
     is adjusted, the put-back stays as printed unless ``put_back_capped_by_drawn``; never more than
     the hand holds). The cards go one at a time (see the module docstring for the order)."""
-    places = {
-        "discard_bottom": "the bottom of the discard pile",
-        "draw_top": "the top of the draw pile",
-        "draw_bottom": "the bottom of the draw pile",
-    }
 
-    def resolve(game, f):
+    n: int
+    where: str
+
+    def __call__(self, game, f):
+        n, where, places = self.n, self.where, _PLACES
         p = f["p"]
         if f["step"] == 0:
             got = game.draw(p, n, cause=p, source=f["name"])
@@ -114,8 +129,6 @@ def _draw_then_put_back(n: int, where: str):
         if f["left"] <= 0:
             game.stack.pop()
         return None
-
-    return resolve
 
 
 # ----------------------------------------------------------------- extra discards
@@ -295,17 +308,17 @@ def _someone_else(game, player) -> bool:
     return len(_others(game, player)) > 0
 
 
-register("Forbidden Knowledge", resolve=_draw_for_chosen(3))
-register("Visionary Dream", resolve=_draw_for_chosen(2))
-register("Pleasant Memories", resolve=_draw_for_up_to_two(2))
-register("Worldly Wisdom", resolve=_draw_for_up_to_two(3))
-register("Hidden Gold", resolve=_draw_then_put_back(3, "discard_bottom"))
-register("Treasure", resolve=_draw_then_put_back(5, "discard_bottom"))
-register("Study", resolve=_draw_then_put_back(2, "draw_top"))
-register("Research", resolve=_draw_then_put_back(3, "draw_top"))
-register("Sagacious Sorceress", at_begin=own_turn, resolve=_draw_then_put_back(1, "draw_bottom"))
-register("Crystal Ball", at_begin=own_turn, resolve=_draw_then_put_back(3, "draw_bottom"))
-register("Merlin", at_begin=own_turn, resolve=_draw_then_put_back(2, "draw_bottom"))
+register("Forbidden Knowledge", resolve=_DrawForChosen(3))
+register("Visionary Dream", resolve=_DrawForChosen(2))
+register("Pleasant Memories", resolve=_DrawForUpToTwo(2))
+register("Worldly Wisdom", resolve=_DrawForUpToTwo(3))
+register("Hidden Gold", resolve=_DrawThenPutBack(3, "discard_bottom"))
+register("Treasure", resolve=_DrawThenPutBack(5, "discard_bottom"))
+register("Study", resolve=_DrawThenPutBack(2, "draw_top"))
+register("Research", resolve=_DrawThenPutBack(3, "draw_top"))
+register("Sagacious Sorceress", at_begin=own_turn, resolve=_DrawThenPutBack(1, "draw_bottom"))
+register("Crystal Ball", at_begin=own_turn, resolve=_DrawThenPutBack(3, "draw_bottom"))
+register("Merlin", at_begin=own_turn, resolve=_DrawThenPutBack(2, "draw_bottom"))
 register("Holy Grail", at_begin=own_turn, resolve=_holy_grail)
 register("Fountain of Youth", extra_discards_own=1)
 register("Potion of Vitality", resolve=_potion_of_vitality)

@@ -29,7 +29,7 @@ class BuiltinEntrant(Entrant):
             self.failed = EntrantError(FaultCode.STARTUP, f"unknown built-in bot {self.spec.builtin!r} (known: {known})"
             )
             raise self.failed
-        self._bot = bots.make_bot(self.spec.builtin, self.seed)
+        self._bot = bots.make_bot(self.spec.builtin, self.seed, **self.spec.settings)
         self.bot_name = self.spec.builtin
         self.started = True
 
@@ -47,7 +47,9 @@ class BuiltinEntrant(Entrant):
     def decide(self, game, seat: int, request_id: int) -> str:
         decision = game.pending
         try:
-            option = self._bot.choose(decision, lambda: game.view(seat))
+            choose_in = getattr(self._bot, "choose_in", None)  # a searching bot copies the game
+            option = choose_in(game, seat) if choose_in is not None else self._bot.choose(
+                decision, lambda: game.view(seat))
         except Exception as exc:  # a bug in a built-in bot must not stop the event
             raise ProtocolError(FaultCode.CRASH, f"built-in bot raised {type(exc).__name__}: {exc}") from None
         if option not in decision.options:

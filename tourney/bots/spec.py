@@ -97,6 +97,8 @@ class EntrantSpec:
 
     name: str
     builtin: str | None = None
+    #: a built-in bot's own settings (the mcts bot's iterations and budget_ms)
+    settings: dict = field(default_factory=dict)
     command: tuple[str, ...] | None = None
     cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)

@@ -32,7 +32,7 @@ from tourney.results import reads, store
 )
 def match(
     entrants: list[str] = typer.Argument(
-        ..., help="The entrants (usually two): built-in bots (random, greedy), bot programs, or "
+        ..., help="The entrants (usually two): built-in bots (random, greedy, mcts), bot programs, or "
         "entrant names of --config."
     ),
     best_of: int = typer.Option(3, "--best-of", "-n", min=1, help="Best of N games (N odd)."),

@@ -25,7 +25,7 @@ LEG_TOTALS = Reason.LEG_TOTALS
 )
 def play(
     entrants: list[str] = typer.Argument(
-        ..., help="2-8 entrants: built-in bots (random, greedy), human (you, at the terminal), bot "
+        ..., help="2-8 entrants: built-in bots (random, greedy, mcts), human (you, at the terminal), bot "
         "programs (.py files run with this Python), or entrant names of --config."
     ),
     seed: int = SEED,

@@ -1,0 +1,214 @@
+"""The hidden-card sampler (engine.sampling): uniform over the worlds consistent with what a seat
+has seen (chi-square against worlds counted by brute force), reading nothing but that seat's
+information, and giving full states the seat cannot tell from the true one."""
+
+import itertools
+import math
+import random
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import engine
+from engine.sampling import determinise, information, sample_world, unseen
+
+
+def chi_square_critical(dof: int, z: float = 3.09) -> float:
+    """The chi-square value exceeded with probability about 0.001 (Wilson-Hilferty), z the normal
+    quantile: 3.09 for 0.001."""
+    h = 2 / (9 * dof)
+    return dof * (1 - h + z * math.sqrt(h)) ** 3
+
+
+def test_the_critical_value_matches_the_published_table():
+    # chi-square table, upper 0.001 point: 59 dof -> 98.32 (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.4)
+    assert abs(chi_square_critical(59) - 98.32) < 0.3
+
+
+def world_key(world):
+    """A world as the seat's unknowns: each unseen hand as a set, the draw pile in order."""
+    return (tuple(sorted((h, frozenset(c)) for h, c in world["hands"].items())), tuple(world["draw_pile"]))
+
+
+def brute_force_worlds(hidden, hands, pile_size, pinned_pile=None, allowed_in_pile=None):
+    """Every placement of the ``hidden`` cards into hands of the given sizes and a draw pile of
+    ``pile_size`` (``pinned_pile``: depth from the top -> card; ``allowed_in_pile``: the cards a
+    pile may hold), counted by enumerating every order of the cards over the places."""
+    pinned_pile = pinned_pile or {}
+    free = [c for c in hidden if c not in pinned_pile.values()]
+    worlds = set()
+    for order in itertools.permutations(free):
+        order = list(order)
+        pile = []
+        for depth in range(pile_size):
+            pile.append(pinned_pile[depth] if depth in pinned_pile else order.pop())
+        if allowed_in_pile is not None and not set(pile) <= allowed_in_pile | set(pinned_pile.values()):
+            continue
+        out = {}
+        for h, size in hands.items():
+            out[h] = [order.pop() for _ in range(size)]
+        worlds.add(world_key({"hands": out, "draw_pile": pile[::-1]}))
+    return worlds
+
+
+def assert_uniform(samples: Counter, worlds: set):
+    assert set(samples) <= worlds, "a sampled world is not consistent"
+    n = sum(samples.values())
+    expected = n / len(worlds)
+    stat = sum((samples.get(w, 0) - expected) ** 2 / expected for w in worlds)
+    assert stat < chi_square_critical(len(worlds) - 1), (stat, len(worlds))
+    return stat
+
+
+def test_classic_position_every_placement_of_the_unseen_cards_is_equally_likely():
+    game = engine.load_game({
+        "rule_set": "crazy-eights", "players": 2,
+        "hands": [["2C", "3C", "4C"], ["5D", "6D"]], "discard_pile": ["KC"],
+        "draw_pile": ["7S", "9S", "JS"], "rest": "discard_pile",
+    })
+    info = information(game, 0)
+    deck = [int(c) for c in game.card_table()]
+    hidden = game.hands[1] + game.draw_pile
+    worlds = brute_force_worlds(hidden, {1: 2}, 3)
+    assert len(worlds) == 10 * 6  # which two the opponent holds, the order of the other three
+    rng = random.Random(1)
+    samples = Counter(world_key(sample_world(info, deck, rng)) for _ in range(3000))
+    assert len(samples) == len(worlds)
+    assert_uniform(samples, worlds)
+
+
+def test_the_test_rejects_a_biased_sampler():
+    worlds = {(i,) for i in range(60)}
+    # 3,000 draws that favour a sixth of the worlds twice over (e.g. a sampler that deals the
+    # opponent's hand before shuffling the pile, by a rule that prefers some cards)
+    biased = Counter({(i,): 100 if i < 10 else 40 for i in range(60)})
+    try:
+        assert_uniform(biased, worlds)
+    except AssertionError:
+        return
+    raise AssertionError("a twofold excess on a sixth of the worlds went unnoticed")
+
+
+def test_crazier_a_card_seen_by_fortune_teller_stays_where_it_is():
+    game = engine.load_game({
+        "rule_set": "crazier-eights", "players": 2,
+        "hands": [["Castle", "Sleep"], ["Death", "Timeshift"]],
+        "in_play": [["Fortune Teller"], []],
+        "draw_pile": ["Ferocity", "Tempest", "Trade", "Hurricane"],
+        "discard_pile": ["Study"],
+    })
+    info = information(game, 0)
+    top = game.draw_pile[-1]
+    assert info["known_draw_pile"] == {str(top): 0}  # the look happened
+    deck = [int(c) for c in game.card_table()]
+    worlds = brute_force_worlds(game.hands[1] + game.draw_pile, {1: 2}, 4, pinned_pile={0: top})
+    assert len(worlds) == 10 * 6
+    rng = random.Random(2)
+    samples = Counter(world_key(sample_world(info, deck, rng)) for _ in range(3000))
+    assert all(key[1][-1] == top for key in samples)
+    assert_uniform(samples, worlds)
+
+
+def test_crazier_a_card_given_by_trade_stays_in_the_hand_it_went_to():
+    game = engine.load_game({
+        "rule_set": "crazier-eights", "players": 3,
+        "hands": [["Trade", "Castle", "Sleep"], ["Death", "Timeshift"], ["Ferocity", "Tempest"]],
+        "draw_pile": ["Hurricane", "Lilith", "Oberon", "Titania"], "discard_pile": ["Study"],
+    })
+    game.apply("play:0")  # Trade
+    game.apply("player:1")
+    taken = int(game.pending.options[0][5:])
+    game.apply(game.pending.options[0])  # take a card of player 1
+    given = 1  # give Castle
+    game.apply(f"card:{given}")
+    assert given in game.hands[1] and taken in game.hands[0]
+    info = information(game, 0)
+    assert unseen(info)["pinned"] == {given: ("hand", 1)}
+    deck = [int(c) for c in game.card_table()]
+    rng = random.Random(4)
+    worlds = [sample_world(info, deck, rng) for _ in range(300)]
+    assert all(given in w["hands"][1] for w in worlds)
+    # the other unseen cards still go everywhere they may
+    assert {c for w in worlds for c in w["hands"][2]} == set(game.hands[1] + game.hands[2] + game.draw_pile) - {given}
+
+
+def test_super_a_rebuilt_draw_pile_holds_only_cards_of_the_play_pile():
+    # a hand-written information state: 12 cards; the play pile (0, 1, 2, 3 then 4 on top) was
+    # rebuilt into a draw pile of four, the opponent drew one, 6 was played since
+    info = {
+        "rule_set": "super-crazy-eights", "player": 0, "players": 2,
+        "hand": [7, 8], "hand_sizes": [2, 5], "draw_pile": 3, "discard_pile": [4, 6],
+        "history": [
+            {"type": "starter", "card": 0}, {"type": "play", "card": 1}, {"type": "play", "card": 2},
+            {"type": "play", "card": 3}, {"type": "play", "card": 4},
+            {"type": "reshuffle", "count": 4}, {"type": "draw", "player": 1, "count": 1},
+            {"type": "play", "card": 6},
+        ],
+    }
+    deck = list(range(12))
+    hidden = [0, 1, 2, 3, 5, 9, 10, 11]
+    worlds = brute_force_worlds(hidden, {1: 5}, 3, allowed_in_pile={0, 1, 2, 3})
+    assert len(worlds) == 4 * 3 * 2  # the pile: three of the four rebuilt cards, in order
+    rng = random.Random(3)
+    samples = Counter(world_key(sample_world(info, deck, rng)) for _ in range(2400))
+    assert_uniform(samples, worlds)
+
+
+def test_the_sampler_reads_only_the_view():
+    # two games that differ only in cards seat 0 cannot see: the same information, the same worlds
+    base = {
+        "rule_set": "crazy-eights", "players": 3,
+        "hands": [["2C", "3C"], ["5D", "6D"], ["8S", "QH"]], "discard_pile": ["KC"],
+        "draw_pile": ["7S", "9S", "JS"], "rest": "discard_pile",
+    }
+    other = dict(base, hands=[["2C", "3C"], ["7S", "QH"], ["8S", "JS"]], draw_pile=["5D", "9S", "6D"])
+    a, b = engine.load_game(base), engine.load_game(other)
+    assert a.to_dict() != b.to_dict()
+    assert information(a, 0) == information(b, 0)
+    assert determinise(a, 0, random.Random(9)).to_dict() == determinise(b, 0, random.Random(9)).to_dict()
+    assert determinise(a, 0, random.Random(9)).to_dict() != determinise(a, 0, random.Random(10)).to_dict()
+
+
+setups = st.fixed_dictionaries({
+    "rule_set": st.sampled_from(sorted(engine.RULE_SETS)),
+    "players": st.integers(2, 4),
+    "seed": st.integers(0, 2**32 - 1),
+    "moment": st.integers(0, 300),
+    "world": st.integers(0, 2**32 - 1),
+    "teams": st.booleans(),  # teams at four in Crazier Eights, dummies at two in Super
+})
+
+
+@given(setups)
+def test_a_sampled_state_looks_the_same_to_the_seat_and_plays_on(s):
+    teams = [[0, 2], [1, 3]] if s["teams"] and s["rule_set"] == "crazier-eights" and s["players"] == 4 else None
+    # the two-handed Super Crazy Eights (each player a concealed hand and an exposed dummy)
+    dummies = s["teams"] and s["rule_set"] == "super-crazy-eights" and s["players"] == 2
+    game = engine.new_game(s["rule_set"], players=s["players"], seed=s["seed"], teams=teams,
+                           options={"dummies": True} if dummies else None)
+    rng = random.Random(s["seed"])
+    for _ in range(s["moment"]):
+        if game.pending is None:
+            return
+        game.apply(rng.choice(game.pending.options))
+    if game.pending is None:
+        return
+    seat = game.pending.player
+    world = determinise(game, seat, random.Random(s["world"]))
+    assert world.view(seat) == game.view(seat)
+    assert world.pending == game.pending
+
+    def cards(g):
+        return sorted([c for h in g.hands for c in h] + g.draw_pile + g.discard + [c for p in g.in_play for c in p])
+
+    assert cards(world) == cards(game)
+    # every fact the sampler keeps is true of the true game
+    for card, (zone, where) in unseen(information(game, seat))["pinned"].items():
+        assert card in game.hands[where] if zone == "hand" else game.draw_pile[-1 - where] == card
+    # a game with the same information gives the same worlds: the sampler reads only the view
+    for k in range(3):
+        assert (determinise(world, seat, random.Random(k)).to_dict()
+                == determinise(game, seat, random.Random(k)).to_dict())
+    while world.pending is not None:
+        world.apply(rng.choice(world.pending.options))
