@@ -67,13 +67,13 @@ def _put_back(kept: dict[int, Any], came: list[int]) -> None:
     """Put every handler of ``kept`` back, then raise every signal of ``came`` again; what a
     handler raises on the way is raised at the end (the first of it)."""
     raised: BaseException | None = None
-    for sig, handler in kept.items():
-        while True:  # signal.signal runs the handlers of signals that came before it swaps
-            try:
+    while True:  # signal.signal runs the handlers of signals that came, before it swaps
+        try:
+            for sig, handler in kept.items():  # done again after an interruption: it changes nothing then
                 signal.signal(sig, handler)
-                break
-            except BaseException as exc:  # a handler's: raised once every handler is back
-                raised = raised or exc
+            break
+        except BaseException as exc:  # a handler's: raised once every handler is back
+            raised = raised or exc
     while came:
         try:
             signal.raise_signal(came.pop(0))
