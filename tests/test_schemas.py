@@ -125,6 +125,7 @@ def outputs(tmp_path_factory):
                    cli("club", "standings", "x", "--json")]
     out["standings"].append(cli("standings", "x", "--club", "--json"))
     out["events"] = [cli("events", "--json")]
+    out["fairplay"] = [cli("fairplay", "tables", "--json"), cli("fairplay", "rr", "--json")]
 
     from tourney.results import store
     from tourney.web import pages

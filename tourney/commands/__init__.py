@@ -8,6 +8,7 @@ from tourney.commands import (
     club,  # noqa: F401
     demo,  # noqa: F401
     events,  # noqa: F401
+    fairplay,  # noqa: F401
     games,  # noqa: F401
     init,  # noqa: F401
     match,  # noqa: F401

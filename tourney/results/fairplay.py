@@ -47,6 +47,7 @@ from sqlite_utils import Database
 
 from tourney.errors import UserError
 from tourney.results import store
+from tourney.results.standings import find_event
 from tourney.stats.collusion import Table, holm, stratified_test
 
 #: effects whose chooser picks an opponent to suffer them (soft play is not picking the partner)
@@ -246,17 +247,11 @@ def event_games(db: Database, event_id: int) -> Iterator[GameFacts]:
 
 
 def event_fairplay(db: Database, name: str | None = None, alpha: float = DEFAULT_ALPHA) -> dict:
-    """The fair-play document of the event ``name`` (default: the latest event)."""
-    if name is None:
-        events = store.list_events(db)
-        if not events:
-            raise UserError("no events in the database yet (tourney run CONFIG)")
-        name = events[-1]["name"]
-    event = store.find_event(db, name)
-    if event is None:
-        raise UserError(f"no event named {name!r} (tourney events lists them)")
+    """The fair-play document of the event ``name`` (default: the latest event run from a
+    config, as ``tourney standings`` picks it)."""
+    event = find_event(db, name)
     data = analyse(list(event_games(db, event["id"])), alpha)
-    return {"version": 1, "kind": "fairplay", "event": name, "rule_set": event["rule_set"],
+    return {"version": 1, "kind": "fairplay", "event": event["name"], "rule_set": event["rule_set"],
             "players": event["players"], **data}
 
 
@@ -276,3 +271,39 @@ def summary_lines(data: dict, limit: int = 5) -> list[str]:
             what = ", ".join(f"{s} p={pair['signals'][s]['p_adjusted']:.2g}" for s in pair["flagged"])
             lines.append(f"  {pair['entrants'][0]} + {pair['entrants'][1]}: {what}")
     return lines
+
+
+def _p(result: dict) -> str:
+    if result["p_adjusted"] is None:
+        return "-"
+    return f"{result['p_adjusted']:.2g} ({result['observed']} vs {result['expected']:.1f})"
+
+
+def render_table(data: dict) -> str:
+    """The fair-play document as a text table: one row per pair, most suspicious first."""
+    from tabulate import tabulate
+
+    headers = ["pair", "games together", "soft play: adjusted p (hits vs expected)",
+               "trades: adjusted p (trades vs expected)", "placements: adjusted p (wins vs expected)",
+               "flagged"]
+    rows = [[" + ".join(p["entrants"]), p["games_together"], _p(p["signals"]["soft_play"]),
+             _p(p["signals"]["trades"]), _p(p["signals"]["placements"]), ", ".join(p["flagged"]) or "no"]
+            for p in data["pairs"]]
+    title = (f"Fair play: {data['event']} ({data['games']} games; lower p is more suspicious; "
+             f"one-sided p-values, Holm-adjusted over {data['tests']} tests)\n")
+    return title + tabulate(rows, headers=headers, disable_numparse=True) + "\n\n" + "\n".join(summary_lines(data)) + "\n"
+
+
+def report_section(db: Database, name: str) -> dict | None:
+    """The fair-play part of ``tourney report`` for an event at tables of three or more (None for
+    tables of two, where there is no third party to spare or to feed against)."""
+    event = find_event(db, name)
+    if (event["players"] or 2) < 3:
+        return None
+    return event_fairplay(db, name)
+
+
+def report_lines(data: dict) -> list[str]:
+    """The report's fair-play lines, when the report holds a fair-play section."""
+    section = data.get("fairplay")
+    return summary_lines(section) if section else []
