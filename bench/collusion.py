@@ -13,7 +13,9 @@ other four are three greedy bots and one random bot.
 Games are played in process (the built-in bots, no subprocesses, no database) and examined with
 the same code ``tourney fairplay`` runs on stored games (:mod:`tourney.results.fairplay`). A
 planted event counts as detected when the planted pair is flagged; an honest event counts as a
-false alarm when any pair is flagged. Both rates are measured, never assumed.
+false alarm when any pair is flagged. Both rates are measured, never assumed. The line before the
+last gives the share of planted events in which an honest pair was flagged as well (by its
+placements: colluders at a table change every other entrant's results too).
 
 Last line: ``detection_rate=<share of planted events flagged> false_alarm_rate=<share of honest
 events flagged> games=<games per event>``.
@@ -135,13 +137,16 @@ def play_event(games: int, seed: int, planted: bool) -> list[GameFacts]:
     return out
 
 
-def run_one(job: tuple[int, int, bool, float]) -> tuple[bool, bool, list[str], float]:
-    """(planted, the planted pair flagged, every flagged pair as text, seconds)."""
+def run_one(job: tuple[int, int, bool, float]) -> tuple[bool, bool, bool, list[str], float]:
+    """(planted, the planted pair flagged, another pair flagged, every flagged pair with its
+    signals as text, seconds)."""
     games, seed, planted, alpha = job
     start = time.perf_counter()
     data = analyse(play_event(games, seed, planted), alpha)
-    flagged = [" + ".join(p) for p in data["flagged"]]
-    return planted, sorted(PLANTED) in data["flagged"], flagged, time.perf_counter() - start
+    flagged = [f"{' + '.join(p['entrants'])} ({', '.join(p['flagged'])})" for p in data["pairs"] if p["flagged"]]
+    caught = sorted(PLANTED) in data["flagged"]
+    others = any(pair != sorted(PLANTED) for pair in data["flagged"]) if planted else bool(data["flagged"])
+    return planted, caught, others, flagged, time.perf_counter() - start
 
 
 def main() -> None:
@@ -154,16 +159,19 @@ def main() -> None:
     args = parser.parse_args()
     jobs = [(args.games, args.seed * 10_000 + i, planted, args.alpha)
             for i in range(args.events) for planted in (True, False)]
-    detected = alarms = 0
+    detected = alarms = collateral = 0
     with multiprocessing.Pool(args.workers) as pool:
-        for planted, caught, flagged, seconds in pool.imap_unordered(run_one, jobs):
+        for planted, caught, others, flagged, seconds in pool.imap_unordered(run_one, jobs):
             kind = "planted" if planted else "honest"
             print(f"{kind} event: flagged={flagged or 'none'} ({seconds:.0f} s)", flush=True)
             if planted:
                 detected += caught
+                collateral += others
             else:
-                alarms += bool(flagged)
+                alarms += others
     print(f"events={args.events} per kind, alpha={args.alpha}, seed={args.seed}")
+    # an honest pair flagged beside the planted one: the colluders change everyone's results
+    print(f"planted events with an honest pair flagged too: {collateral / args.events:.3f}")
     print(f"detection_rate={detected / args.events:.3f} false_alarm_rate={alarms / args.events:.3f} "
           f"games={args.games}")
 

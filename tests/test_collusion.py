@@ -282,3 +282,14 @@ def test_the_report_has_a_fair_play_section_for_tables_of_three_or_more(stored):
     twos = json.loads(runner.invoke(app, ["report", "twos", "-f", "json", "--db", db]).stdout)
     assert twos["fairplay"] is None
     assert "Fair play" not in runner.invoke(app, ["report", "twos", "--db", db]).stdout
+
+
+def test_the_report_leaves_a_large_event_to_tourney_fairplay(stored, monkeypatch):
+    from tourney.results import fairplay
+
+    runner, db = stored
+    monkeypatch.setattr(fairplay, "REPORT_GAME_LIMIT", 10)
+    table = runner.invoke(app, ["report", "tables", "--db", db])
+    assert table.exit_code == 0
+    assert "Fair play: not checked here (20 games: more than the report replays (10); " \
+           "run tourney fairplay tables)." in table.stdout

@@ -294,16 +294,31 @@ def render_table(data: dict) -> str:
     return title + tabulate(rows, headers=headers, disable_numparse=True) + "\n\n" + "\n".join(summary_lines(data)) + "\n"
 
 
+#: the report replays at most this many games for its fair-play section (about 15 s of CPU);
+#: a larger event's report says to run ``tourney fairplay`` instead
+REPORT_GAME_LIMIT = 5000
+
+
 def report_section(db: Database, name: str) -> dict | None:
     """The fair-play part of ``tourney report`` for an event at tables of three or more (None for
-    tables of two, where there is no third party to spare or to feed against)."""
+    tables of two, where there is no third party to spare or to feed against). An event of more
+    than :data:`REPORT_GAME_LIMIT` games gets ``{"kind": "fairplay", "skipped": reason}``."""
     event = find_event(db, name)
     if (event["players"] or 2) < 3:
         return None
+    games = db.execute("select count(*) from games where event_id = ?", [event["id"]]).fetchone()[0]
+    if games > REPORT_GAME_LIMIT:
+        return {"kind": "fairplay", "event": event["name"],
+                "skipped": f"{games} games: more than the report replays ({REPORT_GAME_LIMIT}); "
+                           f"run tourney fairplay {event['name']}"}
     return event_fairplay(db, name)
 
 
 def report_lines(data: dict) -> list[str]:
     """The report's fair-play lines, when the report holds a fair-play section."""
     section = data.get("fairplay")
-    return summary_lines(section) if section else []
+    if not section:
+        return []
+    if "skipped" in section:
+        return [f"Fair play: not checked here ({section['skipped']})."]
+    return summary_lines(section) + [f"  (each pair's tests: tourney fairplay {section['event']})"]
