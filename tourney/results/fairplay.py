@@ -42,8 +42,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from sqlite_utils import Database
+from tabulate import tabulate
 
 from tourney.errors import UserError
 from tourney.results import store
@@ -190,21 +192,21 @@ def analyse(games: list[GameFacts], alpha: float = DEFAULT_ALPHA) -> dict:
     event's partners) are not tested: they are meant to help each other."""
     if not 0 < alpha < 1:
         raise UserError(f"alpha must be between 0 and 1, not {alpha}")
-    together: dict[tuple[str, str], int] = defaultdict(int)
-    teammates: set[tuple[str, str]] = set()
+    together: dict[tuple[str, ...], int] = defaultdict(int)
+    teammates: set[tuple[str, ...]] = set()
     played: dict[str, int] = defaultdict(int)
     for g in games:
         for name in g.names:
             played[name] += 1
         for a, b in combinations(range(len(g.names)), 2):
             key = tuple(sorted((g.names[a], g.names[b])))
-            together[key] += 1  # type: ignore[index]
+            together[key] += 1
             if b in _friends(g.teams, a):
-                teammates.add(key)  # type: ignore[arg-type]
-    pairs = []
+                teammates.add(key)
+    pairs: list[dict[str, Any]] = []
     for first, second in sorted(k for k in together if k not in teammates):
         tables = pair_tables(games, first, second)
-        signals = {}
+        signals: dict[str, dict[str, Any]] = {}
         for signal, (_, tail) in SIGNALS.items():
             signals[signal] = stratified_test(tables[signal], tail).to_dict()
         pairs.append({"entrants": [first, second], "games_together": together[(first, second)],
@@ -216,8 +218,8 @@ def analyse(games: list[GameFacts], alpha: float = DEFAULT_ALPHA) -> dict:
     for pair in pairs:
         for r in pair["signals"].values():
             r.setdefault("p_adjusted", None)
-        adjusted = [r["p_adjusted"] for r in pair["signals"].values() if r["p_adjusted"] is not None]
-        pair["p_min"] = min(adjusted) if adjusted else None
+        known = [r["p_adjusted"] for r in pair["signals"].values() if r["p_adjusted"] is not None]
+        pair["p_min"] = min(known) if known else None
         pair["flagged"] = [s for s, r in pair["signals"].items()
                            if r["p_adjusted"] is not None and r["p_adjusted"] < alpha]
     pairs.sort(key=lambda p: (1.0 if p["p_min"] is None else p["p_min"], p["entrants"]))
@@ -281,8 +283,6 @@ def _p(result: dict) -> str:
 
 def render_table(data: dict) -> str:
     """The fair-play document as a text table: one row per pair, most suspicious first."""
-    from tabulate import tabulate
-
     headers = ["pair", "games together", "soft play: adjusted p (hits vs expected)",
                "trades: adjusted p (trades vs expected)", "placements: adjusted p (wins vs expected)",
                "flagged"]

@@ -169,7 +169,7 @@ def stratified_test(tables: Iterable[Table], alternative: str) -> StratifiedResu
     if not tables:
         return StratifiedResult(0, 0.0, 0, 0, 1.0, "none")
     work, width = 0, 1
-    for a, b, c, d in tables:
+    for a, b, c, _ in tables:
         span = min(a + b, a + c) + 1
         work += width * span
         width += span - 1
