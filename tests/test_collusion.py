@@ -293,3 +293,13 @@ def test_the_report_leaves_a_large_event_to_tourney_fairplay(stored, monkeypatch
     assert table.exit_code == 0
     assert "Fair play: not checked here (20 games: more than the report replays (10); " \
            "run tourney fairplay tables)." in table.stdout
+
+
+def test_mantel_haenszel_one_sided_tails_point_the_right_way():
+    # Σa = 14 against 11 expected: z = (3 - ½)/√Var, whose square is R's chi-square 3.9286
+    z, greater = mantel_haenszel(RABBITS, "greater")
+    _, less = mantel_haenszel(RABBITS, "less")
+    assert z == pytest.approx(math.sqrt(3.9286), rel=1e-4)
+    assert greater == pytest.approx(0.04747 / 2, abs=1e-5) and less == pytest.approx(1 - 0.04747 / 2, abs=1e-5)
+    far = [(90, 10, 10, 90)]
+    assert mantel_haenszel(far, "less")[1] > 0.999999 and mantel_haenszel(far, "greater")[1] < 1e-12

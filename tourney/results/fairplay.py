@@ -33,6 +33,9 @@ signals are tested, each as a stratified 2×2 test (:mod:`tourney.stats.collusio
 
 P-values are adjusted with Holm's method over every test of every pair (the family is all the
 informative tests of the event), and a pair is flagged when an adjusted p-value is below alpha.
+Placements are tested last: a pair already flagged for its choices (Holm over the choice tests
+alone) changes every other entrant's results where it sits together, so those games give no
+placement unit to any other pair.
 """
 
 from __future__ import annotations
@@ -68,6 +71,8 @@ SIGNALS = {
                    "greater"),
 }
 DEFAULT_ALPHA = 0.05
+#: the signals about the pair's own choices (the rest are about results)
+CHOICES = ("soft_play", "trades")
 
 
 @dataclass(frozen=True)
@@ -146,18 +151,25 @@ def observe(steps: Iterable[tuple[object, str | None]], teams: list[list[int]] |
 # ------------------------------------------------------------------------------ the tests
 
 
-def pair_tables(games: Iterable[GameFacts], first: str, second: str) -> dict[str, list[Table]]:
-    """The strata of each signal for the pair (see the module docstring), as 2×2 tables."""
+def pair_tables(games: Iterable[GameFacts], first: str, second: str,
+                suspects: Iterable[tuple[str, str]] = ()) -> dict[str, list[Table]]:
+    """The strata of each signal for the pair (see the module docstring), as 2×2 tables.
+    ``suspects`` are pairs already flagged for their choices: games in which such a pair sat
+    together give no placement unit to another pair (its help to each other changes everyone's
+    results there)."""
     cells: dict[str, dict[tuple, list[int]]] = {s: defaultdict(lambda: [0, 0, 0, 0]) for s in SIGNALS}
     pair = (first, second)
+    others = [set(s) for s in suspects if set(s) != set(pair)]
     for g in games:
         seats = {name: g.seat_of(name) for name in pair}
+        tainted = any(s <= set(g.names) for s in others)
         for me, partner in ((first, second), (second, first)):
             s = seats[me]
             if s is None:
                 continue
             p = seats[partner]
-            _placement_unit(cells["placements"], g, me, s, p)
+            if not tainted:
+                _placement_unit(cells["placements"], g, me, s, p)
             if p is None:
                 continue
             for aim in g.aims:
@@ -204,14 +216,29 @@ def analyse(games: list[GameFacts], alpha: float = DEFAULT_ALPHA) -> dict:
             if b in _friends(g.teams, a):
                 teammates.add(key)
     pairs: list[dict[str, Any]] = []
-    for first, second in sorted(k for k in together if k not in teammates):
+    keys = sorted(k for k in together if k not in teammates)
+    for first, second in keys:
         tables = pair_tables(games, first, second)
         signals: dict[str, dict[str, Any]] = {}
         for signal, (_, tail) in SIGNALS.items():
-            signals[signal] = stratified_test(tables[signal], tail).to_dict()
+            if signal in CHOICES:
+                signals[signal] = stratified_test(tables[signal], tail).to_dict()
         pairs.append({"entrants": [first, second], "games_together": together[(first, second)],
                       "games_apart": played[first] + played[second] - 2 * together[(first, second)],
                       "signals": signals})
+    # Stage one: pairs whose own choices are flagged (Holm over the choice tests alone). Their
+    # games together are left out of every other pair's placement test, which would otherwise
+    # credit an honest pair with doing better wherever the suspects were absent.
+    chosen = [(pair, s) for pair in pairs for s, r in pair["signals"].items() if r["method"] != "none"]
+    suspects = {tuple(pair["entrants"]) for (pair, s), p in
+                zip(chosen, holm([pair["signals"][s]["p_value"] for pair, s in chosen])) if p < alpha}
+    for pair in pairs:
+        first, second = pair["entrants"]
+        tables = pair_tables(games, first, second, suspects)
+        signals = {}
+        for signal, (_, tail) in SIGNALS.items():
+            signals[signal] = pair["signals"].get(signal) or stratified_test(tables[signal], tail).to_dict()
+        pair["signals"] = signals
     tested = [(pair, s) for pair in pairs for s, r in pair["signals"].items() if r["method"] != "none"]
     for (pair, s), adjusted in zip(tested, holm([pair["signals"][s]["p_value"] for pair, s in tested])):
         pair["signals"][s]["p_adjusted"] = adjusted

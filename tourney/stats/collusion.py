@@ -120,31 +120,24 @@ def exact_p_value(tables: Sequence[Table], alternative: str) -> float:
 
 
 def mantel_haenszel(tables: Sequence[Table], alternative: str, correct: bool = True) -> tuple[float, float]:
-    """The Mantel-Haenszel statistic ``(z, p)`` for ``Σa`` over the strata: ``z`` is
-    ``(Σa - ΣE[a] ∓ ½) / √ΣVar[a]`` with the hypergeometric mean and variance of each stratum
-    (the ½ is the continuity correction, towards the null); ``alternative`` is ``"less"``,
-    ``"greater"`` or ``"two-sided"`` (then ``z²`` is the Mantel-Haenszel chi-square of R's
-    ``mantelhaen.test`` and p its upper tail)."""
+    """The Mantel-Haenszel statistic ``(z, p)`` for ``Σa`` over the strata, as R's
+    ``mantelhaen.test`` computes it: ``Δ = Σa - ΣE[a]`` with the hypergeometric mean and variance
+    of each stratum, ``z = sign(Δ)·(|Δ| - ½)/√ΣVar[a]`` (the ½ is the continuity correction, made
+    only when ``|Δ| ≥ ½``); ``alternative`` is ``"less"`` (p = Φ(z)), ``"greater"`` (p = 1 - Φ(z))
+    or ``"two-sided"`` (``z²`` is the Mantel-Haenszel chi-square, p its upper tail)."""
     if alternative != "two-sided":
         _check(alternative)
     tables = _informative(tables)
-    observed = sum(t[0] for t in tables)
     mean, var = _moments(tables)
     if var == 0:
         return 0.0, 1.0
-    gap = observed - mean
-    shift = 0.5 if correct else 0.0
+    delta = sum(t[0] for t in tables) - mean
+    shift = 0.5 if correct and abs(delta) >= 0.5 else 0.0
+    z = math.copysign(abs(delta) - shift, delta) / math.sqrt(var)
     normal = NormalDist()
     if alternative == "two-sided":
-        z = max(0.0, abs(gap) - shift) / math.sqrt(var)
-        return z, min(1.0, 2 * (1 - normal.cdf(z)))
-    if alternative == "less":
-        z = min(0.0, gap + shift) if correct else gap
-        z /= math.sqrt(var)
-        return z, normal.cdf(z)
-    z = max(0.0, gap - shift) if correct else gap
-    z /= math.sqrt(var)
-    return z, 1 - normal.cdf(z)
+        return z, min(1.0, 2 * normal.cdf(-abs(z)))
+    return z, normal.cdf(z) if alternative == "less" else normal.cdf(-z)
 
 
 def _moments(tables: Sequence[Table]) -> tuple[float, float]:
