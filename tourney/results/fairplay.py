@@ -19,7 +19,8 @@ signals are tested, each as a stratified 2×2 test (:mod:`tourney.stats.collusio
     many, and how many of those come before it in the turn order the options are offered in):
     an honest entrant aims by position, so within a stratum the partner should be hit as often as
     anyone. (The place in the turn order itself cannot be a stratum: in a round robin two
-    entrants that meet always sit the same distance apart, so place and identity coincide.) One-sided: the partner is hit *less* often.
+    entrants that meet always sit the same distance apart, so place and identity coincide.)
+    One-sided: the partner is hit *less* often.
 ``trades``
     Trade (look at a hand, exchange a card) is the one effect that passes a card from one hand to
     a chosen other. Same units and strata, one-sided the other way: the partner is picked *more*
