@@ -174,11 +174,28 @@ def test_pair_tables_by_hand():
     together = GameFacts(("X", "Y", "O", "P"), (1, 2, 3, 4), aims)
     apart = GameFacts(("X", "O", "P", "Q"), (3, 1, 2, 4))
     tables = pair_tables([together, apart], "X", "Y")
-    # Y at standing ("Sleep", 2, 0, 1, 0) missed twice; O at ("Sleep", 2, 0, 1, 1) hit twice
-    assert sorted(tables["soft_play"]) == [(0, 0, 2, 0), (0, 2, 0, 0)]
+    # the first aim gives its partner unit (Y at standing ("Sleep", 2, 0, 1, 0), missed), the
+    # second its other units (O at ("Sleep", 2, 0, 1, 1), hit)
+    assert sorted(tables["soft_play"]) == [(0, 0, 1, 0), (0, 1, 0, 0)]
     assert tables["trades"] == []
     # X's next non-partner is O in both games (with Y: won; without: lost); Y's next is O (won)
     assert sorted(tables["placements"]) == [(1, 0, 0, 0), (1, 0, 0, 1)]
+
+
+def test_an_honest_chooser_is_flagged_at_most_alpha_of_the_time_by_simulation():
+    """One pick among three opponents, by hand size only, never by who they are: the units of one
+    choice are tied together (one hit at most), which the alternation must keep from the test."""
+    rng = random.Random(3)
+    runs, rejected = 300, 0
+    for _ in range(runs):
+        aims = []
+        for _choice in range(rng.choice([40, 120])):
+            sizes = [rng.randint(1, 5) for _ in range(3)]
+            chosen = rng.choices([1, 2, 3], weights=[1 / n for n in sizes])[0]
+            aims.append(Aim(0, "hostile", "Sleep", tuple(zip([1, 2, 3], sizes)), chosen))
+        game = GameFacts(("X", "Y", "O", "P"), (1, 2, 3, 4), aims)
+        rejected += stratified_test(pair_tables([game], "X", "Y")["soft_play"], "less").p_value < 0.05
+    assert rejected / runs <= 0.05 + 2.5 * math.sqrt(0.05 * 0.95 / runs)
 
 
 def test_honest_and_deterministic_aim_by_standing_is_no_evidence():

@@ -14,7 +14,9 @@ signals are tested, each as a stratified 2×2 test (:mod:`tourney.stats.collusio
     A *hostile* choice picks one opponent to suffer an effect (draw cards, skip a turn, have an
     asset taken: :data:`HOSTILE`). Each time one of the pair made such a choice and the other was
     among the opponents it could pick, the partner is one unit and every other opponent it could
-    pick is another. Units are stratified by the acting entrant, the card and the target's
+    pick is another; such choices alternate between giving their partner unit and giving their
+    other units (one choice hits at most one of them, so taking both from one choice would tie the
+    strata together and make the test too ready to reject). Units are stratified by the acting entrant, the card and the target's
     standing (how many opponents to choose from, how many of them hold fewer cards, how many as
     many, and how many of those come before it in the turn order the options are offered in):
     an honest entrant aims by position, so within a stratum the partner should be hit as often as
@@ -159,6 +161,7 @@ def pair_tables(games: Iterable[GameFacts], first: str, second: str,
     together give no placement unit to another pair (its help to each other changes everyone's
     results there)."""
     cells: dict[str, dict[tuple, list[int]]] = {s: defaultdict(lambda: [0, 0, 0, 0]) for s in SIGNALS}
+    turns = dict.fromkeys(CHOICES, 0)
     pair = (first, second)
     others = [set(s) for s in suspects if set(s) != set(pair)]
     for g in games:
@@ -177,7 +180,13 @@ def pair_tables(games: Iterable[GameFacts], first: str, second: str,
                 if aim.actor != s or all(q != p for q, _ in aim.candidates):
                     continue
                 signal = "soft_play" if aim.channel == "hostile" else "trades"
+                # One choice hits one candidate at most, so its units are not independent: a
+                # choice gives either its partner unit or its other units, in turn, never both.
+                partner_turn = turns[signal] % 2 == 0
+                turns[signal] += 1
                 for q, _ in aim.candidates:
+                    if (q == p) != partner_turn:
+                        continue
                     cell = cells[signal][(me, *aim.standing(q))]
                     row = 0 if q == p else 2
                     cell[row + (0 if aim.chosen == q else 1)] += 1
