@@ -783,6 +783,43 @@ class LadderSettle(Shape):
     neighbours: list[LadderPair]
 
 
+class FairplaySignal(Shape):
+    """One collusion test of a pair (docs/evaluation.md, "Collusion detection")."""
+
+    observed: int = Field(description="Partner units that were hits (aimed at, traded with, won).")
+    expected: Number = Field(description="Their number expected under the null, given each stratum's margins.")
+    partner_units: int
+    other_units: int
+    p_value: Number = Field(description="One-sided; lower is more suspicious.")
+    p_adjusted: Opt = Field(description="Holm-adjusted over every test of the event; null: no stratum could tell.")
+    method: Literal["exact", "mantel-haenszel", "none"]
+
+
+class FairplayPair(Shape):
+    entrants: list[str] = Field(description="The two entrants, in name order.")
+    games_together: int
+    games_apart: int = Field(description="Games of either entrant without the other.")
+    signals: dict[Literal["soft_play", "trades", "placements"], FairplaySignal]
+    p_min: Opt
+    flagged: list[str] = Field(description="The signals whose adjusted p-value is below alpha.")
+
+
+class Fairplay(Shape):
+    """``tourney fairplay --json`` (version 1): every pair of entrants that shared tables."""
+
+    version: Literal[1]
+    kind: Literal["fairplay"]
+    event: str
+    rule_set: str
+    players: int
+    games: int
+    alpha: Number
+    correction: Literal["holm"]
+    tests: int
+    pairs: list[FairplayPair] = Field(description="Most suspicious first.")
+    flagged: list[list[str]]
+
+
 #: schema file name -> the shape it publishes
 SCHEMAS: dict[str, Any] = {
     "run": Run,
@@ -793,6 +830,7 @@ SCHEMAS: dict[str, Any] = {
     "events": Events,
     "games": Games,
     "replay": Replay,
+    "fairplay": Fairplay,
     "club": Club,
     "club-list": ClubList,
     "club-history": ClubHistory,

@@ -9,6 +9,7 @@ from tourney.commands import (
     demo,  # noqa: F401
     events,  # noqa: F401
     export_bot,  # noqa: F401
+    fairplay,  # noqa: F401
     games,  # noqa: F401
     init,  # noqa: F401
     ladder,  # noqa: F401

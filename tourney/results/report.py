@@ -24,6 +24,7 @@ from tabulate import tabulate
 
 from tourney import charts
 from tourney.club.league import League
+from tourney.results import fairplay as _fairplay
 from tourney.results import ratings as _ratings
 from tourney.results import standings as _standings
 
@@ -218,13 +219,14 @@ def build(db: Database, name: str | None, club: bool = False, reference: str | N
     data["progress"] = progress(db, data)
     if data.get("kind") == "event":  # a Swiss table, a knockout bracket, an SPRT's verdict
         data.update(formats.stored_report(db, data["event"]))
+        data["fairplay"] = _fairplay.report_section(db, data["event"])  # tables of 3+: collusion checks
     return data
 
 
 def _extra_lines(data: dict) -> list[str]:
     from tourney import formats  # a floor up: the format's additions in words
 
-    return formats.report_lines(data)
+    return formats.report_lines(data) + _fairplay.report_lines(data)
 
 
 # --------------------------------------------------------------------------- renderers

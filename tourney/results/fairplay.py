@@ -1,0 +1,361 @@
+"""Collusion detection for events at tables of three or more: ``tourney fairplay EVENT``.
+
+Two entrants that share a table can help each other without any channel the sandbox can close:
+they can spare each other (soft play) and pass each other cards or results (feeding). Online card
+rooms catch this after the fact, from the hand histories (docs/evaluation.md, "Collusion
+detection"); this module does the same from the stored games.
+
+What the database does not hold (who could have been aimed at, with how many cards in hand) is
+recovered by replaying each stored game from its seed and choices (:func:`observe` over
+:func:`tourney.results.store.replay_steps`). For every pair of entrants that shared a table, three
+signals are tested, each as a stratified 2×2 test (:mod:`tourney.stats.collusion`):
+
+``soft_play``
+    A *hostile* choice picks one opponent to suffer an effect (draw cards, skip a turn, have an
+    asset taken: :data:`HOSTILE`). Each time one of the pair made such a choice and the other was
+    among the opponents it could pick, the partner is one unit and every other opponent it could
+    pick is another; such choices alternate between giving their partner unit and giving their
+    other units (one choice hits at most one of them, so taking both from one choice would tie the
+    strata together and make the test too ready to reject). Units are stratified by the acting entrant, the card and the target's
+    standing (how many opponents to choose from, how many of them hold fewer cards, how many as
+    many, and how many of those come before it in the turn order the options are offered in):
+    an honest entrant aims by position, so within a stratum the partner should be hit as often as
+    anyone. (The place in the turn order itself cannot be a stratum: in a round robin two
+    entrants that meet always sit the same distance apart, so place and identity coincide.)
+    One-sided: the partner is hit *less* often.
+``trades``
+    Trade (look at a hand, exchange a card) is the one effect that passes a card from one hand to
+    a chosen other. Same units and strata, one-sided the other way: the partner is picked *more*
+    often than the position explains (feeding cards).
+``placements``
+    Each game of either entrant gives one head-to-head unit: that entrant against the first
+    other entrant after it in seat order that is not the partner (ties dropped). Strata: the
+    entrant and that opponent; the two rows are games with and without the partner at the table.
+    One-sided: the entrant beats the same opponent *more* often when the partner sits in
+    (feeding results).
+
+P-values are adjusted with Holm's method over every test of every pair (the family is all the
+informative tests of the event), and a pair is flagged when an adjusted p-value is below alpha.
+Placements are tested last: a pair already flagged for its choices (Holm over the choice tests
+alone) changes every other entrant's results where it sits together, so those games give no
+placement unit to any other pair.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from sqlite_utils import Database
+from tabulate import tabulate
+
+from tourney.errors import UserError
+from tourney.results import store
+from tourney.results.standings import find_event
+from tourney.stats.collusion import Table, holm, stratified_test
+
+#: effects whose chooser picks an opponent to suffer them (soft play is not picking the partner)
+HOSTILE = frozenset({
+    "Angel of Hope", "Pleasant Memories", "Worldly Wisdom", "Forbidden Knowledge", "Visionary Dream",
+    "Sleep", "Queen Guinevere",
+})
+#: effects that pass a card between the chooser's hand and the chosen player's (feeding)
+PASSING = frozenset({"Trade"})
+
+#: signal -> (what the units are, which tail is collusion)
+SIGNALS = {
+    "soft_play": ("hostile effects aimed at the partner, against other opponents in the same standing", "less"),
+    "trades": ("trades made with the partner, against other opponents in the same standing", "greater"),
+    "placements": ("head-to-head wins against the same opponent, with the partner at the table and without",
+                   "greater"),
+}
+DEFAULT_ALPHA = 0.05
+#: the signals about the pair's own choices (the rest are about results)
+CHOICES = ("soft_play", "trades")
+
+
+@dataclass(frozen=True)
+class Aim:
+    """One choice of an opponent: ``actor`` (seat) picked ``chosen`` (a seat, or None: itself,
+    a teammate or no one) among ``candidates`` (opponents still in, each with its hand size)."""
+
+    actor: int
+    channel: str  # "hostile" or "trade"
+    source: str
+    candidates: tuple[tuple[int, int], ...]  # (seat, cards in hand), in the order offered
+    chosen: int | None
+
+    def standing(self, seat: int) -> tuple:
+        """The stratum of ``seat`` as a target: the card, how many could be picked, how many of
+        the others hold fewer cards, how many as many, and how many of those come before it in
+        the offered order (the turn order, which a bot may use to break a tie)."""
+        size = dict(self.candidates)[seat]
+        fewer = sum(1 for q, n in self.candidates if n < size)
+        tied = sum(1 for q, n in self.candidates if n == size and q != seat)
+        ahead = 0
+        for q, n in self.candidates:
+            if q == seat:
+                break
+            ahead += n == size
+        return (self.source, len(self.candidates), fewer, tied, ahead)
+
+
+@dataclass
+class GameFacts:
+    """What the fair-play tests need of one game: the entrant in each seat, the placements
+    (1 best) and every aimed choice."""
+
+    names: tuple[str, ...]
+    placements: tuple[int, ...]
+    aims: list[Aim] = field(default_factory=list)
+    teams: list[list[int]] | None = None
+
+    def seat_of(self, name: str) -> int | None:
+        return self.names.index(name) if name in self.names else None
+
+
+def _friends(teams: list[list[int]] | None, seat: int) -> set[int]:
+    for team in teams or []:
+        if seat in team:
+            return set(team)
+    return {seat}
+
+
+def observe(steps: Iterable[tuple[object, str | None]], teams: list[list[int]] | None = None) -> list[Aim]:
+    """The aimed choices of one game, from its steps: pairs ``(game, choice)`` as
+    :func:`tourney.results.store.replay_steps` yields them (the game just before ``choice`` is
+    applied), or as a referee plays them."""
+    aims = []
+    for game, choice in steps:
+        decision = game.pending  # type: ignore[attr-defined]
+        if choice is None or decision is None or decision.kind not in ("player", "players"):
+            continue
+        source = decision.source
+        channel = "hostile" if source in HOSTILE else "trade" if source in PASSING else None
+        if channel is None or choice.startswith("forfeit:"):
+            continue
+        actor = decision.player
+        friends = _friends(teams, actor)
+        alive, hands = game.alive, game.hands  # type: ignore[attr-defined]
+        candidates = tuple(
+            (q, len(hands[q])) for q in (int(o[7:]) for o in decision.options if o.startswith("player:"))
+            if q not in friends and alive[q])
+        if len(candidates) < 2:
+            continue  # no choice between opponents: nothing to compare
+        chosen = int(choice[7:]) if choice.startswith("player:") else None
+        aims.append(Aim(actor, channel, source, candidates, chosen if chosen not in friends else None))
+    return aims
+
+
+# ------------------------------------------------------------------------------ the tests
+
+
+def pair_tables(games: Iterable[GameFacts], first: str, second: str,
+                suspects: Iterable[tuple[str, str]] = ()) -> dict[str, list[Table]]:
+    """The strata of each signal for the pair (see the module docstring), as 2×2 tables.
+    ``suspects`` are pairs already flagged for their choices: games in which such a pair sat
+    together give no placement unit to another pair (its help to each other changes everyone's
+    results there)."""
+    cells: dict[str, dict[tuple, list[int]]] = {s: defaultdict(lambda: [0, 0, 0, 0]) for s in SIGNALS}
+    turns = dict.fromkeys(CHOICES, 0)
+    pair = (first, second)
+    others = [set(s) for s in suspects if set(s) != set(pair)]
+    for g in games:
+        seats = {name: g.seat_of(name) for name in pair}
+        tainted = any(s <= set(g.names) for s in others)
+        for me, partner in ((first, second), (second, first)):
+            s = seats[me]
+            if s is None:
+                continue
+            p = seats[partner]
+            if not tainted:
+                _placement_unit(cells["placements"], g, me, s, p)
+            if p is None:
+                continue
+            for aim in g.aims:
+                if aim.actor != s or all(q != p for q, _ in aim.candidates):
+                    continue
+                signal = "soft_play" if aim.channel == "hostile" else "trades"
+                # One choice hits one candidate at most, so its units are not independent: a
+                # choice gives either its partner unit or its other units, in turn, never both.
+                partner_turn = turns[signal] % 2 == 0
+                turns[signal] += 1
+                for q, _ in aim.candidates:
+                    if (q == p) != partner_turn:
+                        continue
+                    cell = cells[signal][(me, *aim.standing(q))]
+                    row = 0 if q == p else 2
+                    cell[row + (0 if aim.chosen == q else 1)] += 1
+    return {s: [tuple(c) for c in cells[s].values()] for s in SIGNALS}  # type: ignore[misc]
+
+
+def _placement_unit(cells: dict, g: GameFacts, me: str, s: int, p: int | None) -> None:
+    n = len(g.names)
+    for k in range(1, n):
+        z = (s + k) % n
+        if z != p:
+            break
+    else:
+        return
+    if g.placements[s] == g.placements[z]:
+        return
+    cell = cells[(me, g.names[z])]
+    row = 0 if p is not None else 2
+    cell[row + (0 if g.placements[s] < g.placements[z] else 1)] += 1
+
+
+def analyse(games: list[GameFacts], alpha: float = DEFAULT_ALPHA) -> dict:
+    """Every pair of entrants that shared a table, each signal with its one-sided p-value and
+    its Holm-adjusted one; pairs sorted by their smallest adjusted p-value. Teammates (a team
+    event's partners) are not tested: they are meant to help each other."""
+    if not 0 < alpha < 1:
+        raise UserError(f"alpha must be between 0 and 1, not {alpha}")
+    together: dict[tuple[str, ...], int] = defaultdict(int)
+    teammates: set[tuple[str, ...]] = set()
+    played: dict[str, int] = defaultdict(int)
+    for g in games:
+        for name in g.names:
+            played[name] += 1
+        for a, b in combinations(range(len(g.names)), 2):
+            key = tuple(sorted((g.names[a], g.names[b])))
+            together[key] += 1
+            if b in _friends(g.teams, a):
+                teammates.add(key)
+    pairs: list[dict[str, Any]] = []
+    keys = sorted(k for k in together if k not in teammates)
+    for first, second in keys:
+        tables = pair_tables(games, first, second)
+        signals: dict[str, dict[str, Any]] = {}
+        for signal, (_, tail) in SIGNALS.items():
+            if signal in CHOICES:
+                signals[signal] = stratified_test(tables[signal], tail).to_dict()
+        pairs.append({"entrants": [first, second], "games_together": together[(first, second)],
+                      "games_apart": played[first] + played[second] - 2 * together[(first, second)],
+                      "signals": signals})
+    # Stage one: pairs whose own choices are flagged (Holm over the choice tests alone). Their
+    # games together are left out of every other pair's placement test, which would otherwise
+    # credit an honest pair with doing better wherever the suspects were absent.
+    chosen = [(pair, s) for pair in pairs for s, r in pair["signals"].items() if r["method"] != "none"]
+    suspects = {tuple(pair["entrants"]) for (pair, s), p in
+                zip(chosen, holm([pair["signals"][s]["p_value"] for pair, s in chosen])) if p < alpha}
+    for pair in pairs:
+        first, second = pair["entrants"]
+        tables = pair_tables(games, first, second, suspects)
+        signals = {}
+        for signal, (_, tail) in SIGNALS.items():
+            signals[signal] = pair["signals"].get(signal) or stratified_test(tables[signal], tail).to_dict()
+        pair["signals"] = signals
+    tested = [(pair, s) for pair in pairs for s, r in pair["signals"].items() if r["method"] != "none"]
+    for (pair, s), adjusted in zip(tested, holm([pair["signals"][s]["p_value"] for pair, s in tested])):
+        pair["signals"][s]["p_adjusted"] = adjusted
+    for pair in pairs:
+        for r in pair["signals"].values():
+            r.setdefault("p_adjusted", None)
+        known = [r["p_adjusted"] for r in pair["signals"].values() if r["p_adjusted"] is not None]
+        pair["p_min"] = min(known) if known else None
+        pair["flagged"] = [s for s, r in pair["signals"].items()
+                           if r["p_adjusted"] is not None and r["p_adjusted"] < alpha]
+    pairs.sort(key=lambda p: (1.0 if p["p_min"] is None else p["p_min"], p["entrants"]))
+    return {"games": len(games), "alpha": alpha, "correction": "holm", "tests": len(tested),
+            "pairs": pairs, "flagged": [p["entrants"] for p in pairs if p["flagged"]]}
+
+
+# ------------------------------------------------------------------------------ from the database
+
+
+def event_games(db: Database, event_id: int) -> Iterator[GameFacts]:
+    """Every stored game of an event as :class:`GameFacts`, replayed for its aimed choices."""
+    seats: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for r in db.query("select st.game_id, e.name, st.placement, st.points from seats st "
+                      "join entrants e on e.id = st.entrant_id join games g on g.id = st.game_id "
+                      "where g.event_id = ? order by st.game_id, st.seat", [event_id]):
+        place = r["placement"] if r["placement"] is not None else r["points"] or 0
+        seats[r["game_id"]].append((r["name"], place))
+    for game_id, rows in seats.items():
+        if len(rows) < 3:
+            yield GameFacts(tuple(n for n, _ in rows), tuple(p for _, p in rows))
+            continue
+        replay = store.load_replay(db, game_id)
+        teams = json.loads(replay["teams"]) if replay and replay["teams"] else None
+        aims = observe(store.replay_steps(replay), teams) if replay else []
+        yield GameFacts(tuple(n for n, _ in rows), tuple(p for _, p in rows), aims, teams)
+
+
+def event_fairplay(db: Database, name: str | None = None, alpha: float = DEFAULT_ALPHA) -> dict:
+    """The fair-play document of the event ``name`` (default: the latest event run from a
+    config, as ``tourney standings`` picks it)."""
+    event = find_event(db, name)
+    data = analyse(list(event_games(db, event["id"])), alpha)
+    return {"version": 1, "kind": "fairplay", "event": event["name"], "rule_set": event["rule_set"],
+            "players": event["players"], **data}
+
+
+def summary_lines(data: dict, limit: int = 5) -> list[str]:
+    """The fair-play verdict in a few lines of words (the report's section and the command's
+    table footer)."""
+    if not data["pairs"]:
+        return ["Fair play: no pair of entrants to test (the checks need tables of three or more)."]
+    flagged = data["flagged"]
+    head = (f"Fair play: {len(data['pairs'])} pairs, {data['tests']} tests, Holm-adjusted at alpha "
+            f"{data['alpha']:g}: ")
+    if not flagged:
+        return [head + "no pair flagged."]
+    lines = [head + f"{len(flagged)} pair(s) flagged."]
+    for pair in data["pairs"][:limit]:
+        if pair["flagged"]:
+            what = ", ".join(f"{s} p={pair['signals'][s]['p_adjusted']:.2g}" for s in pair["flagged"])
+            lines.append(f"  {pair['entrants'][0]} + {pair['entrants'][1]}: {what}")
+    return lines
+
+
+def _p(result: dict) -> str:
+    if result["p_adjusted"] is None:
+        return "-"
+    return f"{result['p_adjusted']:.2g} ({result['observed']} vs {result['expected']:.1f})"
+
+
+def render_table(data: dict) -> str:
+    """The fair-play document as a text table: one row per pair, most suspicious first."""
+    headers = ["pair", "games together", "soft play: adjusted p (hits vs expected)",
+               "trades: adjusted p (trades vs expected)", "placements: adjusted p (wins vs expected)",
+               "flagged"]
+    rows = [[" + ".join(p["entrants"]), p["games_together"], _p(p["signals"]["soft_play"]),
+             _p(p["signals"]["trades"]), _p(p["signals"]["placements"]), ", ".join(p["flagged"]) or "no"]
+            for p in data["pairs"]]
+    title = (f"Fair play: {data['event']} ({data['games']} games; lower p is more suspicious; "
+             f"one-sided p-values, Holm-adjusted over {data['tests']} tests)\n")
+    return title + tabulate(rows, headers=headers, disable_numparse=True) + "\n\n" + "\n".join(summary_lines(data)) + "\n"
+
+
+#: the report replays at most this many games for its fair-play section (about 15 s of CPU);
+#: a larger event's report says to run ``tourney fairplay`` instead
+REPORT_GAME_LIMIT = 5000
+
+
+def report_section(db: Database, name: str) -> dict | None:
+    """The fair-play part of ``tourney report`` for an event at tables of three or more (None for
+    tables of two, where there is no third party to spare or to feed against). An event of more
+    than :data:`REPORT_GAME_LIMIT` games gets ``{"kind": "fairplay", "skipped": reason}``."""
+    event = find_event(db, name)
+    if (event["players"] or 2) < 3:
+        return None
+    games = db.execute("select count(*) from games where event_id = ?", [event["id"]]).fetchone()[0]
+    if games > REPORT_GAME_LIMIT:
+        return {"kind": "fairplay", "event": event["name"],
+                "skipped": f"{games} games: more than the report replays ({REPORT_GAME_LIMIT}); "
+                           f"run tourney fairplay {event['name']}"}
+    return event_fairplay(db, name)
+
+
+def report_lines(data: dict) -> list[str]:
+    """The report's fair-play lines, when the report holds a fair-play section."""
+    section = data.get("fairplay")
+    if not section:
+        return []
+    if "skipped" in section:
+        return [f"Fair play: not checked here ({section['skipped']})."]
+    return summary_lines(section) + [f"  (each pair's tests: tourney fairplay {section['event']})"]
