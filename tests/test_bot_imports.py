@@ -52,7 +52,7 @@ def test_the_packages_folders_are_bound_where_the_system_dirs_miss_them():
     tourney_dir = str(Path(sandbox.__file__).resolve().parent.parent)
     expected = [] if any(tourney_dir.startswith(s + "/") for s in system) else [tourney_dir, str(ROOT / "engine")]
     assert dirs == expected and installed
-    argv = sandbox.bwrap_argv(["true"], "/tmp", scratch="/tmp/x", policy=Policy("on"))
+    argv = sandbox.bwrap_argv(["true"], "/tmp", policy=Policy("on"))
     for d in dirs:
         at = argv.index(d)
         assert argv[at - 1] == "--ro-bind" and argv[at + 1] == d
@@ -96,6 +96,6 @@ def test_a_private_file_inside_a_package_folder_stays_hidden(tmp_path):
     if not dirs:
         pytest.skip("the packages lie inside the system dirs here")
     secret = os.path.join(dirs[0], "results", "tourney.db")
-    argv = sandbox.bwrap_argv(["true"], str(tmp_path), scratch="/tmp/x", policy=Policy("on"), private=[secret])
+    argv = sandbox.bwrap_argv(["true"], str(tmp_path), policy=Policy("on"), private=[secret])
     hidden = os.path.dirname(secret)
     assert argv[argv.index(hidden) - 1] == "--tmpfs"
