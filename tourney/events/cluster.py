@@ -54,6 +54,9 @@ MAX_ATTEMPTS = 4
 CONNECT_TIMEOUT = "10s"
 #: how often (seconds) a worker looks whether the main process has stopped the run
 STOP_CHECK_S = 1.0
+#: a worker sends the games it has played in one queue put at most this often (seconds): a put
+#: is a round trip to the scheduler, about as long as a game of built-in bots
+SEND_EVERY_S = 0.05
 #: a worker closes a run's warm bots when no series of that run has used them for this long
 WARM_IDLE_S = 60.0
 
@@ -160,51 +163,85 @@ def bot_problems(specs: list[dict]) -> list[tuple[str, str]]:
     return out
 
 
+class _Sender:
+    """A worker's way to the main process: messages go on the queue ``channel`` as lists of
+    ``(attempt, message)``, one put per :data:`SEND_EVERY_S` (and at the end of a task), and
+    :class:`Stopped` is raised once the event ``stop`` is set. A message not yet sent when the
+    worker dies is played again, as a game not yet stored is."""
+
+    def __init__(self, channel: str, stop: str) -> None:
+        from distributed import Event, Queue  # the optional [cluster] extra: only on a worker
+
+        self.queue, self.stopped = Queue(channel), Event(stop)
+        self.waiting: list = []
+        self.sent = self.checked = time.monotonic()
+
+    def emit(self, attempt: int, msg) -> None:
+        self.waiting.append((attempt, msg))
+        if time.monotonic() - self.sent >= SEND_EVERY_S:
+            self.flush()
+        if self.stop_set():
+            raise Stopped()
+
+    def stop_set(self) -> bool:
+        """Whether the run was stopped, as last seen: the flag costs a round trip to the
+        scheduler, so it is looked at most once per :data:`STOP_CHECK_S`."""
+        now = time.monotonic()
+        if now - self.checked < STOP_CHECK_S:
+            return False
+        self.checked = now
+        return bool(self.stopped.is_set())
+
+    def flush(self) -> None:
+        if self.waiting:
+            self.queue.put(self.waiting)
+            self.waiting = []
+        self.sent = time.monotonic()
+
+
 def play_on_worker(task: SeriesTask, channel: str, stop: str, attempt: int,
-                   run_id: str | None = None) -> tuple[int, str, list[str]]:
+                   run_id: str | None = None, sender: _Sender | None = None) -> tuple[int, str, list[str]]:
     """The Dask task: play one series on this worker, putting every game on the queue
-    ``channel`` as ``(attempt, message)``; stops early once the event ``stop`` is set. Its bots
-    come from the worker's warm pool of ``run_id`` and go back to it. Returns the series, this
-    worker's address and the entrants it now holds warm processes of."""
-    from distributed import Event, Queue, get_worker  # the optional [cluster] extra: only on a worker
+    ``channel`` (:class:`_Sender`; ``sender``: a group's, else one of its own, emptied before
+    this returns); stops early once the event ``stop`` is set. Its bots come from the worker's
+    warm pool of ``run_id`` and go back to it. Returns the series, this worker's address and the
+    entrants it now holds warm processes of."""
+    from distributed import get_worker  # the optional [cluster] extra: only on a worker
 
     problems = bot_problems(task.entrants)
     if problems:
         name, problem = problems[0]
         raise BotMissing(f"worker {get_worker().address}: entrant {name!r}: {problem}")
-    queue, stopped = Queue(channel), Event(stop)
-    checked = time.monotonic()
-
-    def emit(msg) -> None:
-        nonlocal checked
-        queue.put((attempt, msg))
-        # the stop flag costs a round trip to the scheduler: look at most once a second
-        if time.monotonic() - checked >= STOP_CHECK_S:
-            checked = time.monotonic()
-            if stopped.is_set():
-                raise Stopped()
-
+    own = sender is None
+    out = _Sender(channel, stop) if sender is None else sender
     pool = _pool(run_id) if run_id is not None else None
     try:
-        run_series(task, emit, pool=pool)
+        run_series(task, lambda msg: out.emit(attempt, msg), pool=pool)
     except Stopped:
         pass
+    finally:
+        if own:
+            out.flush()
     return task.idx, get_worker().address, sorted(pool.holds()) if pool is not None else []
 
 
 def play_group_on_worker(tasks: list[SeriesTask], channel: str, stop: str, attempt: int,
                          run_id: str | None = None) -> tuple[list[int], str, list[str]]:
     """The Dask task of a group: its series one after another (:func:`play_on_worker`, with the
-    same warm pool), none started once the run is stopped. Returns the series played, this
-    worker's address and the entrants it now holds warm processes of."""
-    from distributed import Event, get_worker  # the optional [cluster] extra: only on a worker
+    same warm pool and one sender, so that the games of short series share a put), none started
+    once the run is stopped. Returns the series played, this worker's address and the entrants it
+    now holds warm processes of."""
+    from distributed import get_worker  # the optional [cluster] extra: only on a worker
 
-    stopped = Event(stop)
+    sender = _Sender(channel, stop)
     played = []
-    for task in tasks:
-        if stopped.is_set():
-            break
-        played.append(play_on_worker(task, channel, stop, attempt, run_id)[0])
+    try:
+        for task in tasks:
+            if sender.stop_set():
+                break
+            played.append(play_on_worker(task, channel, stop, attempt, run_id, sender)[0])
+    finally:
+        sender.flush()
     pool = _pool(run_id) if run_id is not None else None
     return played, get_worker().address, sorted(pool.holds()) if pool is not None else []
 
@@ -301,7 +338,7 @@ class ClusterRun:
     def _drain(self, queue) -> int:
         """Store every game waiting on the queue (one commit) that is the next of its series;
         returns how many messages were waiting."""
-        waiting = queue.get(batch=True)
+        waiting = [item for sent in queue.get(batch=True) for item in sent]
         accepted = []
         for attempt, msg in waiting:
             idx = msg[1]
