@@ -62,3 +62,16 @@ def browser():
         b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_adopted_zombies():
+    """Each test starts without the zombies that earlier tests' orphans left to this process.
+    Once a test has started a bot in the test process, the process is a subreaper: orphaned
+    bots, sandboxes and keepers become its children, and a later test that checks for zombies
+    of its own would count them."""
+    from helpers import reap_adopted
+
+    reap_adopted()
+    yield
+
