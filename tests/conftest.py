@@ -6,9 +6,17 @@ properties far longer.
 
 import os
 import shutil
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# A shell without job control starts a background command (`pytest ... &`, many CI runners) with
+# Ctrl-C ignored, and every process a test starts would inherit that: the tests that press Ctrl-C
+# in a terminal (test_human, test_people_cli) or send SIGINT (test_signal_at_spawn) would then
+# wait in vain. A person at a terminal has Ctrl-C as Python sets it, so the suite does too.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -216,3 +216,73 @@ def test_a_wrong_code_is_refused_and_then_rate_limited(db, phone):
         assert p.locator("#signed-in").count() == 0
     finally:
         stop_serve(proc)
+
+
+def test_sign_out_ends_the_session_and_a_copied_cookie_then_writes_nothing(server, db, phone, browser):
+    lid, code = new_league(db, "copied", "Ann,Bob")
+    owner = phone()
+    owner.goto(f"{server}/league/{lid}")
+    token_before = owner.input_value("#code-form input[name=csrf]")
+    sign_in(owner, server, lid, code)
+    assert owner.input_value("#game-form input[name=csrf]") != token_before  # a new CSRF token at sign-in
+    thief = phone()
+    thief.context.add_cookies(owner.context.cookies())  # the cookie copied off the phone
+    thief.goto(f"{server}/league/{lid}")
+    assert thief.inner_text("#signed-in") == "table 2"  # the copy works while the owner is signed in
+    owner.click("form[action$='/leave'] button")
+    owner.wait_for_selector("#code-form")
+    thief.fill('input[name="v1"]', "0")
+    thief.fill('input[name="v2"]', "7")
+    with thief.expect_navigation() as nav:
+        thief.click("#game-form button")
+    assert nav.value.status == 403
+    assert "enter the league's code first" in thief.inner_text("#entry-error")
+    assert thief.locator("#signed-in").count() == 0
+    assert games(db, "copied") == 0
+
+
+def test_double_entry_is_confirmed_with_another_code_not_the_same_code_in_another_browser(server, db, phone):
+    lid, code = new_league(db, "twice", "Ann,Bob")
+    other_code = json.loads(club(db, "code", "new", "twice", "--json", "--table", "3"))["code"]
+    club(db, "set", "twice", "--double-entry", "on")
+    one, same, other = phone(), phone(), phone()
+    sign_in(one, server, lid, code)
+    one.fill('input[name="v1"]', "0")
+    one.fill('input[name="v2"]', "7")
+    one.click("#game-form button")
+    assert "waits for a second person" in one.inner_text("#entry-flash")
+    sign_in(same, server, lid, code)  # the same code, from a second browser
+    waiting = same.locator("div[data-pending]")
+    assert waiting.count() == 1 and waiting.locator("button", has_text="Confirm").count() == 0
+    status = same.evaluate("""async (lid) => {
+        const f = document.querySelector('div[data-pending] form');
+        const body = new URLSearchParams(new FormData(f));
+        return (await fetch('../league/' + lid + '/confirm', {method: 'POST', body})).status;
+    }""", lid)
+    assert status == 403 and games(db, "twice") == 0
+    sign_in(other, server, lid, other_code)
+    other.locator("div[data-pending] button", has_text="Confirm").click()
+    other.wait_for_selector("#entry-flash")
+    assert "entered; won by Ann" in other.inner_text("#entry-flash")
+    assert games(db, "twice") == 1
+
+
+@pytest.mark.parametrize("digits", ["\u0663", "\uff17"])  # Arabic-Indic three, full-width seven
+def test_digits_of_other_scripts_typed_on_a_phone_are_refused_and_nothing_is_stored(server, db, phone, digits):
+    name = f"digits {ord(digits)}"
+    lid, code = new_league(db, name, "Ann,Bob")
+    p = phone()
+    sign_in(p, server, lid, code)
+    p.fill('input[name="v1"]', "0")
+    p.fill('input[name="v2"]', digits)
+    with p.expect_navigation() as nav:
+        p.click("#game-form button")
+    assert nav.value.status == 400
+    assert "(type the digits 0-9)" in p.inner_text("#entry-error")
+    assert p.input_value('input[name="v2"]') == digits  # what was typed is kept, to correct it
+    p.click("#night summary")
+    p.fill('#night-form input[name="tables"]', digits)
+    with p.expect_navigation() as nav:
+        p.click("#night-form button")
+    assert nav.value.status == 400 and "(type the digits 0-9)" in p.inner_text("#entry-error")
+    assert games(db, name) == 0

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_a_new_code_is_shown_once_and_only_its_salted_hash_is_kept(run):
     run("club", "new", "thu", "--players", "Ann,Bob")
     r = run("club", "code", "new", "thu", "--table", "2", "--expires", "6h", "--url", "http://192.168.1.20:8000/")
-    code = re.search(r"\(table 2\): ([A-Z0-9]{4}-[A-Z0-9]{4})$", r.stdout, re.M)[1]
+    code = re.search(r"\(table 2\): ([A-Z0-9]{2}-[A-Z0-9]{4}-[A-Z0-9]{4})$", r.stdout, re.M)[1]
     assert f"link: http://192.168.1.20:8000/league/1#code={code}" in r.stdout
     assert "█" in r.stdout  # the QR code, drawn in the terminal
     raw = Path(run.db).read_bytes() + b"".join(p.read_bytes() for p in Path(run.db).parent.glob("club.db-*"))
@@ -77,6 +77,13 @@ def test_an_expired_or_revoked_code_does_not_sign_in(tmp_path):
 
 def test_double_entry_is_a_setting_per_league(run):
     run("club", "new", "thu", "--players", "Ann,Bob")
+    said = run("club", "set", "thu", "--double-entry", "on").stderr.strip().splitlines()
+    assert said[0] == "double_entry: off -> on"
+    assert said[1].startswith("note: a web entry is confirmed with another code than the one that entered it; "
+                              "league 'thu' has 0 live codes")
+    for _ in range(2):
+        run("club", "code", "new", "thu", "--no-qr")
+    run("club", "set", "thu", "--double-entry", "off")
     assert run("club", "set", "thu", "--double-entry", "on").stderr.strip() == "double_entry: off -> on"
     r = run("club", "set", "thu", "--double-entry", "maybe", ok=False)
     assert r.stderr.strip() == "error: --double-entry 'maybe': give on or off"

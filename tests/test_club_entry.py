@@ -292,7 +292,7 @@ def test_double_entry_counts_a_game_once_a_second_phone_confirms_it(club):
     one = Phone(club.app, "10.0.0.3").sign_in(club.thu.id, club.code_thu)
     one.submit(club.thu.id, "add", "game-form", v1="0", v2="4", v3="6")
     one.get(f"/league/{club.thu.id}")
-    assert one.flash() == "entry 1 waits for a second person to confirm it"
+    assert one.flash() == "entry 1 waits for a second person to confirm it with another code"
     assert League(club.db, "thu").played() == 0
     assert one.form("reject")  # the one who entered it may withdraw it, not confirm it
     code2, _ = codes.new_code(League(club.db, "thu"), table=3, by="sec")
@@ -309,7 +309,8 @@ def test_a_waiting_entry_can_be_rejected_and_then_never_counts(club):
     club.thu.set_rules(double_entry=True, by="sec")
     one = Phone(club.app, "10.0.0.3").sign_in(club.thu.id, club.code_thu)
     one.submit(club.thu.id, "add", "game-form", v1="0", v2="4", v3="6")
-    two = Phone(club.app, "10.0.0.4").sign_in(club.thu.id, club.code_thu)
+    code2, _ = codes.new_code(League(club.db, "thu"), table=3, by="sec")
+    two = Phone(club.app, "10.0.0.4").sign_in(club.thu.id, code2)
     confirm = two.form("confirm")
     two.submit(club.thu.id, "reject")
     two.get(f"/league/{club.thu.id}")
@@ -317,7 +318,7 @@ def test_a_waiting_entry_can_be_rejected_and_then_never_counts(club):
     status, _, _ = two.post(f"/league/{club.thu.id}/confirm", {**confirm, "key": secrets.token_urlsafe(18)})
     assert status == 409 and two.error() == "no entry 1 is waiting for confirmation"
     assert League(club.db, "thu").played() == 0
-    assert [h["action"] for h in League(club.db, "thu").history()][-2:] == ["pending", "reject"]
+    assert [h["action"] for h in League(club.db, "thu").history()][-3:] == ["pending", "code", "reject"]
 
 
 def test_a_bad_entry_checked_for_double_entry_is_refused_and_nothing_waits(club):
@@ -412,12 +413,210 @@ def test_a_forged_csrf_token_of_any_text_is_refused_not_a_crash(club):
 
 
 def test_the_rate_limit_forgets_a_client_once_its_window_has_passed():
-    from tourney.web.club_entry import Limiter
+    from tourney.web.club_access import Limiter
 
     now = [0.0]
     limiter = Limiter(max_failures=2, window=60, clock=lambda: now[0])
-    assert [limiter.fail("a"), limiter.fail("a")] == [1, 0]
+    assert [limiter.attempt("a")[1], limiter.attempt("a")[1]] == [1, 0]
+    assert limiter.attempt("a") is None
     assert limiter.blocked("a") and not limiter.blocked("b")
     now[0] = 61.0
     assert not limiter.blocked("a")
     assert limiter._failures == {}
+    stamp, _ = limiter.attempt("a")
+    limiter.succeeded("a", stamp)  # a right code does not count
+    assert limiter._failures == {}
+
+
+# ---- the gaps an attacker on the club's network found: bursts, the cost of a guess, sessions,
+# double entry with one code, other scripts' digits
+
+
+def test_a_burst_of_wrong_codes_sent_at_once_gets_no_more_tries_than_the_limit(club):
+    """Twelve wrong codes, sent at the same moment from one address to a real server, each of
+    which costs a hash (they share the real code's public part): five are tried, seven refused."""
+    import http.client
+    import threading
+
+    from helpers import start_serve, stop_serve
+
+    from tourney.web.club_access import MAX_FAILURES
+
+    proc, url = start_serve(club.path, "--club-entry")
+    try:
+        host, port = url.removeprefix("http://").split(":")
+        first = http.client.HTTPConnection(host, int(port), timeout=60)
+        first.request("GET", f"/league/{club.thu.id}")
+        page = first.getresponse()
+        cookie = page.getheader("set-cookie").split(";")[0]
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page.read().decode())[1]
+        secret = codes.normalise(club.code_thu)[codes.LOOKUP:]
+        wrong = [club.code_thu[:codes.LOOKUP] + "".join(c for c in codes.ALPHABET if c not in secret)[k:k + 8]
+                 .ljust(8, "Z") for k in range(12)]
+        assert len(set(wrong)) == 12 and all(codes.normalise(w) != codes.normalise(club.code_thu) for w in wrong)
+        start = threading.Barrier(len(wrong))
+        statuses: list[int] = []
+
+        def guess(code: str) -> None:
+            con = http.client.HTTPConnection(host, int(port), timeout=120)
+            con.connect()  # connected before the barrier: the requests leave together
+            body = urlencode({"csrf": csrf, "code": code})
+            start.wait()
+            con.request("POST", f"/league/{club.thu.id}/code", body,
+                        {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+            statuses.append(con.getresponse().status)
+            con.close()
+
+        threads = [threading.Thread(target=guess, args=(w,)) for w in wrong]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(statuses) == [403] * MAX_FAILURES + [429] * (len(wrong) - MAX_FAILURES)
+        con = http.client.HTTPConnection(host, int(port), timeout=60)  # and the right code waits too
+        con.request("POST", f"/league/{club.thu.id}/code", urlencode({"csrf": csrf, "code": club.code_thu}),
+                    {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        assert con.getresponse().status == 429
+    finally:
+        stop_serve(proc)
+
+
+def test_a_guess_costs_at_most_one_hash_however_many_codes_are_live(club, monkeypatch):
+    live = [codes.new_code(club.thu, table=t, by="sec")[0] for t in range(3, 10)]
+    hashed: list[bytes] = []
+    real = codes.digest
+    monkeypatch.setattr(codes, "digest", lambda code, salt: hashed.append(salt) or real(code, salt))
+    taken = {codes.normalise(c)[:codes.LOOKUP] for c in [*live, club.code_thu]}
+    unknown = next(a + b for a in codes.ALPHABET for b in codes.ALPHABET if a + b not in taken)
+    assert codes.check(club.thu.tables, club.thu.id, f"{unknown}-AAAA-AAAA") is None
+    assert hashed == []  # no live code has that public part: nothing to hash
+    assert codes.check(club.thu.tables, club.thu.id, live[3][:3] + "AAAA-AAAA") is None
+    assert len(hashed) == 1
+    assert codes.check(club.thu.tables, club.thu.id, live[3])["label"] == "table 6"
+    assert len(hashed) == 2
+    assert codes.check(club.thu.tables, club.thu.id, "AAAA-AAAA") is None  # the older form: no such codes here
+    assert len(hashed) == 2
+
+
+def test_no_two_live_codes_of_a_league_share_a_public_part(club, monkeypatch):
+    made = [codes.new_code(club.fri, by="sec")[0] for _ in range(12)]
+    assert len({codes.normalise(c)[:codes.LOOKUP] for c in made}) == 12
+    monkeypatch.setattr(codes, "ALPHABET", "AB")  # four public parts; two taken by live codes below
+    league = League(club.db, "fri")
+    codes.revoke(league, None, every=True, by="sec")
+    kept = [codes.new_code(league, by="sec")[0] for _ in range(4)]
+    assert len({c[:2] for c in kept}) == 4
+    with pytest.raises(codes.ClubError, match="has 4 live codes, the most it can have"):
+        codes.new_code(league, by="sec")
+
+
+def test_a_code_made_before_the_public_part_existed_still_signs_in_after_the_upgrade(tmp_path, run):
+    from sqlite_utils import Database
+
+    from tourney.results import schema
+
+    path = tmp_path / "old.db"
+    old = Database(path)
+    schema.MIGRATIONS.apply(old, stop_before="m014_club_code_lookup")
+    league = League.create(old, "thu", ["Ann", "Bob"], seed=3, by="sec")
+    salt = secrets.token_bytes(16)
+    legacy = "K7QM-3XPA"  # eight letters, as codes were made before
+    old["club_codes"].insert({"league_id": league.id, "label": "code 1", "salt": salt,
+                              "hash": codes.digest(legacy, salt), "created_at": "2026-01-01T00:00:00Z",
+                              "created_by": "sec"})
+    old.conn.close()
+    run("upgrade", "--db", str(path))
+    db = open_db(path)
+    league = League(db, "thu")
+    newer, _ = codes.new_code(league, by="sec")
+    assert codes.check(league.tables, league.id, legacy.lower())["label"] == "code 1"
+    assert codes.check(league.tables, league.id, newer)["label"] == "code 2"
+    assert codes.check(league.tables, league.id, newer[:2] + "-" + legacy) is None
+    phone = Phone(create_app(path, club_entry=True)).sign_in(league.id, legacy)
+    assert phone.flash() == "signed in as code 1"
+
+
+def test_signing_out_ends_the_session_on_the_server_and_a_copied_cookie_writes_nothing(club):
+    phone = Phone(club.app, "10.0.0.3").sign_in(club.thu.id, club.code_thu)
+    thief = Phone(club.app, "10.0.0.99")
+    thief.cookies = dict(phone.cookies)  # the cookie as it was, copied off the phone
+    thief.get(f"/league/{club.thu.id}")
+    stolen = {**thief.form("game-form"), "v1": "0", "v2": "4", "v3": "6"}  # the copy works while signed in
+    phone.submit(club.thu.id, "leave")
+    phone.get(f"/league/{club.thu.id}")
+    assert phone.flash() == "signed out" and 'id="signed-in"' not in phone.html
+    before = written(club.path)
+    assert thief.post(f"/league/{club.thu.id}/add", stolen)[0] == 403
+    assert "enter the league's code first" in thief.error()
+    assert written(club.path) == before
+    thief.get(f"/league/{club.thu.id}")
+    assert 'id="signed-in"' not in thief.html
+
+
+def test_the_csrf_token_changes_at_sign_in_and_the_one_from_before_is_refused(club):
+    phone = Phone(club.app, "10.0.0.3")
+    phone.get(f"/league/{club.thu.id}")
+    before_sign_in = phone.form("code-form")["csrf"]
+    phone.submit(club.thu.id, "code", code=club.code_thu)
+    phone.get(f"/league/{club.thu.id}")
+    after = phone.form("game-form")
+    assert after["csrf"] != before_sign_in
+    written_before = written(club.path)
+    status, _, _ = phone.post(f"/league/{club.thu.id}/add", {**after, "csrf": before_sign_in, "v1": "0", "v2": "4",
+                                                             "v3": "6"})
+    assert status == 403 and "not sent from this page" in phone.error()
+    assert written(club.path) == written_before
+    assert phone.post(f"/league/{club.thu.id}/add", {**after, "v1": "0", "v2": "4", "v3": "6"})[0] == 303
+    assert League(club.db, "thu").played() == 1
+
+
+def test_double_entry_is_not_confirmed_with_the_code_that_entered_it_from_another_browser(club):
+    club.thu.set_rules(double_entry=True, by="sec")
+    one = Phone(club.app, "10.0.0.3").sign_in(club.thu.id, club.code_thu)
+    one.submit(club.thu.id, "add", "game-form", v1="0", v2="4", v3="6")
+    same = Phone(club.app, "10.0.0.4").sign_in(club.thu.id, club.code_thu)  # a second browser, the same code
+    with pytest.raises(AssertionError):
+        same.form("confirm")
+    assert "Withdraw it" in same.html
+    before = written(club.path)
+    forged = {"csrf": same.form("reject")["csrf"], "key": secrets.token_urlsafe(18), "pending": "1"}
+    status, _, _ = same.post(f"/league/{club.thu.id}/confirm", forged)
+    assert status == 403
+    assert same.error() == "entered with this code (table 2): another of the league's codes must confirm it"
+    assert written(club.path) == before and League(club.db, "thu").played() == 0
+    code2, _ = codes.new_code(League(club.db, "thu"), table=3, by="sec")
+    other = Phone(club.app, "10.0.0.5").sign_in(club.thu.id, code2)
+    other.submit(club.thu.id, "confirm")
+    [g] = League(club.db, "thu").game_list()
+    assert g["by"] == "table 2, confirmed by table 3"
+
+
+#: other scripts' digits: Arabic-Indic, Extended Arabic-Indic (Persian), full-width, Devanagari
+OTHER_DIGITS = ["\u0663", "\u06f5", "\uff15", "\u0967", "\u0660\u0661"]
+
+
+@pytest.mark.parametrize("digits", OTHER_DIGITS)
+def test_other_scripts_digits_are_refused_in_every_numeric_field(club, digits):
+    club.thu.add([("Ann", "0"), ("Bob", "3"), (HOSTILE, "4")], by="sec")
+    phone = Phone(club.app).sign_in(club.thu.id, club.code_thu)
+    base = {**phone.form("game-form"), "v1": "0", "v2": "4", "v3": "6"}
+    night = phone.form("night-form")
+    cases = [("add", {**base, "v2": digits}), ("add", {**base, "v3": "elim:" + digits}),
+             ("add", {**base, "table": digits}), ("add", {**base, "first": digits}),
+             ("add", {**base, "absent": digits}), ("add", {**base, "v" + digits: "2"}),
+             ("void", {**base, "game": digits}), ("restore", {**base, "game": digits}),
+             ("night", {**night, "tables": digits}), ("night", {**night, "size": digits}),
+             ("night", {**night, "absent": digits}), ("confirm", {**base, "pending": digits})]
+    before = written(club.path)
+    for action, fields in cases:
+        status, _, _ = phone.post(f"/league/{club.thu.id}/{action}", fields)
+        assert 400 <= status < 500, (action, fields)
+        assert "(type the digits 0-9)" in phone.error(), (action, fields, phone.error())
+    assert written(club.path) == before
+    for path in (f"/league/{digits}", f"/league/{digits}.json", f"/event/{digits}", f"/game/{digits}.json"):
+        assert phone.get(path)[0] == 404, path
+    fri = Phone(club.app).sign_in(club.fri.id, club.code_fri)  # points, and cards, in crazy eights
+    for value in (digits, f"{digits}h+K"):
+        status, _, _ = fri.submit(club.fri.id, "add", "game-form", v1="0", v2=value)
+        assert status == 400 and "(type the digits 0-9)" in fri.error(), value
+    assert written(club.path) == before

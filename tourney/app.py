@@ -2,7 +2,8 @@
 
 Errors are mapped to exit codes here, once for every command (:mod:`tourney.errors`): a
 :class:`~tourney.errors.TourneyError` (or an engine input error) becomes one ``error:`` line on
-stderr and its exit code; anything else is a bug and keeps its traceback.
+stderr and its exit code; anything else is a bug and keeps its traceback. A Ctrl-C that a
+command does not handle itself is ``interrupted`` and exit code 130.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ class _Group(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C where a command does not say more: exit 130, as documented
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(130) from None
         except Exception as exc:
             code = exit_code_for(exc)
             if code is None:

@@ -123,7 +123,7 @@ class HumanEntrant(Entrant):
                 answer = self.ask(f"your choice (1-{len(labels)}, ? for help): ")
             except EOFError:
                 raise ProtocolError(FaultCode.CRASH, "the player left (end of input)") from None
-            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return decision.options[int(answer) - 1]
             if answer.startswith("?"):
                 self.say(help_text(self.table, answer[1:].strip(), labels))
@@ -244,7 +244,7 @@ def help_text(t: narrate.Table, topic: str, labels: list[str]) -> str:
         return RULES.get(t.rule_set, "")
     if topic:
         text = card_help(topic)
-        if text is None and topic.isdigit() and 1 <= int(topic) <= len(labels):
+        if text is None and topic.isascii() and topic.isdigit() and 1 <= int(topic) <= len(labels):
             text = card_help(labels[int(topic) - 1].split(" (")[0].split(" ", 1)[-1])
         return text or f"no card called {topic!r} (the names are in docs/cards.md)"
     return "\n".join([HELP, "options:"] + option_lines(labels))

@@ -14,6 +14,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from tourney.bots import sandbox
 from tourney.bots.spec import STDERR_CAP_BYTES
@@ -30,28 +31,56 @@ ENDING_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 @contextlib.contextmanager
 def ending_signals_held() -> Iterator[None]:
-    """Hold SIGTERM and SIGINT back for the block, then deliver any that came, in order.
+    """Hold SIGTERM and SIGINT back for the block, then deliver any that came.
 
     A bot is ours to end only once the referee holds its process (and the keeper knows its
     group). A signal handled between the fork and that moment would end the referee and leave
     the new bot running for good, so starting a bot is made one step for the signals that end
     a run. Python runs signal handlers in the main thread only; elsewhere this does nothing.
-    The signal mask is not used, because a bot would inherit it and could not be terminated.
+    The signal mask is not used, because a bot would inherit it and could not be terminated
+    (and a signal sent to the process would reach another thread anyway).
+
+    Python runs a handler between two steps of the main thread, so one may run, and raise, in
+    the middle of the swapping itself: a signal that came before the block ends it before it
+    runs; one that came during it is noted and raised again once every handler is back; and
+    whatever a handler raises meanwhile is kept until then, so no handler is left swapped and
+    no noted signal is dropped.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     came: list[int] = []
-    # a handler not set from Python (getsignal gives None) could not be put back: left alone
-    kept = {sig: signal.signal(sig, lambda number, _frame: came.append(number))
-            for sig in ENDING_SIGNALS if signal.getsignal(sig) is not None}
+    kept: dict[int, Any] = {}
     try:
+        for sig in ENDING_SIGNALS:
+            handler = signal.getsignal(sig)
+            # a handler not set from Python (getsignal gives None) could not be put back: left alone
+            if handler is not None:
+                kept[sig] = handler  # first: signal.signal may run (and raise) before it swaps
+                signal.signal(sig, lambda number, _frame: came.append(number))
         yield
     finally:
-        for sig, handler in kept.items():
-            signal.signal(sig, handler)
-        for number in came:
-            signal.raise_signal(number)
+        _put_back(kept, came)
+
+
+def _put_back(kept: dict[int, Any], came: list[int]) -> None:
+    """Put every handler of ``kept`` back, then raise every signal of ``came`` again; what a
+    handler raises on the way is raised at the end (the first of it)."""
+    raised: BaseException | None = None
+    for sig, handler in kept.items():
+        while True:  # signal.signal runs the handlers of signals that came before it swaps
+            try:
+                signal.signal(sig, handler)
+                break
+            except BaseException as exc:  # a handler's: raised once every handler is back
+                raised = raised or exc
+    while came:
+        try:
+            signal.raise_signal(came.pop(0))
+        except BaseException as exc:  # a handler's: raised at the end
+            raised = raised or exc
+    if raised is not None:
+        raise raised
 
 
 class StderrPump(threading.Thread):

@@ -36,7 +36,9 @@ league codes that let phones write (``tourney serve --club-entry``).
 
 ``club_codes`` (a salted scrypt hash per code, never the code), ``club_requests`` (the web's
 idempotency keys) and ``club_pending`` (web entries waiting for a second person) come from
-``m012_club_codes``; ``club_log.source`` says where each change came from.
+``m012_club_codes``; ``club_log.source`` says where each change came from. ``club_codes.lookup``
+(``m014_club_code_lookup``) is a code's public part, by which a typed code is found; codes made
+before it have none.
 """
 
 from tourney.errors import UserError

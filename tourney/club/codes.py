@@ -1,11 +1,17 @@
 """League codes: what a phone types to write a club league's results on the web.
 
-A code is eight letters and digits from an alphabet without look-alikes (no 0/O, 1/I/L), shown
-as ``K7QM-3XPA``: about 40 bits, guessed only by luck under the web's rate limit. The database
-keeps a random salt and ``hashlib.scrypt`` of the code (memory-hard and slow, in the standard
-library), never the code itself: a stolen database file gives no working code. A code belongs to
-one league, may name the table it is for (``table 2`` is then who enters its games) and may
-expire; a revoked or expired code writes nothing.
+A code is ten letters and digits from an alphabet without look-alikes (no 0/O, 1/I/L), shown
+as ``Q4-K7QM-3XPA``. The first two are its public part, kept in clear to find the code: no two
+live codes of a league share it, so a typed code is checked against one stored hash at most,
+and a guess costs the server one scrypt, never one per live code. The other eight are the secret:
+about 40 bits, guessed only by luck under the web's rate limit. The database keeps a random salt
+and ``hashlib.scrypt`` of the whole code (memory-hard and slow, in the standard library), never
+the code itself: a stolen database file gives no working code. A code belongs to one league, may
+name the table it is for (``table 2`` is then who enters its games) and may expire; a revoked or
+expired code writes nothing.
+
+Codes made before the public part existed (eight letters, ``K7QM-3XPA``) keep working until
+they are revoked or expire; typing one is checked against those older codes only.
 """
 
 from __future__ import annotations
@@ -22,15 +28,28 @@ from tourney.club.tables import ClubTables
 
 #: the letters a code is drawn from: no 0/O, 1/I/L, so a code read aloud or from paper is typed right
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+#: letters of the secret part
 LENGTH = 8
+#: letters of the public part that finds the code (31**2 = 961 live codes per league at most)
+LOOKUP = 2
 #: scrypt's cost: 16 MiB and tens of milliseconds per check (the scrypt paper's figures for interactive logins)
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "maxmem": 64 * 1024 * 1024, "dklen": 32}
 
 
-def generate() -> str:
-    """A new random code, as shown: ``XXXX-XXXX``."""
+def generate(lookup: str) -> str:
+    """A new random code with public part ``lookup``, as shown: ``LL-XXXX-XXXX``."""
     raw = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
-    return f"{raw[:4]}-{raw[4:]}"
+    return f"{lookup}-{raw[:4]}-{raw[4:]}"
+
+
+def _free_lookup(league: League, now: str) -> str:
+    """A public part that no live code of ``league`` has (call it under the write lock)."""
+    taken = {r["lookup"] for r in league.tables.codes(league.id) if describe(r, now)["status"] == "live"}
+    free = [a + b for a in ALPHABET for b in ALPHABET if a + b not in taken]
+    if not free:
+        raise ClubError(f"league {league.name!r} has {len(taken)} live codes, the most it can have: revoke some "
+                        "(tourney club code revoke)")
+    return secrets.choice(free)
 
 
 def normalise(text: str) -> str:
@@ -52,7 +71,7 @@ def parse_duration(text: str) -> timedelta:
     >>> parse_duration("6h"), parse_duration("90m")
     (datetime.timedelta(seconds=21600), datetime.timedelta(seconds=5400))
     """
-    m = re.fullmatch(r"\s*(\d{1,6})\s*([mhd])\s*", text.lower())
+    m = re.fullmatch(r"\s*([0-9]{1,6})\s*([mhd])\s*", text.lower())
     if not m or int(m[1]) == 0:
         raise ClubError(f"--expires {text!r}: give a duration like 90m, 6h or 2d")
     unit = {"m": "minutes", "h": "hours", "d": "days"}[m[2]]
@@ -70,14 +89,15 @@ def new_code(league: League, *, table: int | None = None, expires: str | None = 
     if table is not None and table < 1:
         raise ClubError("--table must be a table number, 1 or more")
     expires_at = _later(parse_duration(expires)) if expires else None
-    code = generate()
     salt = secrets.token_bytes(16)
     by = by or default_author()
     at = now_utc()
     with league.writing():
+        lookup = _free_lookup(league, at)
+        code = generate(lookup)
         cid = league.tables.insert_code({
-            "league_id": league.id, "label": "", "table_no": table, "salt": salt, "hash": digest(code, salt),
-            "created_at": at, "created_by": by, "expires_at": expires_at})
+            "league_id": league.id, "label": "", "table_no": table, "lookup": lookup, "salt": salt,
+            "hash": digest(code, salt), "created_at": at, "created_by": by, "expires_at": expires_at})
         label = f"table {table}" if table is not None else f"code {cid}"
         league.tables.update_code(cid, {"label": label})
         league.log_change("code", by, {"code": cid, "label": label, "expires": expires_at}, at=at)
@@ -125,12 +145,17 @@ def revoke(league: League, code_id: int | None, *, every: bool = False, by: str 
 
 def check(tables: ClubTables, league_id: int, typed: str) -> dict | None:
     """The live code of league ``league_id`` that ``typed`` is, or None. Only that league's
-    codes are tried, so a code of another league never matches."""
+    codes are tried, so a code of another league never matches.
+
+    A code is found by its public part and one hash is computed, or none when no live code has
+    that part. A code of the older form (no public part) is tried against the league's live
+    codes of that form only: one hash each, as before."""
     letters = normalise(typed)
-    if len(letters) != LENGTH or any(c not in ALPHABET for c in letters):
+    if len(letters) not in (LENGTH, LOOKUP + LENGTH) or any(c not in ALPHABET for c in letters):
         return None
     now = now_utc()
-    for row in tables.codes(league_id):
+    lookup = letters[:LOOKUP] if len(letters) > LENGTH else None
+    for row in tables.codes_by_lookup(league_id, lookup):
         if describe(row, now)["status"] == "live" and hmac.compare_digest(digest(letters, row["salt"]), row["hash"]):
             return row
     return None

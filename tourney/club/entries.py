@@ -82,6 +82,16 @@ class Entry:
 MAX_NUMBER = 99_999
 
 
+def digits_hint(text: str) -> str:
+    """What to add to a refusal when ``text`` holds digits of another script: a number is typed
+    with 0-9 only, so that what is stored is what everyone reads.
+
+    >>> digits_hint("\u0663"), digits_hint("\uff15"), digits_hint("x5")
+    (' (type the digits 0-9)', ' (type the digits 0-9)', '')
+    """
+    return " (type the digits 0-9)" if any(c.isdigit() and not c.isascii() for c in text) else ""
+
+
 def _number(name: str, digits: str) -> int:
     if len(digits.lstrip("-")) > len(str(MAX_NUMBER)) or abs(int(digits)) > MAX_NUMBER:
         raise ClubError(f"{name}: {digits} is too large (at most {MAX_NUMBER})")
@@ -107,15 +117,15 @@ def parse_value(rule_set: str, name: str, text: str) -> tuple[int | None, int | 
             body = raw[4:].lstrip(":").strip()
             if body == "":
                 raise ClubError(f"{name}: give the cards held when eliminated, e.g. elim:5")
-        if not re.fullmatch(r"-?\d+", body):
-            raise ClubError(f"{name}: cards left must be a whole number, got {raw!r}")
+        if not re.fullmatch(r"-?[0-9]+", body):
+            raise ClubError(f"{name}: cards left must be a whole number, got {raw!r}{digits_hint(raw)}")
         n = _number(name, body)
         if n < 0:
             raise ClubError(f"{name}: cards left cannot be negative ({n})")
         return n, None, elim
     if raw.lower().startswith("elim"):
         raise ClubError(f"{name}: {rule_set} has no elimination")
-    if re.fullmatch(r"-?\d+", raw):
+    if re.fullmatch(r"-?[0-9]+", raw):
         n = _number(name, raw)
         if n < 0:
             raise ClubError(f"{name}: points cannot be negative ({n})")
@@ -126,7 +136,7 @@ def parse_value(rule_set: str, name: str, text: str) -> tuple[int | None, int | 
         try:
             ranks.append(_rank_of(tok))
         except ClubError as e:
-            raise ClubError(f"{name}: {e}") from None
+            raise ClubError(f"{name}: {e}{digits_hint(tok)}") from None
     return len(ranks), sum(card_value(rule_set, r) for r in ranks), False
 
 

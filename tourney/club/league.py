@@ -161,7 +161,7 @@ class League:
         for m in ms:
             if m.name == ref:
                 return m
-        if re.fullmatch(r"#\d+", ref):
+        if re.fullmatch(r"#[0-9]+", ref):
             for m in ms:
                 if m.roster == int(ref[1:]):
                     return m

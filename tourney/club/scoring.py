@@ -67,7 +67,7 @@ def parse_absence(text: str) -> tuple[str, int | None]:
     (('highest', None), ('fixed', 15))
     """
     value = text.strip().lower()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():
         return "fixed", int(value)
     if value in ABSENCE_RULES and value != "fixed":
         return value, None

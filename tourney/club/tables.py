@@ -192,6 +192,14 @@ class ClubTables:
     def codes(self, league_id: int) -> list[dict]:
         return list(self.db.table("club_codes").rows_where("league_id = ?", [league_id], order_by="id"))
 
+    def codes_by_lookup(self, league_id: int, lookup: str | None) -> list[dict]:
+        """The league's codes with public part ``lookup`` (None: the older codes, which have none)."""
+        if lookup is None:
+            return list(self.db.table("club_codes").rows_where("league_id = ? AND lookup IS NULL", [league_id],
+                                                               order_by="id"))
+        return list(self.db.table("club_codes").rows_where("league_id = ? AND lookup = ?", [league_id, lookup],
+                                                           order_by="id"))
+
     def code(self, code_id: int) -> dict | None:
         rows = list(self.db.table("club_codes").rows_where("id = ?", [code_id]))
         return rows[0] if rows else None

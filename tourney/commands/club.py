@@ -532,8 +532,8 @@ def set_rules(
     absence: str = typer.Option(None, "--absence", help="New absence rule: average, highest, none, or a number."),
     withdrawal: str = typer.Option(None, "--withdrawal", help="New withdrawal rule: penalty, average, prorate, total."),
     double_entry: str = typer.Option(None, "--double-entry",
-                                     help="on: a game entered on the web counts once a second person (another "
-                                          "phone) confirms it; off: it counts at once."),
+                                     help="on: a game entered on the web counts once a second person confirms "
+                                          "it with another of the league's codes; off: it counts at once."),
     by: str = _by_option(),
     db: str | None = _db_option(),
     as_json: bool = _json_option(),
@@ -546,10 +546,20 @@ def set_rules(
         change = league.set_rules(absence=absence, withdrawal=withdrawal,
                                   double_entry=None if double_entry is None else double_entry == "on", by=by)
         summary = league.summary()
+        live = sum(r["status"] == "live" for r in _codes_of(league)) if double_entry == "on" else 2
     for rule, v in change.items():
         err(f"{rule}: {v['was']} -> {v['now']}" + ("" if rule == "double_entry" else
                                                   " (every game counts under the new rule)"))
+    if live < 2:
+        err(f"note: a web entry is confirmed with another code than the one that entered it; league {name!r} "
+            f"has {live} live code{'' if live == 1 else 's'} (tourney club code new {name} --table N)")
     _show(summary, as_json, changed=change)
+
+
+def _codes_of(league) -> list[dict]:
+    from tourney.club.codes import list_codes  # heavy at CLI start: the club service loads for club commands
+
+    return list_codes(league)
 
 
 # ---- league codes: who may write on the web (tourney serve --club-entry, docs/web.md)

@@ -19,12 +19,20 @@ _OPEN: list = []
 
 
 def _abandon(code: int) -> None:
-    """Close this worker's bots (their process groups are killed) and exit at once."""
+    """Kill this worker's bots (their process groups) and exit at once.
+
+    This runs in a signal handler, between any two steps of the worker's main thread, so it
+    only makes system calls: closing a bot the usual way takes locks (the keeper's pipe, the
+    stderr buffer) that the interrupted thread may hold, and would wait for them forever. What a
+    sandbox leaves, and any group started too late to be listed here, the keeper kills when this
+    process is gone."""
     for entrant in list(_OPEN):
-        try:
-            entrant.close()
-        except Exception:
-            pass
+        pid = getattr(entrant, "pid", None)
+        if pid is not None:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
     os._exit(code)
 
 

@@ -843,3 +843,12 @@ def m013_ladders(db: Database) -> None:
         not_null={"ladder_id", "games", "at", "ratings"}, if_not_exists=True,
     )
     db.table("ladder_fits").create_index(["ladder_id", "games"], if_not_exists=True)
+
+
+@MIGRATIONS()
+def m014_club_code_lookup(db: Database) -> None:
+    """A league code's public part (``club_codes.lookup``: the first two of its ten letters, kept
+    in clear), so that a typed code is checked against one hash, not against every live code
+    (tourney.club.codes). Codes made before have none and keep working as they were."""
+    db.table("club_codes").add_column("lookup", str)
+    db.table("club_codes").create_index(["league_id", "lookup"], if_not_exists=True)

@@ -31,7 +31,7 @@ from tourney.web import pages
 from tourney.web.render import STATIC_FILES, Links, not_found, render, static_file
 
 #: an id in a URL, with ``.json`` for a page's JSON twin
-KEY = re.compile(r"(\d{1,18})(\.json)?")
+KEY = re.compile(r"([0-9]{1,18})(\.json)?")
 INDEX_LINKS = Links(root="")
 PAGE_LINKS = Links(root="../")
 MEDIA_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
@@ -66,7 +66,7 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -
         def endpoint(request: Request) -> Response:
             match = KEY.fullmatch(request.path_params["key"])
             number = request.query_params.get("page", "1")
-            if match is None or not number.isdigit() or len(number) > 9:
+            if match is None or not (number.isascii() and number.isdigit()) or len(number) > 9:
                 return _missing(request)
             try:
                 data = build(db(), int(match[1]), int(number))
@@ -80,7 +80,7 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -
 
     def stamp(request: Request) -> Response:
         key = request.path_params["key"]
-        if not key.isdigit() or len(key) > 18:
+        if not (key.isascii() and key.isdigit()) or len(key) > 18:
             return _missing(request)
         try:
             return JSONResponse({"stamp": pages.event_stamp(db(), int(key))}, headers=NO_CACHE)

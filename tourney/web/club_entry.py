@@ -3,16 +3,21 @@
 Reading stays open; writing needs the league's code (:mod:`tourney.club.codes`). How a write is
 kept safe, step by step:
 
-* **Session.** A right code puts the code's id in a signed cookie (HMAC-SHA256 with a key made
-  when the server starts, so a restart signs every phone out), ``HttpOnly`` and
-  ``SameSite=Strict``, ``Secure`` over HTTPS. Every write checks again that the code is live and
-  belongs to the league of the URL: a revoked code stops at once, and a code of league A writes
-  nothing in league B.
-* **CSRF.** Every form carries a token derived from the cookie's random nonce; a form posted
-  without it, or from another site, is refused (403).
-* **Rate limit.** Wrong codes are counted per client address; after :data:`MAX_FAILURES` within
-  :data:`WINDOW_SECONDS` the client is refused (429) until the window passes. Each failure is
-  logged (logger ``tourney.web.club``) with the client's address.
+* **Session.** A phone's cookie holds a random nonce, signed (HMAC-SHA256 with a key made when
+  the server starts), ``HttpOnly`` and ``SameSite=Strict``, ``Secure`` over HTTPS. Who is signed
+  in where is kept by the server (:mod:`tourney.web.club_access`: nonce -> the code's id per
+  league), never in the cookie: signing out ends the session on the server, so a copy of the
+  cookie writes nothing afterwards, and a restart signs every phone out. A sign-in or sign-out
+  gives the phone a new nonce. Every write checks again that the code is live and belongs to the league of the URL: a
+  revoked code stops at once, and a code of league A writes nothing in league B.
+* **CSRF.** Every form carries a token derived from the cookie's nonce, so it changes at every
+  sign-in; a form posted without it, or from another site, is refused (403).
+* **Rate limit.** Code attempts are counted per client address, each *before* its code is
+  checked, and taken back when the code was right; after ``MAX_FAILURES`` wrong ones within
+  ``WINDOW_SECONDS`` the client is refused (429) until the window passes, however many it sends
+  at once. Each failure is logged (logger ``tourney.web.club``) with the client's address.
+* **Numbers.** A number is the digits 0 to 9; other scripts' digits (Arabic-Indic, full-width)
+  are refused with a message saying so, never read as numbers.
 * **Once only.** Every form carries an idempotency key. The key is stored in the same
   transaction as the change, under the database's write lock, so a resubmitted form or a double
   tap stores once, and two phones writing at once both land, one after the other.
@@ -26,15 +31,12 @@ The history (``tourney club history``) says ``web code N`` for every change made
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import hmac
 import json
 import logging
 import re
 import secrets
 import threading
-import time
 from collections.abc import Callable
 from datetime import datetime
 from urllib.parse import parse_qsl
@@ -46,24 +48,23 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from tourney.club import ClubError, codes
+from tourney.club.entries import digits_hint
 from tourney.club.league import League, now_utc
 from tourney.club.tables import ClubTables
 from tourney.results import store
 from tourney.web import pages
+from tourney.web.club_access import WINDOW_SECONDS, Limiter, Sessions, Signer
 from tourney.web.render import Links, render
 
 LOG = logging.getLogger("tourney.web.club")
 COOKIE = "tourney_club"
-#: wrong codes a client may type within WINDOW_SECONDS before it is refused
-MAX_FAILURES = 5
-WINDOW_SECONDS = 600
 #: the largest form body read (a game of eight players with notes is far smaller)
 MAX_BODY = 16_384
 MAX_FIELD = 200
 #: the longest message carried to the next page in the cookie (a cookie holds about 4 KB)
 MAX_FLASH = 400
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
-NUMBER = re.compile(r"\d{1,6}")
+NUMBER = re.compile(r"[0-9]{1,6}")
 ACTIONS = ("code", "leave", "add", "void", "restore", "night", "confirm", "reject")
 PAGE_LINKS = Links(root="../")
 #: a refused form answers at its own URL (/league/3/add), one folder deeper than the page
@@ -77,65 +78,6 @@ class Refused(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
-
-
-class Limiter:
-    """Failed codes per client within a sliding window; ``clock`` is injectable for tests."""
-
-    def __init__(self, max_failures: int = MAX_FAILURES, window: float = WINDOW_SECONDS,
-                 clock: Callable[[], float] = time.monotonic):
-        self.max_failures, self.window, self.clock = max_failures, window, clock
-        self._failures: dict[str, list[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, client: str) -> list[float]:
-        now = self.clock()
-        kept = [t for t in self._failures.pop(client, []) if now - t < self.window]
-        if kept:  # a client with no recent failure takes no memory
-            self._failures[client] = kept
-        return kept
-
-    def blocked(self, client: str) -> bool:
-        with self._lock:
-            return len(self._recent(client)) >= self.max_failures
-
-    def fail(self, client: str) -> int:
-        """Count a failure; returns how many tries are left."""
-        with self._lock:
-            recent = self._recent(client) + [self.clock()]
-            self._failures[client] = recent
-            return max(0, self.max_failures - len(recent))
-
-
-class Signer:
-    """Signed cookie values: ``base64(json).base64(hmac)``; anything altered reads as no session."""
-
-    def __init__(self, key: bytes | None = None):
-        self.key = key or secrets.token_bytes(32)
-
-    def _mac(self, data: bytes) -> bytes:
-        return hmac.new(self.key, data, hashlib.sha256).digest()
-
-    def dumps(self, value: dict) -> str:
-        data = base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()).decode().rstrip("=")
-        mac = base64.urlsafe_b64encode(self._mac(data.encode())).decode().rstrip("=")
-        return f"{data}.{mac}"
-
-    def loads(self, text: str | None) -> dict | None:
-        if not text or text.count(".") != 1 or len(text) > 4096:
-            return None
-        data, mac = text.split(".")
-        try:
-            given = base64.urlsafe_b64decode(mac + "=" * (-len(mac) % 4))
-            if not hmac.compare_digest(given, self._mac(data.encode())):
-                return None
-            value = json.loads(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)))
-        except (ValueError, TypeError):
-            return None
-        return value if isinstance(value, dict) and isinstance(value.get("n"), str) else None
-
-    def csrf(self, nonce: str) -> str:
-        return hmac.new(self.key, f"csrf:{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def clock_time(at: str | None) -> str:
@@ -153,11 +95,12 @@ class ClubEntry:
     worker thread); ``fallback`` serves a league page's JSON twin."""
 
     def __init__(self, db_path, fallback: Callable, *, limiter: Limiter | None = None,
-                 signer: Signer | None = None):
+                 signer: Signer | None = None, sessions: Sessions | None = None):
         self.db_path = db_path
         self.fallback = fallback
         self.limiter = limiter or Limiter()
         self.signer = signer or Signer()
+        self.sessions = sessions or Sessions()
         self._local = threading.local()
 
     def db(self) -> Database:
@@ -172,10 +115,14 @@ class ClubEntry:
     # ---- the session
 
     def _session(self, request: Request) -> dict:
-        return self.signer.loads(request.cookies.get(COOKIE)) or {"n": secrets.token_urlsafe(16), "c": {}}
+        """The cookie's ``{"n": nonce, "f": message to show}``, and ``"c"``: the code id per league
+        the server holds for the nonce (read here, never from the cookie)."""
+        session = self.signer.loads(request.cookies.get(COOKIE)) or {"n": secrets.token_urlsafe(16)}
+        return {"n": session["n"], "f": session.get("f"), "c": self.sessions.codes(session["n"])}
 
     def _set_cookie(self, response: Response, request: Request, session: dict) -> None:
-        response.set_cookie(COOKIE, self.signer.dumps(session), httponly=True, samesite="strict",
+        kept = {"n": session["n"], **({"f": session["f"]} if session.get("f") else {})}
+        response.set_cookie(COOKIE, self.signer.dumps(kept), httponly=True, samesite="strict",
                             secure=request.url.scheme == "https", path="/")
 
     # ---- reading: the league page with its forms
@@ -220,15 +167,15 @@ class ClubEntry:
             "finished": league.finished(),
             "games": [dict(g, clock=clock_time(g["at"])) for g in reversed(games[-12:])],
             "double_entry": league.double_entry,
-            "pending": [self._pending_view(p, session) for p in tables.pending(league_id)],
+            "pending": [self._pending_view(p, code) for p in tables.pending(league_id)],
         })
         return ctx
 
     @staticmethod
-    def _pending_view(p: dict, session: dict) -> dict:
+    def _pending_view(p: dict, code: dict) -> dict:
         request = json.loads(p["request"])
         return {"id": p["id"], "by": p["by"], "clock": clock_time(p["at"]), "values": request["values"],
-                "table": request.get("table"), "mine": p["session"] == session["n"]}
+                "table": request.get("table"), "mine": p["code_id"] == code["id"]}
 
     @staticmethod
     def _code(tables: ClubTables, session: dict, league_id: int) -> dict | None:
@@ -293,7 +240,8 @@ class ClubEntry:
         if action == "code":
             return self._sign_in(tables, row, form, session, client)
         if action == "leave":
-            session.get("c", {}).pop(str(league_id), None)
+            session["n"] = self.sessions.sign_out(session["n"], league_id)
+            session["c"].pop(str(league_id), None)
             return "signed out"
         code = self._code(tables, session, league_id)
         if code is None:
@@ -318,15 +266,19 @@ class ClubEntry:
 
     def _sign_in(self, tables: ClubTables, row: dict, form: dict[str, list[str]], session: dict,
                  client: str) -> str:
-        if self.limiter.blocked(client):
+        # counted as wrong before the (slow) check, so that a burst sent at once meets the limit too
+        attempt = self.limiter.attempt(client)
+        if attempt is None:
             LOG.warning("league code refused: %s is rate limited (league %s)", client, row["id"])
             raise Refused(f"too many wrong codes from this address: wait {WINDOW_SECONDS // 60} minutes", 429)
+        stamp, left = attempt
         code = codes.check(tables, row["id"], _one(form, "code", required=False) or "")
         if code is None:
-            left = self.limiter.fail(client)
             LOG.warning("wrong league code from %s for league %s (%d tries left)", client, row["id"], left)
             raise Refused(f"wrong code for this league ({left} tries left)", 403)
-        session.setdefault("c", {})[str(row["id"])] = code["id"]
+        self.limiter.succeeded(client, stamp)
+        session["n"] = self.sessions.sign_in(session["n"], row["id"], code["id"])  # a new nonce: a new CSRF token
+        session["c"][str(row["id"])] = code["id"]
         return f"signed in as {code['label']}"
 
     def _act(self, league: League, action: str, form: dict[str, list[str]], code: dict, session: dict) -> str:
@@ -353,7 +305,7 @@ class ClubEntry:
 
     def _member(self, league: League, roster: str):
         if not NUMBER.fullmatch(roster):
-            raise Refused(f"not a player: {roster[:20]!r}")
+            raise Refused(f"not a player: {roster[:20]!r}{digits_hint(roster)}")
         for m in league.members():
             if m.roster == int(roster):
                 return m
@@ -384,7 +336,7 @@ class ClubEntry:
                                             "at": at, "status": "waiting"})
         league.log_change("pending", code["label"], {"pending": pid, "values": dict(request["values"]),
                                                      "table": request["table"]}, at=at)
-        return f"entry {pid} waits for a second person to confirm it"
+        return f"entry {pid} waits for a second person to confirm it with another code"
 
     def _settle(self, league: League, action: str, form: dict[str, list[str]], code: dict, session: dict) -> str:
         pid = _int(form, "pending", "entry")
@@ -398,8 +350,9 @@ class ClubEntry:
             values = dict(json.loads(p["request"])["values"])
             league.log_change("reject", code["label"], {"pending": pid, "values": values}, at=at)
             return f"entry {pid} rejected"
-        if p["session"] == session["n"]:
-            raise Refused("a second person must confirm this entry (from another phone)", 403)
+        if p["code_id"] == code["id"]:
+            # the server tells people apart only by their codes: a second browser is not a second person
+            raise Refused(f"entered with this code ({p['by']}): another of the league's codes must confirm it", 403)
         r = json.loads(p["request"])
         result = league.add([tuple(v) for v in r["values"]], table=r["table"], absent=r["absent"], first=r["first"],
                             note=r["note"], by=f"{p['by']}, confirmed by {code['label']}")
@@ -426,7 +379,7 @@ def _text(form: dict[str, list[str]], field: str) -> str | None:
 def _int(form: dict[str, list[str]], field: str, what: str) -> int:
     text = _one(form, field).strip()
     if not NUMBER.fullmatch(text):
-        raise Refused(f"{what} must be a whole number, got {text[:20]!r}")
+        raise Refused(f"{what} must be a whole number, got {text[:20]!r}{digits_hint(text)}")
     return int(text)
 
 
