@@ -289,3 +289,24 @@ def test_unpack_takes_a_folder_from_its_top_folder_with_modes_of_its_own(tmp_pat
     assert sorted(unpack("b.tar.gz", tarred(add), tmp_path)) == ["bot", "lib/x.txt"]
     assert (tmp_path / "bot").stat().st_mode & 0o7777 == 0o755
     assert (tmp_path / "lib" / "x.txt").stat().st_mode & 0o7777 == 0o644
+
+
+# ---- switching it on
+
+
+def test_serve_refuses_the_ladder_entry_without_a_sandbox_or_with_a_bad_limit(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import tourney.commands  # noqa: F401  (registers the commands)
+    from tourney.app import app
+    from tourney.bots import sandbox
+
+    db = str(tmp_path / "x.db")
+    monkeypatch.setattr(sandbox, "problem", lambda: "bubblewrap (bwrap) is not installed")
+    r = CliRunner().invoke(app, ["serve", "--db", db, "--port", "0", "--ladder-entry"])
+    assert r.exit_code == 2 and "needs a working bot sandbox" in r.stderr and "bwrap" in r.stderr
+    monkeypatch.setattr(sandbox, "problem", lambda: None)
+    r = CliRunner().invoke(app, ["serve", "--db", db, "--port", "0", "--ladder-entry", "--max-upload", "lots"])
+    assert r.exit_code == 2 and "--max-upload 'lots'" in r.stderr
+    r = CliRunner().invoke(app, ["serve", "--db", db, "--host", "0.0.0.0", "--port", "0", "--ladder-entry"])
+    assert r.exit_code == 2 and "needs an author code first" in r.stderr
