@@ -8,9 +8,7 @@ upload's check plays seeded games in the sandbox); no test measures time.
 
 from __future__ import annotations
 
-import io
 import sqlite3
-import zipfile
 from pathlib import Path
 
 import pytest

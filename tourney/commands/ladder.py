@@ -14,7 +14,7 @@ from tabulate import tabulate
 
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, parse_options
-from tourney.errors import CheckFailed
+from tourney.errors import CheckFailed, UserError
 
 ladder_app = typer.Typer(
     name="ladder",
@@ -102,7 +102,8 @@ def submit(
     builtin: str = typer.Option(None, "--builtin", help="A built-in bot instead (a yardstick for the field)."),
     no_check: bool = typer.Option(False, "--no-check", help="Check it at the next run instead of now."),
     db: str = _db(),
-    json_out: bool = typer.Option(False, "--json", help="Print the version as JSON (docs/schemas/ladder-version.schema.json)."),
+    json_out: bool = typer.Option(False, "--json",
+                                  help="Print the version as JSON (docs/schemas/ladder-version.schema.json)."),
 ) -> None:
     """Add a version of AUTHOR's bot, checked first.
 
@@ -194,7 +195,8 @@ def settle(
     concurrency: int = _concurrency(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per game."),
     db: str = _db(),
-    json_out: bool = typer.Option(False, "--json", help="Print the outcome as JSON (docs/schemas/ladder-settle.schema.json)."),
+    json_out: bool = typer.Option(False, "--json",
+                                  help="Print the outcome as JSON (docs/schemas/ladder-settle.schema.json)."),
 ) -> None:
     """The final phase: settle the order of the top N.
 
@@ -279,8 +281,6 @@ def code_revoke(
 ) -> None:
     """Stop a code working at once: a browser signed in with it can no longer submit or read stderr."""
     if sum(x is not None and x is not False for x in (code_id, author, every or None)) != 1:
-        from tourney.errors import UserError
-
         raise UserError("give a code's id, --author AUTHOR or --all")
     done = _codes().revoke(open_store(db), name, code_id, author=author, every=every, by=by)
     for r in done:

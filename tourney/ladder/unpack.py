@@ -22,8 +22,11 @@ import re
 import stat
 import tarfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 #: the most files an upload may hold, and the most bytes it may unpack to
 MAX_FILES = 500
@@ -44,7 +47,7 @@ class Member:
     is_dir: bool
     executable: bool
     size: int            # as declared (checked again while writing)
-    opener: object       # () -> a binary file object
+    opener: Callable[[], IO[bytes] | None]  # the member's bytes
 
 
 def safe_name(name: str) -> PurePosixPath:
@@ -76,13 +79,14 @@ def _zip_members(data: bytes) -> list[Member]:
         if info.flag_bits & 0x1:
             raise UnpackError(f"{info.filename[:60]!r}: an encrypted file")
         out.append(Member(info.filename, info.is_dir(), bool(mode & 0o111), info.file_size,
-                          lambda info=info: archive.open(info)))
+                          partial(archive.open, info)))
     return out
 
 
 def _tar_members(data: bytes) -> list[Member]:
     try:
-        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
+        # in memory, and read by the members' openers after this returns: nothing to close early
+        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")  # noqa: SIM115
         infos = archive.getmembers()
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise UnpackError(f"not a readable tar file ({exc})") from None
@@ -94,7 +98,7 @@ def _tar_members(data: bytes) -> list[Member]:
             raise UnpackError(f"{info.name[:60]!r}: a device, fifo or other special file; an upload may hold "
                               "plain files and folders only")
         out.append(Member(info.name, info.isdir(), bool(info.mode & 0o111), info.size,
-                          lambda info=info: archive.extractfile(info)))
+                          partial(archive.extractfile, info)))
     return out
 
 
@@ -136,7 +140,10 @@ def unpack(file_name: str, data: bytes, target: Path, *, max_files: int = MAX_FI
         path = target.joinpath(*rel.parts)
         try:
             path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-            with member.opener() as src, open(path, "xb") as out:  # type: ignore[attr-defined]
+            src = member.opener()
+            if src is None:
+                raise UnpackError(f"{member.name[:60]!r}: cannot be read")
+            with src, open(path, "xb") as out:
                 while chunk := src.read(CHUNK):
                     total += len(chunk)
                     if total > max_bytes:

@@ -122,7 +122,7 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False, l
 
         limiter = Limiter()  # one count of wrong codes per client, league codes and author codes alike
     if ladder_entry:
-        from tourney.web.ladder_entry import MAX_UPLOAD, LadderEntry
+        from tourney.web.ladder_entry import MAX_UPLOAD, LadderEntry  # only when asked, as the club's
 
         ladder_page = page(lambda d, i, p: pages.ladder_data(d, i))
 

@@ -50,6 +50,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from tourney.bots import sandbox
 from tourney.club.league import now_utc
 from tourney.errors import UserError
 from tourney.ladder import codes, service, unpack
@@ -357,7 +358,5 @@ def any_live_code(db: Database) -> bool:
 
 def sandbox_problem() -> str | None:
     """Why uploads could not be checked in a sandbox here (``serve --ladder-entry`` refuses then)."""
-    from tourney.bots import sandbox
-
     return sandbox.problem()
 
