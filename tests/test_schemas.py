@@ -91,6 +91,7 @@ SCHEMA_OF = {
     "club list": "club-list", "club history": "club-history", "club games": "club-games",
     "club night": "club-night", "club code new": "club-code", "club code list": "club-codes",
     "ladder standings": "ladder", "ladder submit": "ladder-version", "ladder settle": "ladder-settle",
+    "ladder code new": "ladder-code", "ladder code list": "ladder-codes",
 }
 #: commands with --json knowingly not run here, each with the reason (a command added on a
 #: branch lands here until its schema and its run below are added)
@@ -202,6 +203,8 @@ def runs(tmp_path_factory):
         cli("ladder", "submit", "lad", author, "--builtin", bot, "--json")
     runner.invoke(app, ["ladder", "run", "lad", "--games", "6", "-q", "-j", "1", "--db", db])
     cli("ladder", "standings", "lad", "--json")
+    cli("ladder", "code", "new", "lad", "ann", "--expires", "30d", "--json")
+    cli("ladder", "code", "list", "lad", "--json")
     cli("ladder", "settle", "lad", "--top", "2", "--games", "4", "-q", "-j", "1", "--json")
 
     from tourney.results import store

@@ -242,7 +242,8 @@ def code_new(
     expires: str = typer.Option(None, "--expires", help="Stop working after this long: 90m, 6h, 30d (default: never)."),
     by: str = typer.Option(None, "--by", help="Who makes it (default: $TOURNEY_USER or the login name)."),
     db: str = _db(),
-    json_out: bool = typer.Option(False, "--json", help="Print the code and its row as JSON."),
+    json_out: bool = typer.Option(False, "--json",
+                                  help="Print the code and its row as JSON (docs/schemas/ladder-code.schema.json)."),
 ) -> None:
     """Make a code that lets AUTHOR submit versions from the browser (shown once; only its hash is kept)."""
     code, row = _codes().new_code(open_store(db), name, author, expires=expires, by=by)
@@ -257,7 +258,8 @@ def code_new(
 
 @code_app.command("list", epilog="Example: tourney ladder code list spring\n\n" + EXIT_CODES)
 def code_list(name: str = _name(), db: str = _db(),
-              json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+              json_out: bool = typer.Option(False, "--json",
+                                            help="Print JSON (docs/schemas/ladder-codes.schema.json).")) -> None:
     """List a ladder's author codes (never the codes themselves): author, made, expires, last used, status."""
     found = _codes().list_codes(open_store(db), name)
     if json_out:
