@@ -6,6 +6,7 @@ browser tests are in test_ladder_browser.py.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -310,3 +311,58 @@ def test_serve_refuses_the_ladder_entry_without_a_sandbox_or_with_a_bad_limit(tm
     assert r.exit_code == 2 and "--max-upload 'lots'" in r.stderr
     r = CliRunner().invoke(app, ["serve", "--db", db, "--host", "0.0.0.0", "--port", "0", "--ladder-entry"])
     assert r.exit_code == 2 and "needs an author code first" in r.stderr
+
+
+def test_ladder_code_commands(tmp_path):
+    from typer.testing import CliRunner
+
+    import tourney.commands  # noqa: F401  (registers the commands)
+    from tourney.app import app
+
+    db = str(tmp_path / "c.db")
+    runner = CliRunner()
+
+    def cli(*args, code=0):
+        r = runner.invoke(app, [*args, "--db", db])
+        assert r.exit_code == code, (r.stdout, r.stderr)
+        return r
+
+    cli("ladder", "new", "spring")
+    made = json.loads(cli("ladder", "code", "new", "spring", "ann", "--expires", "30d", "--json").stdout)
+    assert re.fullmatch(r"[2-9A-HJKMNP-Z]{2}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}", made["code"])
+    assert made["author"] == "ann" and made["status"] == "live" and made["expires_at"]
+    text = cli("ladder", "code", "new", "spring", "bob").stdout
+    assert text.startswith("code 2 of ladder spring for author bob: ")
+    listed = cli("ladder", "code", "list", "spring").stdout
+    assert made["code"] not in listed and "ann" in listed and "bob" in listed
+    assert "give a code's id" in cli("ladder", "code", "revoke", "spring", code=2).stderr
+    assert cli("ladder", "code", "revoke", "spring", "--author", "bob").stdout == "revoked code 2 (bob)\n"
+    assert "already revoked" in cli("ladder", "code", "revoke", "spring", "2", code=2).stderr
+    assert "--expires 'soon'" in cli("ladder", "code", "new", "spring", "cy", "--expires", "soon", code=2).stderr
+    assert "no ladder called 'autumn'" in cli("ladder", "code", "new", "autumn", "cy", code=2).stderr
+    statuses = {r["author"]: r["status"] for r in json.loads(cli("ladder", "code", "list", "spring", "--json")
+                                                             .stdout)["codes"]}
+    assert statuses == {"ann": "live", "bob": "revoked"}
+
+
+def test_an_upload_that_announces_a_length_over_the_limit_is_refused_unread(ladder):
+    ann = Author(ladder.app, client="10.0.5.1").sign_in_ladder(ladder.id, ladder.code_ann)
+    body, kind = multipart({**ann.form("submit-form")}, {"bot": ("bot.py", b"1")})
+    sent = []
+
+    async def receive():  # the body is never asked for
+        sent.append(1)
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": f"/ladder/{ladder.id}/submit", "raw_path": b"", "query_string": b"",
+             "root_path": "", "client": ("10.0.5.1", 5000), "server": ("testserver", 80),
+             "headers": [(b"cookie", "; ".join(f"{k}={v}" for k, v in ann.cookies.items()).encode()),
+                         (b"content-type", kind.encode()), (b"content-length", str(10 * LIMIT).encode())]}
+    out: list[dict] = []
+
+    async def send(message):
+        out.append(message)
+
+    asyncio.run(ladder.app(scope, receive, send))
+    assert out[0]["status"] == 413 and sent == []
