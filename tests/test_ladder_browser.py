@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers import start_serve, stop_serve
-from test_ladder_entry import BOT, MARK, zipped
+from test_ladder_entry import BOT, MARK, play, zipped
 
 from tourney.ladder import codes, service
 from tourney.results.store import open_db
@@ -87,9 +87,7 @@ def test_an_author_uploads_a_bot_reads_its_stderr_and_nobody_else_does(server, l
     ann.fill("#command", "{python} bot.py")
     ann.click("#submit-form button")
     assert ann.inner_text("#entry-flash") == "spring/ann/v1: accepted: it plays from the next batch of games"
-    db = open_db(path)
-    assert service.run(db, "spring", games=1, concurrency=1)["games"] == 1
-    db.conn.close()
+    play(path, 1)
     ann.goto(f"{server}/ladder/{lid}")
     ann.click("#my-games summary")  # a game's stderr opens under it
     assert MARK in ann.inner_text("#my-games .stderr")
