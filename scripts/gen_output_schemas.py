@@ -820,6 +820,33 @@ class Fairplay(Shape):
     flagged: list[list[str]]
 
 
+class LadderCodeItem(Shape):
+    id: int
+    author: str = Field(description="The author this code submits for, from the browser.")
+    label: str
+    created_at: str
+    created_by: str
+    expires_at: str | None
+    used_at: str | None
+    status: Literal["live", "expired", "revoked"]
+
+
+class LadderCode(LadderCodeItem):
+    """``tourney ladder code new NAME AUTHOR --json``: the new author code, shown this once."""
+
+    version: Literal[1]
+    ladder: str
+    code: str
+
+
+class LadderCodes(Shape):
+    """``tourney ladder code list NAME --json``: the ladder's author codes, never the codes themselves."""
+
+    version: Literal[1]
+    ladder: str
+    codes: list[LadderCodeItem]
+
+
 #: schema file name -> the shape it publishes
 SCHEMAS: dict[str, Any] = {
     "run": Run,
@@ -846,6 +873,8 @@ SCHEMAS: dict[str, Any] = {
     "ladder": LadderStandings,
     "ladder-version": LadderVersion,
     "ladder-settle": LadderSettle,
+    "ladder-code": LadderCode,
+    "ladder-codes": LadderCodes,
 }
 
 

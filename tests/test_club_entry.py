@@ -396,7 +396,7 @@ def test_a_form_that_is_not_a_form_is_refused(fuzz_club):
     path, league_id, phone = fuzz_club
     before = written(path)
     status, _, _ = phone.request("POST", f"/league/{league_id}/add", b'{"v1": 0}', "application/json")
-    assert status == 415 and "from the league page" in phone.error()
+    assert status == 415 and "from its page" in phone.error()
     status, _, _ = phone.request("POST", f"/league/{league_id}/add", b"v1=" + b"9" * 20_000,
                                  "application/x-www-form-urlencoded")
     assert status == 413

@@ -92,6 +92,7 @@ SCHEMA_OF = {
     "club night": "club-night", "club code new": "club-code", "club code list": "club-codes",
     "ladder standings": "ladder", "ladder submit": "ladder-version", "ladder settle": "ladder-settle",
     "fairplay": "fairplay",
+    "ladder code new": "ladder-code", "ladder code list": "ladder-codes",
 }
 #: commands with --json knowingly not run here, each with the reason (a command added on a
 #: branch lands here until its schema and its run below are added)
@@ -203,6 +204,8 @@ def runs(tmp_path_factory):
         cli("ladder", "submit", "lad", author, "--builtin", bot, "--json")
     runner.invoke(app, ["ladder", "run", "lad", "--games", "6", "-q", "-j", "1", "--db", db])
     cli("ladder", "standings", "lad", "--json")
+    cli("ladder", "code", "new", "lad", "ann", "--expires", "30d", "--json")
+    cli("ladder", "code", "list", "lad", "--json")
     cli("ladder", "settle", "lad", "--top", "2", "--games", "4", "-q", "-j", "1", "--json")
     cli("fairplay", "tables4", "--json")
     cli("fairplay", "tables3", "--json")

@@ -42,14 +42,21 @@ def generate(lookup: str) -> str:
     return f"{lookup}-{raw[:4]}-{raw[4:]}"
 
 
+def free_lookup(taken: set[str]) -> str | None:
+    """A random public part not in ``taken`` (those of the live codes it must differ from), or
+    None when every one is taken. Ladders' author codes use it too (tourney.ladder.codes)."""
+    free = [a + b for a in ALPHABET for b in ALPHABET if a + b not in taken]
+    return secrets.choice(free) if free else None
+
+
 def _free_lookup(league: League, now: str) -> str:
     """A public part that no live code of ``league`` has (call it under the write lock)."""
     taken = {r["lookup"] for r in league.tables.codes(league.id) if describe(r, now)["status"] == "live"}
-    free = [a + b for a in ALPHABET for b in ALPHABET if a + b not in taken]
-    if not free:
+    lookup = free_lookup(taken)
+    if lookup is None:
         raise ClubError(f"league {league.name!r} has {len(taken)} live codes, the most it can have: revoke some "
                         "(tourney club code revoke)")
-    return secrets.choice(free)
+    return lookup
 
 
 def normalise(text: str) -> str:
@@ -78,8 +85,9 @@ def parse_duration(text: str) -> timedelta:
     return timedelta(**{unit: int(m[1])})
 
 
-def _later(delta: timedelta) -> str:
-    return (datetime.now(UTC) + delta).isoformat(timespec="seconds").replace("+00:00", "Z")
+def expiry(text: str) -> str:
+    """When a code made now with ``--expires text`` stops working (UTC, as stored)."""
+    return (datetime.now(UTC) + parse_duration(text)).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def new_code(league: League, *, table: int | None = None, expires: str | None = None,
@@ -88,7 +96,7 @@ def new_code(league: League, *, table: int | None = None, expires: str | None = 
     :func:`list_codes` shows it."""
     if table is not None and table < 1:
         raise ClubError("--table must be a table number, 1 or more")
-    expires_at = _later(parse_duration(expires)) if expires else None
+    expires_at = expiry(expires) if expires else None
     salt = secrets.token_bytes(16)
     by = by or default_author()
     at = now_utc()
@@ -110,7 +118,7 @@ def describe(row: dict, now: str | None = None) -> dict:
     now = now or now_utc()
     status = ("revoked" if row.get("revoked_at") else
               "expired" if row.get("expires_at") and row["expires_at"] <= now else "live")
-    return {"id": row["id"], "label": row["label"], "table": row["table_no"], "created_at": row["created_at"],
+    return {"id": row["id"], "label": row["label"], "table": row.get("table_no"), "created_at": row["created_at"],
             "created_by": row["created_by"], "expires_at": row["expires_at"], "used_at": row["used_at"],
             "status": status}
 

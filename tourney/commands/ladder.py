@@ -14,7 +14,7 @@ from tabulate import tabulate
 
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, parse_options
-from tourney.errors import CheckFailed
+from tourney.errors import CheckFailed, UserError
 
 ladder_app = typer.Typer(
     name="ladder",
@@ -219,3 +219,73 @@ def settle(
         typer.echo(f"  tied: {p['upper']} and {p['lower']} ({p['difference_low']:+.0f} .. "
                    f"{p['difference_high']:+.0f})")
     sys.stdout.flush()
+
+
+# ---- author codes: who may submit from the browser (tourney serve --ladder-entry, docs/web.md)
+
+code_app = typer.Typer(name="code", help="Author codes: what an author types to submit from the browser.",
+                       epilog="Example: tourney ladder code new spring ann --expires 30d\n\n" + EXIT_CODES,
+                       no_args_is_help=True)
+ladder_app.add_typer(code_app, name="code")
+
+
+def _codes():
+    from tourney.ladder import codes  # heavy at CLI start: the ladder service loads for ladder commands
+
+    return codes
+
+
+@code_app.command("new", epilog="Example: tourney ladder code new spring ann --expires 30d\n\n" + EXIT_CODES)
+def code_new(
+    name: str = _name(),
+    author: str = typer.Argument(..., help="The author this code submits for (letters, digits, '.', '_', '-')."),
+    expires: str = typer.Option(None, "--expires", help="Stop working after this long: 90m, 6h, 30d (default: never)."),
+    by: str = typer.Option(None, "--by", help="Who makes it (default: $TOURNEY_USER or the login name)."),
+    db: str = _db(),
+    json_out: bool = typer.Option(False, "--json",
+                                  help="Print the code and its row as JSON (docs/schemas/ladder-code.schema.json)."),
+) -> None:
+    """Make a code that lets AUTHOR submit versions from the browser (shown once; only its hash is kept)."""
+    code, row = _codes().new_code(open_store(db), name, author, expires=expires, by=by)
+    if json_out:
+        typer.echo(json.dumps({"version": 1, "ladder": name, "code": code, **row}, indent=2))
+        return
+    typer.echo(f"code {row['id']} of ladder {name} for author {author}: {code}")
+    if row["expires_at"]:
+        typer.echo(f"expires {row['expires_at']}")
+    err("the code is shown once and stored only as a hash; tourney ladder code revoke stops it")
+
+
+@code_app.command("list", epilog="Example: tourney ladder code list spring\n\n" + EXIT_CODES)
+def code_list(name: str = _name(), db: str = _db(),
+              json_out: bool = typer.Option(False, "--json",
+                                            help="Print JSON (docs/schemas/ladder-codes.schema.json).")) -> None:
+    """List a ladder's author codes (never the codes themselves): author, made, expires, last used, status."""
+    found = _codes().list_codes(open_store(db), name)
+    if json_out:
+        typer.echo(json.dumps({"version": 1, "ladder": name, "codes": found}, indent=2))
+        return
+    typer.echo(tabulate([[r["id"], r["author"], r["created_at"], r["created_by"], r["expires_at"] or "never",
+                          r["used_at"] or "", r["status"]] for r in found],
+                        headers=["id", "author", "made (UTC)", "by", "expires", "last used", "status"],
+                        disable_numparse=True))
+
+
+@code_app.command("revoke", epilog="Example: tourney ladder code revoke spring 3  |  "
+                  "tourney ladder code revoke spring --author ann\n\n" + EXIT_CODES)
+def code_revoke(
+    name: str = _name(),
+    code_id: int = typer.Argument(None, help="The code's id (see ladder code list)."),
+    author: str = typer.Option(None, "--author", help="Revoke every live code of this author."),
+    every: bool = typer.Option(False, "--all", help="Revoke every live code of the ladder."),
+    by: str = typer.Option(None, "--by", help="Who revokes (default: $TOURNEY_USER or the login name)."),
+    db: str = _db(),
+) -> None:
+    """Stop a code working at once: a browser signed in with it can no longer submit or read stderr."""
+    if sum(x is not None and x is not False for x in (code_id, author, every or None)) != 1:
+        raise UserError("give a code's id, --author AUTHOR or --all")
+    done = _codes().revoke(open_store(db), name, code_id, author=author, every=every, by=by)
+    for r in done:
+        typer.echo(f"revoked code {r['id']} ({r['author']})")
+    if not done:
+        typer.echo("no live code to revoke")

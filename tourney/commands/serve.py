@@ -58,15 +58,38 @@ def serve(
     club_entry: bool = typer.Option(False, "--club-entry",
                                     help="Add forms to club league pages: phones with a league code (tourney club "
                                          "code new) enter games, void and restore them, plan the night's tables."),
+    ladder_entry: bool = typer.Option(False, "--ladder-entry",
+                                      help="Add forms to ladder pages: authors with an author code (tourney ladder "
+                                           "code new) upload new versions and read their bots' stderr. Needs a "
+                                           "working bot sandbox."),
+    max_upload: str = typer.Option("8M", "--max-upload",
+                                   help="With --ladder-entry: the largest upload taken (bytes, or 512K, 8M)."),
 ) -> None:
     """Serve the results as web pages: events with live standings, cross-tables and series, club
     leagues, entrants, and a replay of every game. Read-only: safe next to a running tourney run.
     Every page has a JSON twin (docs/web.md). With --club-entry, holders of a league's code can
-    enter its results from their phones. Ctrl-C stops it."""
+    enter its results from their phones; with --ladder-entry, authors holding an author code
+    submit new versions of their bots to a ladder from the browser. Ctrl-C stops it."""
     import uvicorn  # heavy: the web stack loads for serve only
 
     from tourney.web.app import create_app  # heavy: the web stack (Starlette, Jinja2) loads for serve only
 
+    upload_limit = None
+    if ladder_entry:
+        from tourney.web import ladder_entry as entry  # heavy: the web stack loads for serve only
+
+        upload_limit = entry.parse_size(max_upload)
+        problem = entry.sandbox_problem()
+        if problem:
+            raise UserError(f"--ladder-entry needs a working bot sandbox, so that an upload never runs outside "
+                            f"it, and this machine has none: {problem}")
+        database = open_store(db)  # the forms write: the file is created or brought up to date
+        has_author_code = entry.any_live_code(database)
+        database.conn.close()
+        if not _local_only(host) and not has_author_code:
+            raise UserError(f"--host {host} with --ladder-entry needs an author code first, or anyone on the "
+                            "network could reach forms nobody can use yet; make one with: tourney ladder code "
+                            "new LADDER AUTHOR")
     if club_entry:
         from tourney.web.club_entry import any_live_code  # heavy: the web stack loads for serve only
 
@@ -83,15 +106,17 @@ def serve(
         err(f"warning: --host {host} lets every machine that can reach this one read every page (events, "
             f"games, club leagues)"
             + (", and anyone holding a league code write that league's results" if club_entry else "")
+            + (", and anyone holding an author code submit bots to that ladder" if ladder_entry else "")
             + "; traffic is not encrypted: beyond a trusted local network put a TLS reverse proxy in front "
               "(docs/web.md)")
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     err(f"serving {db_path(db)} at http://{shown}:{bound}/ (Ctrl-C stops)")
-    if club_entry:
+    if club_entry or ladder_entry:
         _log_refused_codes()
-    server = uvicorn.Server(uvicorn.Config(create_app(db_path(db), club_entry=club_entry), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(db_path(db), club_entry=club_entry, ladder_entry=ladder_entry,
+                                                      max_upload=upload_limit), log_level="warning"))
     try:
         server.run(sockets=[sock])
     finally:

@@ -102,12 +102,13 @@ def get(db, name: str) -> dict:
 
 def submit(db, name: str, author: str, command: list[str] | None = None, path: str | None = None,
            check: bool = True, base_dir: str = ".", store_dir: str | None = None,
-           builtin: str | None = None) -> dict:
+           builtin: str | None = None, limits: dict | None = None) -> dict:
     """Add a version of ``author``'s bot: a command (run in ``base_dir``), or a folder ``path``
     copied into the ladder's own store (a later change to the folder does not change the
     version), run with ``command`` inside it, or ``main.py`` / an executable ``bot`` there; or
     (the organiser's yardsticks) a ``builtin`` bot. Checked at once unless ``check`` is false
-    (``run`` checks it first then). Returns the version."""
+    (``run`` checks it first then). ``limits`` go over the ladder's (the web entry's uploads
+    ask for ``{"sandbox": "on"}``). Returns the version."""
     ladder = get(db, name)
     if ladder["status"] != "open":
         raise LadderError(f"ladder {name!r} is closed to submissions (its settle phase has begun)")
@@ -123,7 +124,7 @@ def submit(db, name: str, author: str, command: list[str] | None = None, path: s
         return vet(db, ladder, version) if check else version
     if not command and not path:
         raise LadderError("give the bot's command after --, or its folder with --path")
-    limits = dict(ladder["settings"].get("limits") or {})
+    limits = {**(ladder["settings"].get("limits") or {}), **(limits or {})}
     if path is not None:
         command, cwd = _copy_folder(db, ladder, author, path, command, store_dir)
     else:
@@ -431,9 +432,13 @@ def page(db, ladder_id: int, recent: int = 20) -> dict | None:
               "seats": [{"entrant": by_entrant.get(s["entrant_id"], "?"), "placement": s["placement"],
                          "fault": s["fault"]} for s in sorted(g["seats"], key=lambda s: s["placement"] or 0)]}
              for g in rows.recent_games(db, found["event_id"], recent)]
+    for v in board["unrated"] + board["standings"]:
+        if "reason" in v:
+            v["reason"] = vetting.public_reason(v["reason"])
     return {"page": "ladder", "id": ladder_id, "ladder": board, "settle_top": top,
             "deciding": [p for p in board["neighbours"] if not p["separated"]],
             "course": course, "recent": games,
             "versions": [{"entrant": v["entrant"], "author": v["author"], "version": v["version"],
-                          "status": v["status"], "reason": v["reason"], "submitted_at": v["submitted_at"],
+                          "status": v["status"], "reason": vetting.public_reason(v["reason"]),
+                          "submitted_at": v["submitted_at"],
                           "changed_at": v["changed_at"]} for v in versions]}

@@ -29,6 +29,8 @@ FAULTS_TO_DISABLE = 3
 FAULT_WINDOW = 5
 #: the most lines of ``tourney check``'s report kept as a reason
 REASON_LINES = 12
+#: where ``tourney check``'s report starts quoting the bot's stderr (tourney/commands/check.py)
+STDERR_MARK = "the bot's stderr ends with:"
 
 
 def check_command(spec: dict, rule_set: str, seed: int, games: int = CHECK_GAMES) -> list[str]:
@@ -66,6 +68,15 @@ def check(spec: dict, rule_set: str, seed: int, games: int = CHECK_GAMES,
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     failing = [line for line in lines if not line.startswith(("ok ", "--  "))]
     return False, "\n".join((failing or lines)[:REASON_LINES]) or f"tourney check exited with {done.returncode}"
+
+
+def public_reason(reason: str | None) -> str | None:
+    """A reason as everyone may read it: without the bot's stderr that a check's report quotes
+    (its author reads that on their own page, docs/web.md)."""
+    if not reason or STDERR_MARK not in reason:
+        return reason
+    kept = reason[:reason.index(STDERR_MARK)].rstrip()
+    return (kept + "\n" if kept else "") + "(the bot's stderr: shown to its author only)"
 
 
 def going_bad(recent: list[tuple[int, str | None, str | None]]) -> str | None:

@@ -228,3 +228,59 @@ def recent_games(db: Database, event_id: int, limit: int = 20) -> list[dict]:
             "select entrant_id, placement, fault from seats where game_id = ? order by seat", [gid]).fetchall()]
         out.append({"game_id": gid, "finished_at": at, "seats": seats})
     return out
+
+
+# -- author codes and web submissions (m016_ladder_codes; the logic: tourney.ladder.codes) --------
+
+
+def insert_code(db: Database, row: dict) -> int:
+    return store._pk(db.table("ladder_codes").insert(row).last_pk)
+
+
+def code(db: Database, code_id: int) -> dict | None:
+    return next(iter(db.table("ladder_codes").rows_where("id = ?", [code_id])), None)
+
+
+def codes(db: Database, ladder_id: int) -> list[dict]:
+    return list(db.table("ladder_codes").rows_where("ladder_id = ?", [ladder_id], order_by="id"))
+
+
+def codes_by_lookup(db: Database, ladder_id: int, lookup: str) -> list[dict]:
+    return list(db.table("ladder_codes").rows_where("ladder_id = ? and lookup = ?", [ladder_id, lookup]))
+
+
+def update_code(db: Database, code_id: int, values: dict) -> None:
+    db.table("ladder_codes").update(code_id, values)
+
+
+def any_live_code(db: Database, now: str) -> bool:
+    return db.execute("select count(*) from ladder_codes where revoked_at is null and "
+                      "(expires_at is null or expires_at > ?)", [now]).fetchone()[0] > 0
+
+
+def request(db: Database, key: str) -> dict | None:
+    """A web submission's idempotency key: ``ladder_id``, ``code_id``, ``at``, ``version_id``."""
+    return next(iter(db.table("ladder_requests").rows_where("key = ?", [key])), None)
+
+
+def remember_request(db: Database, key: str, ladder_id: int, code_id: int, at: str, version_id: int) -> None:
+    db.table("ladder_requests").insert({"key": key, "ladder_id": ladder_id, "code_id": code_id, "at": at,
+                                        "version_id": version_id})
+
+
+def author_games(db: Database, ladder_id: int, event_id: int, author: str, limit: int = 10) -> list[dict]:
+    """The latest games of ``author``'s versions in a ladder, newest first: ``game_id``,
+    ``finished_at``, ``entrant``, ``placement``, ``fault``, and that seat's own ``stderr`` and
+    fault ``detail`` (never another seat's)."""
+    out = []
+    for gid, at, seat, name, placement, fault, err, faults in db.execute(
+            "select g.id, g.finished_at, st.seat, e.name, st.placement, st.fault, gl.stderr, gl.faults "
+            "from seats st join games g on g.id = st.game_id join entrants e on e.id = st.entrant_id "
+            "join ladder_versions v on v.entrant_id = st.entrant_id and v.ladder_id = ? "
+            "left join game_logs gl on gl.game_id = g.id "
+            "where g.event_id = ? and v.author = ? order by g.id desc, st.seat limit ?",
+            [ladder_id, event_id, author, limit]).fetchall():
+        out.append({"game_id": gid, "finished_at": at, "entrant": name, "placement": placement, "fault": fault,
+                    "stderr": json.loads(err).get(str(seat), "") if err else "",
+                    "detail": json.loads(faults).get(str(seat)) if faults else None})
+    return out

@@ -126,6 +126,10 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     Each kept fit: the games it read and, per entrant id, ``[theta, se]`` (the next fit's warm
     start, and the ratings over time).
 
+``ladder_codes``, ``ladder_requests``
+    Author codes (``m016_ladder_codes``): salt and scrypt hash of each, found by ``lookup`` (the
+    public part); the idempotency key of each web submission and the version it made.
+
 ``club_*`` tables and the club views: see :mod:`tourney.club` (and the steps below).
 
 Views: ``seat_outcomes``, ``series_outcomes``, ``entrant_faults``, ``event_standings`` (bot
@@ -868,3 +872,25 @@ def m015_progress_checkpoints(db: Database) -> None:
         if_not_exists=True,
     )
     ratings.backfill_checkpoints(db)
+
+
+@MIGRATIONS()
+def m016_ladder_codes(db: Database) -> None:
+    """Author codes of a ladder (``tourney ladder code``): what an author types to submit from the
+    browser. As with league codes only a salt and a scrypt hash are kept, found by the code's
+    public part (``lookup``); each belongs to one ladder and one author. ``ladder_requests`` keeps
+    the idempotency key of each web submission with the version it made."""
+    db.table("ladder_codes").create(
+        {"id": int, "ladder_id": int, "author": str, "label": str, "lookup": str, "salt": bytes, "hash": bytes,
+         "created_at": str, "created_by": str, "expires_at": str, "revoked_at": str, "revoked_by": str,
+         "used_at": str},
+        pk="id", foreign_keys=[("ladder_id", "ladders", "id")],
+        not_null={"ladder_id", "author", "label", "lookup", "salt", "hash", "created_at", "created_by"},
+        if_not_exists=True,
+    )
+    db.table("ladder_codes").create_index(["ladder_id", "lookup"], if_not_exists=True)
+    db.table("ladder_requests").create(
+        {"key": str, "ladder_id": int, "code_id": int, "at": str, "version_id": int},
+        pk="key", foreign_keys=[("ladder_id", "ladders", "id"), ("code_id", "ladder_codes", "id")],
+        not_null={"ladder_id", "code_id", "at"}, if_not_exists=True,
+    )

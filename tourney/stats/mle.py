@@ -303,7 +303,7 @@ def fit(n: int, games: Games, start: Fit | np.ndarray | None = None, prior: floa
     That is done from :data:`CHORD_FROM` entrants on."""
     members, chosen, weight = games.arrays()
     theta = np.zeros(n)
-    if start is not None:
+    if start is not None and n:
         old = start.theta if isinstance(start, Fit) else np.asarray(start, dtype=float)
         theta[:min(n, len(old))] = old[:n]
         theta -= theta.mean()

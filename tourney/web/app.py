@@ -45,9 +45,12 @@ def _missing(request: Request, what: str = "This page does not exist.") -> Respo
     return HTMLResponse(not_found(links, what), status_code=404)
 
 
-def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -> Starlette:
+def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False, ladder_entry: bool = False,
+               max_upload: int | None = None) -> Starlette:
     """The app over the database at ``db_path`` (opened read-only); with ``club_entry`` a club
-    league's page also has the forms that enter its results (:mod:`tourney.web.club_entry`)."""
+    league's page also has the forms that enter its results (:mod:`tourney.web.club_entry`); with
+    ``ladder_entry`` a ladder's page has the forms with which authors submit versions, taking
+    uploads up to ``max_upload`` bytes (:mod:`tourney.web.ladder_entry`)."""
     local = threading.local()
     cache = pages.Cache(opener=lambda: store.open_db(db_path, readonly=True))
 
@@ -113,6 +116,21 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -
         Route("/help/statistics", help_page),
         Route("/static/{name}", static),
     ]
+    limiter = None
+    if club_entry or ladder_entry:
+        from tourney.web.club_access import Limiter  # only when asked: a read-only view never loads it
+
+        limiter = Limiter()  # one count of wrong codes per client, league codes and author codes alike
+    if ladder_entry:
+        from tourney.web.ladder_entry import MAX_UPLOAD, LadderEntry  # only when asked, as the club's
+
+        ladder_page = page(lambda d, i, p: pages.ladder_data(d, i))
+
+        async def ladder_twin(request: Request) -> Response:
+            return ladder_page(request)
+
+        routes = LadderEntry(db_path, ladder_twin, limiter=limiter, max_upload=max_upload or MAX_UPLOAD).routes() \
+            + routes
     if club_entry:
         from tourney.web.club_entry import ClubEntry  # only when asked: a read-only view never loads it
 
@@ -121,5 +139,5 @@ def create_app(db_path: str | os.PathLike | None, *, club_entry: bool = False) -
         async def json_twin(request: Request) -> Response:
             return league_page(request)
 
-        routes = ClubEntry(db_path, json_twin).routes() + routes
+        routes = ClubEntry(db_path, json_twin, limiter=limiter).routes() + routes
     return Starlette(routes=routes, exception_handlers={404: http_error, 405: http_error})

@@ -192,8 +192,8 @@ class ClubEntry:
         session = self._session(request)
         form: dict[str, list[str]] = {}
         try:
-            form = await self._form(request)
-            given = (_one(form, "csrf", required=False) or "").encode()
+            form = await read_form(request)
+            given = (one(form, "csrf", required=False) or "").encode()
             if not hmac.compare_digest(given, self.signer.csrf(session["n"]).encode()):
                 raise Refused("this form was not sent from this page (or the page is too old): reload the page "
                               "and try again", 403)
@@ -210,27 +210,6 @@ class ClubEntry:
         self._set_cookie(response, request, session)
         return response
 
-    @staticmethod
-    async def _form(request: Request) -> dict[str, list[str]]:
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "application/x-www-form-urlencoded":
-            raise Refused("send the form from the league page (an HTML form)", 415)
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                raise Refused("this form is far too large", 413)
-        try:
-            pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False, max_num_fields=200)
-        except (UnicodeDecodeError, ValueError):
-            raise Refused("this form could not be read; reload the page and try again") from None
-        form: dict[str, list[str]] = {}
-        for k, v in pairs:
-            if len(v) > MAX_FIELD:
-                raise Refused(f"the field {k[:20]!r} is too long (at most {MAX_FIELD} characters)")
-            form.setdefault(k, []).append(v)
-        return form
-
     def _write(self, league_id: int, action: str, form: dict[str, list[str]], session: dict, client: str) -> str:
         db = self.db()
         tables = ClubTables(db)
@@ -246,7 +225,7 @@ class ClubEntry:
         code = self._code(tables, session, league_id)
         if code is None:
             raise Refused("enter the league's code first (a code stops working when it is revoked or expires)", 403)
-        key = _one(form, "key")
+        key = one(form, "key")
         if not KEY.fullmatch(key):
             raise Refused("this form has no valid idempotency key: reload the page and try again")
         league = League(db, row["name"], source=f"web code {code['id']}")
@@ -272,7 +251,7 @@ class ClubEntry:
             LOG.warning("league code refused: %s is rate limited (league %s)", client, row["id"])
             raise Refused(f"too many wrong codes from this address: wait {WINDOW_SECONDS // 60} minutes", 429)
         stamp, left = attempt
-        code = codes.check(tables, row["id"], _one(form, "code", required=False) or "")
+        code = codes.check(tables, row["id"], one(form, "code", required=False) or "")
         if code is None:
             LOG.warning("wrong league code from %s for league %s (%d tries left)", client, row["id"], left)
             raise Refused(f"wrong code for this league ({left} tries left)", 403)
@@ -361,7 +340,31 @@ class ClubEntry:
         return _entered(result)
 
 
-def _one(form: dict[str, list[str]], field: str, *, required: bool = True) -> str:
+async def read_form(request: Request) -> dict[str, list[str]]:
+    """An HTML form's fields (URL-encoded), read up to :data:`MAX_BODY` bytes; Refused otherwise.
+    The ladder's web entry reads its sign-in forms with it too."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        raise Refused("send the form from its page (the league or ladder page: an HTML form)", 415)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refused("this form is far too large", 413)
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False, max_num_fields=200)
+    except (UnicodeDecodeError, ValueError):
+        raise Refused("this form could not be read; reload the page and try again") from None
+    form: dict[str, list[str]] = {}
+    for k, v in pairs:
+        if len(v) > MAX_FIELD:
+            raise Refused(f"the field {k[:20]!r} is too long (at most {MAX_FIELD} characters)")
+        form.setdefault(k, []).append(v)
+    return form
+
+
+def one(form: dict[str, list[str]], field: str, *, required: bool = True) -> str:
+    """The one value of ``field`` ("" when it is missing and not ``required``); Refused otherwise."""
     texts = form.get(field)
     if not texts:
         if required:
@@ -373,18 +376,18 @@ def _one(form: dict[str, list[str]], field: str, *, required: bool = True) -> st
 
 
 def _text(form: dict[str, list[str]], field: str) -> str | None:
-    return _one(form, field, required=False).strip() or None
+    return one(form, field, required=False).strip() or None
 
 
 def _int(form: dict[str, list[str]], field: str, what: str) -> int:
-    text = _one(form, field).strip()
+    text = one(form, field).strip()
     if not NUMBER.fullmatch(text):
         raise Refused(f"{what} must be a whole number, got {text[:20]!r}{digits_hint(text)}")
     return int(text)
 
 
 def _maybe_int(form: dict[str, list[str]], field: str, what: str) -> int | None:
-    return _int(form, field, what) if _one(form, field, required=False).strip() else None
+    return _int(form, field, what) if one(form, field, required=False).strip() else None
 
 
 def _entered(result: dict) -> str:
