@@ -237,6 +237,9 @@ def test_the_placement_opponent_is_always_the_next_seat():
     apart = [GameFacts(("X", "O", "Q", "R"), (1, 2, 3, 4) if g < 30 else (2, 1, 3, 4)) for g in range(60)]
     tables = pair_tables(together + apart, "X", "Y")["placements"]
     assert sorted(tables) == [(0, 0, 30, 30), (50, 10, 0, 0)]  # (X, O) without Y; (Y, O) with X
+    # the old unit put X against O two seats on with Y in (50 of 60 won) beside one seat on
+    # without (30 of 60): a seat effect read as feeding
+    assert stratified_test([(50, 10, 30, 30)], "greater").p_value < 0.001
     placements = analyse(together + apart)["pairs"]
     pair = next(p for p in placements if p["entrants"] == ["X", "Y"])
     assert pair["signals"]["placements"]["method"] == "none"
