@@ -14,8 +14,7 @@ Games are played in process (the built-in bots, no subprocesses, no database) an
 the same code ``tourney fairplay`` runs on stored games (:mod:`tourney.results.fairplay`). A
 planted event counts as detected when the planted pair is flagged; an honest event counts as a
 false alarm when any pair is flagged. Both rates are measured, never assumed. The line before the
-last gives the share of planted events in which an honest pair was flagged as well (by its
-placements: colluders at a table change every other entrant's results too).
+last gives the share of planted events in which an honest pair was flagged as well.
 
 Last line: ``detection_rate=<share of planted events flagged> false_alarm_rate=<share of honest
 events flagged> games=<games per event>``.

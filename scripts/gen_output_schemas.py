@@ -791,7 +791,8 @@ class FairplaySignal(Shape):
     partner_units: int
     other_units: int
     p_value: Number = Field(description="One-sided; lower is more suspicious.")
-    p_adjusted: Opt = Field(description="Holm-adjusted over every test of the event; null: no stratum could tell.")
+    p_adjusted: Opt = Field(description="Holm-adjusted over the event's choice tests (soft_play, trades) or over its "
+                                        "placement tests; null: no stratum could tell.")
     method: Literal["exact", "mantel-haenszel", "none"]
 
 
@@ -801,7 +802,8 @@ class FairplayPair(Shape):
     games_apart: int = Field(description="Games of either entrant without the other.")
     signals: dict[Literal["soft_play", "trades", "placements"], FairplaySignal]
     p_min: Opt
-    flagged: list[str] = Field(description="The signals whose adjusted p-value is below alpha.")
+    flagged: list[str] = Field(description="The choice signals (soft_play, trades) whose adjusted p-value is below "
+                                           "alpha; placements are reported, never flagging.")
 
 
 class Fairplay(Shape):
@@ -815,7 +817,7 @@ class Fairplay(Shape):
     games: int
     alpha: Number
     correction: Literal["holm"]
-    tests: int
+    tests: int = Field(description="Informative choice tests (soft_play, trades): the Holm family that flags.")
     pairs: list[FairplayPair] = Field(description="Most suspicious first.")
     flagged: list[list[str]]
 

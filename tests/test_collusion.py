@@ -178,8 +178,9 @@ def test_pair_tables_by_hand():
     # second its other units (O at ("Sleep", 2, 0, 1, 1), hit)
     assert sorted(tables["soft_play"]) == [(0, 0, 1, 0), (0, 1, 0, 0)]
     assert tables["trades"] == []
-    # X's next non-partner is O in both games (with Y: won; without: lost); Y's next is O (won)
-    assert sorted(tables["placements"]) == [(1, 0, 0, 0), (1, 0, 0, 1)]
+    # placements are against the next seat only: X's is Y (no unit) with Y, O (lost) without;
+    # Y's is O (won, with X at the table)
+    assert sorted(tables["placements"]) == [(0, 0, 0, 1), (1, 0, 0, 0)]
 
 
 def test_an_honest_chooser_is_flagged_at_most_alpha_of_the_time_by_simulation():
@@ -208,6 +209,40 @@ def test_honest_and_deterministic_aim_by_standing_is_no_evidence():
         games.append(GameFacts(names, (1, 2, 3), [Aim(0, "hostile", "Sleep", tuple(sizes), chosen)]))
     soft = analyse(games)["pairs"]
     assert all(p["signals"]["soft_play"]["method"] == "none" for p in soft)
+
+
+def test_an_honest_partner_s_style_shows_in_placements_but_flags_no_pair():
+    """The placement rows differ by the partner's identity, so an honest partner whose play changes
+    the table (here X beats O 45 times in 60 with Y in, 30 in 60 without: Y might be a weak random
+    bot) is significant, and was flagged before; placements are now reported, never flagging."""
+    won, lost = (1, 2, 3, 4), (2, 1, 3, 4)
+    games = [GameFacts(("X", "O", "Y", "Q"), won if g < 45 else lost) for g in range(60)]
+    games += [GameFacts(("X", "O", "Q", "R"), won if g < 30 else lost) for g in range(60)]
+    data = analyse(games)
+    pair = next(p for p in data["pairs"] if p["entrants"] == ["X", "Y"])
+    placements = pair["signals"]["placements"]
+    assert (placements["observed"], placements["partner_units"], placements["other_units"]) == (45, 60, 60)
+    assert placements["expected"] == 37.5  # 60 of the 120 units, 75 wins
+    assert placements["p_adjusted"] < 0.05
+    assert pair["flagged"] == [] and data["flagged"] == [] and data["tests"] == 0
+
+
+def test_the_placement_opponent_is_always_the_next_seat():
+    """Before, the unit was the next seat that is not the partner, so the partner sitting after X
+    moved X's opponent one seat further on (a different seat relation with and without it). X's
+    results against the seat after next are lopsided here, against the next seat even; X gets no
+    unit when Y sits next, so only like seat relations are compared."""
+    won, lost = (1, 2, 3, 4), (2, 3, 1, 4)  # lost: O (seat 2) ahead of X
+    together = [GameFacts(("X", "Y", "O", "Q"), won if g < 50 else lost) for g in range(60)]
+    apart = [GameFacts(("X", "O", "Q", "R"), (1, 2, 3, 4) if g < 30 else (2, 1, 3, 4)) for g in range(60)]
+    tables = pair_tables(together + apart, "X", "Y")["placements"]
+    assert sorted(tables) == [(0, 0, 30, 30), (50, 10, 0, 0)]  # (X, O) without Y; (Y, O) with X
+    # the old unit put X against O two seats on with Y in (50 of 60 won) beside one seat on
+    # without (30 of 60): a seat effect read as feeding
+    assert stratified_test([(50, 10, 30, 30)], "greater").p_value < 0.001
+    placements = analyse(together + apart)["pairs"]
+    pair = next(p for p in placements if p["entrants"] == ["X", "Y"])
+    assert pair["signals"]["placements"]["method"] == "none"
 
 
 # --------------------------------------------------------------------------- planted and honest
@@ -275,8 +310,10 @@ def test_fairplay_json_validates_and_counts_every_pair(stored):
     assert {p["games_together"] for p in data["pairs"]} == {12}
     units = sum(p["signals"]["soft_play"]["partner_units"] for p in data["pairs"])
     assert units > 0  # the replays found hostile choices
+    # "tests" counts the family that flags: the choice tests (placements are adjusted apart)
     assert data["tests"] == sum(p["signals"][s]["p_adjusted"] is not None
-                                for p in data["pairs"] for s in p["signals"])
+                                for p in data["pairs"] for s in ("soft_play", "trades"))
+    assert all(set(p["flagged"]) <= {"soft_play", "trades"} for p in data["pairs"])
 
 
 def test_fairplay_table_and_errors(stored):

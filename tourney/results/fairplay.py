@@ -28,16 +28,20 @@ signals are tested, each as a stratified 2×2 test (:mod:`tourney.stats.collusio
     a chosen other. Same units and strata, one-sided the other way: the partner is picked *more*
     often than the position explains (feeding cards).
 ``placements``
-    Each game of either entrant gives one head-to-head unit: that entrant against the first
-    other entrant after it in seat order that is not the partner (ties dropped). Strata: the
-    entrant and that opponent; the two rows are games with and without the partner at the table.
+    Each game of either entrant gives one head-to-head unit: that entrant against the entrant
+    seated directly after it, unless that is the partner (ties dropped). The seat relation is the
+    same in every unit, so the partner's presence cannot change it. Strata: the entrant, that
+    opponent and the table size; the two rows are games with and without the partner at the table.
     One-sided: the entrant beats the same opponent *more* often when the partner sits in
-    (feeding results).
+    (feeding results). **Reported, never flagging**: the two rows differ by the partner's identity,
+    so an honest partner whose style differs from the other entrants' (a random bot among greedy
+    ones) changes the head-to-head for honest reasons, and no stratum can remove that. On 16 honest
+    events of 2,000 games the test rejected 10 of 80 pairs with the random bot at a nominal 5%.
 
-P-values are adjusted with Holm's method over every test of every pair (the family is all the
-informative tests of the event), and a pair is flagged when an adjusted p-value is below alpha.
-Placements are tested last: a pair already flagged for its choices (Holm over the choice tests
-alone) changes every other entrant's results where it sits together, so those games give no
+The choice tests (``soft_play``, ``trades``) of every pair are one family, adjusted with Holm's
+method, and a pair is flagged when one of its adjusted p-values is below alpha. Placement tests are
+adjusted with Holm among themselves and reported beside them. They run second: a pair flagged for
+its choices changes every other entrant's results where it sits together, so those games give no
 placement unit to any other pair.
 """
 
@@ -74,8 +78,11 @@ SIGNALS = {
                    "greater"),
 }
 DEFAULT_ALPHA = 0.05
-#: the signals about the pair's own choices (the rest are about results)
+#: the signals about the pair's own choices: the only ones that flag a pair
 CHOICES = ("soft_play", "trades")
+#: signals about results, reported with their own Holm adjustment but never flagging a pair (the
+#: partner's honest style changes the other entrants' results too; docs/evaluation.md)
+REPORTED = ("placements",)
 
 
 @dataclass(frozen=True)
@@ -195,22 +202,18 @@ def pair_tables(games: Iterable[GameFacts], first: str, second: str,
 
 def _placement_unit(cells: dict, g: GameFacts, me: str, s: int, p: int | None) -> None:
     n = len(g.names)
-    for k in range(1, n):
-        z = (s + k) % n
-        if z != p:
-            break
-    else:
+    z = (s + 1) % n  # always the next seat: the partner's presence must not move the opponent
+    if z == p or g.placements[s] == g.placements[z]:
         return
-    if g.placements[s] == g.placements[z]:
-        return
-    cell = cells[(me, g.names[z])]
+    cell = cells[(me, g.names[z], n)]
     row = 0 if p is not None else 2
     cell[row + (0 if g.placements[s] < g.placements[z] else 1)] += 1
 
 
 def analyse(games: list[GameFacts], alpha: float = DEFAULT_ALPHA) -> dict:
     """Every pair of entrants that shared a table, each signal with its one-sided p-value and
-    its Holm-adjusted one; pairs sorted by their smallest adjusted p-value. Teammates (a team
+    its Holm-adjusted one (choice tests in one family, placement tests in another); pairs flagged
+    by their choice tests only, sorted by their smallest adjusted choice p-value. Teammates (a team
     event's partners) are not tested: they are meant to help each other."""
     if not 0 < alpha < 1:
         raise UserError(f"alpha must be between 0 and 1, not {alpha}")
@@ -249,18 +252,20 @@ def analyse(games: list[GameFacts], alpha: float = DEFAULT_ALPHA) -> dict:
         for signal, (_, tail) in SIGNALS.items():
             signals[signal] = pair["signals"].get(signal) or stratified_test(tables[signal], tail).to_dict()
         pair["signals"] = signals
-    tested = [(pair, s) for pair in pairs for s, r in pair["signals"].items() if r["method"] != "none"]
-    for (pair, s), adjusted in zip(tested, holm([pair["signals"][s]["p_value"] for pair, s in tested])):
-        pair["signals"][s]["p_adjusted"] = adjusted
+    for family in (CHOICES, REPORTED):
+        tested = [(pair, s) for pair in pairs for s in family if pair["signals"][s]["method"] != "none"]
+        for (pair, s), adjusted in zip(tested, holm([pair["signals"][s]["p_value"] for pair, s in tested])):
+            pair["signals"][s]["p_adjusted"] = adjusted
     for pair in pairs:
         for r in pair["signals"].values():
             r.setdefault("p_adjusted", None)
-        known = [r["p_adjusted"] for r in pair["signals"].values() if r["p_adjusted"] is not None]
+        known = [pair["signals"][s]["p_adjusted"] for s in CHOICES if pair["signals"][s]["p_adjusted"] is not None]
         pair["p_min"] = min(known) if known else None
-        pair["flagged"] = [s for s, r in pair["signals"].items()
-                           if r["p_adjusted"] is not None and r["p_adjusted"] < alpha]
+        pair["flagged"] = [s for s in CHOICES
+                           if pair["signals"][s]["p_adjusted"] is not None and pair["signals"][s]["p_adjusted"] < alpha]
     pairs.sort(key=lambda p: (1.0 if p["p_min"] is None else p["p_min"], p["entrants"]))
-    return {"games": len(games), "alpha": alpha, "correction": "holm", "tests": len(tested),
+    tests = sum(pair["signals"][s]["method"] != "none" for pair in pairs for s in CHOICES)
+    return {"games": len(games), "alpha": alpha, "correction": "holm", "tests": tests,
             "pairs": pairs, "flagged": [p["entrants"] for p in pairs if p["flagged"]]}
 
 
@@ -300,7 +305,7 @@ def summary_lines(data: dict, limit: int = 5) -> list[str]:
     if not data["pairs"]:
         return ["Fair play: no pair of entrants to test (the checks need tables of three or more)."]
     flagged = data["flagged"]
-    head = (f"Fair play: {len(data['pairs'])} pairs, {data['tests']} tests, Holm-adjusted at alpha "
+    head = (f"Fair play: {len(data['pairs'])} pairs, {data['tests']} choice tests, Holm-adjusted at alpha "
             f"{data['alpha']:g}: ")
     if not flagged:
         return [head + "no pair flagged."]
@@ -327,7 +332,8 @@ def render_table(data: dict) -> str:
              _p(p["signals"]["trades"]), _p(p["signals"]["placements"]), ", ".join(p["flagged"]) or "no"]
             for p in data["pairs"]]
     title = (f"Fair play: {data['event']} ({data['games']} games; lower p is more suspicious; "
-             f"one-sided p-values, Holm-adjusted over {data['tests']} tests)\n")
+             f"one-sided p-values, Holm-adjusted over {data['tests']} choice tests; placements are "
+             f"adjusted among themselves and never flag a pair)\n")
     return title + tabulate(rows, headers=headers, disable_numparse=True) + "\n\n" + "\n".join(summary_lines(data)) + "\n"
 
 
