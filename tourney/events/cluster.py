@@ -54,8 +54,9 @@ MAX_ATTEMPTS = 4
 CONNECT_TIMEOUT = "10s"
 #: how often (seconds) a worker looks whether the main process has stopped the run
 STOP_CHECK_S = 1.0
-#: a worker sends the games it has played in one queue put at most this often (seconds): a put
-#: is a round trip to the scheduler, about as long as a game of built-in bots
+#: a worker playing a group of short series sends their games in one queue put at most this
+#: often (seconds): a put is a round trip to the scheduler, about as long as a game of built-in
+#: bots; a series alone sends each game as it ends
 SEND_EVERY_S = 0.05
 #: a worker closes a run's warm bots when no series of that run has used them for this long
 WARM_IDLE_S = 60.0
@@ -165,20 +166,21 @@ def bot_problems(specs: list[dict]) -> list[tuple[str, str]]:
 
 class _Sender:
     """A worker's way to the main process: messages go on the queue ``channel`` as lists of
-    ``(attempt, message)``, one put per :data:`SEND_EVERY_S` (and at the end of a task), and
+    ``(attempt, message)``, one put per ``every`` seconds (and at the end of a task), and
     :class:`Stopped` is raised once the event ``stop`` is set. A message not yet sent when the
     worker dies is played again, as a game not yet stored is."""
 
-    def __init__(self, channel: str, stop: str) -> None:
+    def __init__(self, channel: str, stop: str, every: float = 0.0) -> None:
         from distributed import Event, Queue  # the optional [cluster] extra: only on a worker
 
         self.queue, self.stopped = Queue(channel), Event(stop)
+        self.every = every
         self.waiting: list = []
         self.sent = self.checked = time.monotonic()
 
     def emit(self, attempt: int, msg) -> None:
         self.waiting.append((attempt, msg))
-        if time.monotonic() - self.sent >= SEND_EVERY_S:
+        if time.monotonic() - self.sent >= self.every:
             self.flush()
         if self.stop_set():
             raise Stopped()
@@ -233,7 +235,7 @@ def play_group_on_worker(tasks: list[SeriesTask], channel: str, stop: str, attem
     now holds warm processes of."""
     from distributed import get_worker  # the optional [cluster] extra: only on a worker
 
-    sender = _Sender(channel, stop)
+    sender = _Sender(channel, stop, every=SEND_EVERY_S)
     played = []
     try:
         for task in tasks:
