@@ -218,15 +218,19 @@ class Runner:
 
     def _abort(self, pool: ProcessPoolExecutor) -> None:
         procs = list((getattr(pool, "_processes", None) or {}).values())
+        # the pool's manager thread, taken now: shutdown(wait=False) forgets it, and a later
+        # shutdown(wait=True) would then join nothing
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for p in procs:
             try:
                 p.terminate()
             except Exception:
                 pass
-        # wait for the pool's own threads too: left running, they can hit a closed pipe while
-        # the interpreter exits ("Exception ignored ... Bad file descriptor" after Ctrl-C)
-        pool.shutdown(wait=True)
+        # wait for that thread: left running, it closes its wake-up pipe while the interpreter's
+        # exit writes to it ("Exception ignored ... Bad file descriptor" after Ctrl-C, under load)
+        if manager is not None:
+            manager.join(timeout=30)
 
     def _context(self):
         if sys.platform.startswith("linux"):
