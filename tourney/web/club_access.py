@@ -146,3 +146,35 @@ class Signer:
 
     def csrf(self, nonce: str) -> str:
         return hmac.new(self.key, f"csrf:{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def read_session(request, cookie: str, signer: Signer, sessions: Sessions) -> dict:
+    """The signed cookie ``cookie``'s ``{"n": nonce, "f": message to show}`` (a new nonce when
+    there is none), and ``"c"``: the code ids the server holds for the nonce (read here, never
+    from the cookie)."""
+    session = signer.loads(request.cookies.get(cookie)) or {"n": secrets.token_urlsafe(16)}
+    return {"n": session["n"], "f": session.get("f"), "c": sessions.codes(session["n"])}
+
+
+def write_session(response, request, cookie: str, signer: Signer, session: dict) -> None:
+    """Set the cookie ``cookie`` to the session's nonce and message, signed (never its codes)."""
+    kept = {"n": session["n"], **({"f": session["f"]} if session.get("f") else {})}
+    response.set_cookie(cookie, signer.dumps(kept), httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https", path="/")
+
+
+class ThreadDatabase:
+    """The writable database at ``path``, one connection per server thread (an SQLite
+    connection stays in the thread that opened it): call it for this thread's."""
+
+    def __init__(self, path) -> None:
+        self.path = path
+        self._local = threading.local()
+
+    def __call__(self):
+        from tourney.results import store  # the store opens (and migrates) the file
+
+        if getattr(self._local, "db", None) is None:
+            self._local.db = store.open_db(self.path)
+        return self._local.db
+

@@ -36,7 +36,6 @@ import json
 import logging
 import re
 import secrets
-import threading
 from collections.abc import Callable
 from datetime import datetime
 from urllib.parse import parse_qsl
@@ -53,7 +52,15 @@ from tourney.club.league import League, now_utc
 from tourney.club.tables import ClubTables
 from tourney.results import store
 from tourney.web import pages
-from tourney.web.club_access import WINDOW_SECONDS, Limiter, Sessions, Signer
+from tourney.web.club_access import (
+    WINDOW_SECONDS,
+    Limiter,
+    Sessions,
+    Signer,
+    ThreadDatabase,
+    read_session,
+    write_session,
+)
 from tourney.web.render import Links, render
 
 LOG = logging.getLogger("tourney.web.club")
@@ -96,17 +103,11 @@ class ClubEntry:
 
     def __init__(self, db_path, fallback: Callable, *, limiter: Limiter | None = None,
                  signer: Signer | None = None, sessions: Sessions | None = None):
-        self.db_path = db_path
+        self.db = ThreadDatabase(db_path)
         self.fallback = fallback
         self.limiter = limiter or Limiter()
         self.signer = signer or Signer()
         self.sessions = sessions or Sessions()
-        self._local = threading.local()
-
-    def db(self) -> Database:
-        if getattr(self._local, "db", None) is None:
-            self._local.db = store.open_db(self.db_path)
-        return self._local.db
 
     def routes(self) -> list[Route]:
         return [Route("/league/{key}", self.page, methods=["GET", "HEAD"]),
@@ -117,13 +118,10 @@ class ClubEntry:
     def _session(self, request: Request) -> dict:
         """The cookie's ``{"n": nonce, "f": message to show}``, and ``"c"``: the code id per league
         the server holds for the nonce (read here, never from the cookie)."""
-        session = self.signer.loads(request.cookies.get(COOKIE)) or {"n": secrets.token_urlsafe(16)}
-        return {"n": session["n"], "f": session.get("f"), "c": self.sessions.codes(session["n"])}
+        return read_session(request, COOKIE, self.signer, self.sessions)
 
     def _set_cookie(self, response: Response, request: Request, session: dict) -> None:
-        kept = {"n": session["n"], **({"f": session["f"]} if session.get("f") else {})}
-        response.set_cookie(COOKIE, self.signer.dumps(kept), httponly=True, samesite="strict",
-                            secure=request.url.scheme == "https", path="/")
+        write_session(response, request, COOKIE, self.signer, session)
 
     # ---- reading: the league page with its forms
 

@@ -57,7 +57,15 @@ from tourney.ladder import codes, service, unpack
 from tourney.results import ladder as rows
 from tourney.results import store
 from tourney.web import pages
-from tourney.web.club_access import WINDOW_SECONDS, Limiter, Sessions, Signer
+from tourney.web.club_access import (
+    WINDOW_SECONDS,
+    Limiter,
+    Sessions,
+    Signer,
+    ThreadDatabase,
+    read_session,
+    write_session,
+)
 from tourney.web.club_entry import KEY, NUMBER, Refused, one, read_form
 from tourney.web.render import Links, render
 
@@ -136,7 +144,7 @@ class LadderEntry:
 
     def __init__(self, db_path, fallback: Callable, *, limiter: Limiter | None = None,
                  signer: Signer | None = None, sessions: Sessions | None = None, max_upload: int = MAX_UPLOAD):
-        self.db_path = db_path
+        self.db = ThreadDatabase(db_path)
         self.fallback = fallback
         self.limiter = limiter or Limiter()
         self.submissions = Limiter(max_failures=SUBMISSIONS, window=3600)
@@ -145,12 +153,6 @@ class LadderEntry:
         self.max_upload = max_upload
         self._authors: dict[int, threading.Lock] = {}  # per author code: one submission at a time
         self._lock = threading.Lock()
-        self._local = threading.local()
-
-    def db(self) -> Database:
-        if getattr(self._local, "db", None) is None:
-            self._local.db = store.open_db(self.db_path)
-        return self._local.db
 
     def routes(self) -> list[Route]:
         return [Route("/ladder/{key}/mine.json", self.mine, methods=["GET"]),
@@ -160,13 +162,10 @@ class LadderEntry:
     # ---- the session (as the club's: tourney.web.club_entry)
 
     def _session(self, request: Request) -> dict:
-        session = self.signer.loads(request.cookies.get(COOKIE)) or {"n": secrets.token_urlsafe(16)}
-        return {"n": session["n"], "f": session.get("f"), "c": self.sessions.codes(session["n"])}
+        return read_session(request, COOKIE, self.signer, self.sessions)
 
     def _set_cookie(self, response: Response, request: Request, session: dict) -> None:
-        kept = {"n": session["n"], **({"f": session["f"]} if session.get("f") else {})}
-        response.set_cookie(COOKIE, self.signer.dumps(kept), httponly=True, samesite="strict",
-                            secure=request.url.scheme == "https", path="/")
+        write_session(response, request, COOKIE, self.signer, session)
 
     def _code(self, ladder_id: int, session: dict) -> dict | None:
         code_id = session.get("c", {}).get(str(ladder_id))
