@@ -191,10 +191,7 @@ class ClubEntry:
         form: dict[str, list[str]] = {}
         try:
             form = await read_form(request)
-            given = (one(form, "csrf", required=False) or "").encode()
-            if not hmac.compare_digest(given, self.signer.csrf(session["n"]).encode()):
-                raise Refused("this form was not sent from this page (or the page is too old): reload the page "
-                              "and try again", 403)
+            check_csrf(form, self.signer, session)
             client = request.client.host if request.client else "unknown"
             message = await run_in_threadpool(self._write, league_id, action, form, session, client)
         except Refused as exc:
@@ -336,6 +333,14 @@ class ClubEntry:
         league.tables.update_pending(pid, {"status": "confirmed", "settled_by": code["label"], "settled_at": at,
                                            "game_number": result["game"]})
         return _entered(result)
+
+
+def check_csrf(form: dict[str, list[str]], signer: Signer, session: dict) -> None:
+    """Refuse a form whose CSRF token is not the one this session's page carries."""
+    given = (one(form, "csrf", required=False) or "").encode()
+    if not hmac.compare_digest(given, signer.csrf(session["n"]).encode()):
+        raise Refused("this form was not sent from this page (or the page is too old): reload the page "
+                      "and try again", 403)
 
 
 async def read_form(request: Request) -> dict[str, list[str]]:

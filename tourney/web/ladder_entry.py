@@ -31,7 +31,6 @@ everyone sees it. The club's rules apply, with the club's pieces (:mod:`tourney.
 
 from __future__ import annotations
 
-import hmac
 import logging
 import re
 import secrets
@@ -66,7 +65,7 @@ from tourney.web.club_access import (
     read_session,
     write_session,
 )
-from tourney.web.club_entry import KEY, NUMBER, Refused, one, read_form
+from tourney.web.club_entry import KEY, MAX_FLASH, NUMBER, Refused, check_csrf, one, read_form
 from tourney.web.render import Links, render
 
 LOG = logging.getLogger("tourney.web.club")  # the same log as wrong league codes: one place to watch
@@ -247,10 +246,7 @@ class LadderEntry:
                 form, upload = await read_upload(request, self.max_upload)
             else:
                 form = await read_form(request)
-            given = (one(form, "csrf", required=False) or "").encode()
-            if not hmac.compare_digest(given, self.signer.csrf(session["n"]).encode()):
-                raise Refused("this form was not sent from this page (or the page is too old): reload the page "
-                              "and try again", 403)
+            check_csrf(form, self.signer, session)
             client = request.client.host if request.client else "unknown"
             message = await run_in_threadpool(self._write, ladder_id, action, form, upload, session, client)
         except Refused as exc:
@@ -259,7 +255,7 @@ class LadderEntry:
                                                FORM_LINKS)
             self._set_cookie(response, request, session)
             return response
-        session["f"] = message if len(message) <= 400 else message[:399] + "…"
+        session["f"] = message if len(message) <= MAX_FLASH else message[:MAX_FLASH - 1] + "…"
         response = Response(status_code=303, headers={"Location": f"../{ladder_id}#entry"})
         self._set_cookie(response, request, session)
         return response
