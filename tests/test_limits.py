@@ -4,9 +4,12 @@ Each test starts real bot processes through the referee and checks the recorded 
 no process is left behind (helpers shared with tests/test_referee.py).
 """
 
+import os
+
 from helpers import FAULT_BOT, all_pids, leftovers, random_spec
 
 from tourney.bots.entrants import EntrantSpec, Limits, open_entrant
+from tourney.bots.process import CappedText, StderrPump
 from tourney.bots.referee import play_game
 from tourney.config import entrant_spec, parse_config
 
@@ -56,3 +59,26 @@ def test_stderr_cap_is_a_limit_set_in_the_config():
     assert len(text) - len(note) == 4096  # 1 KiB from the start and 3 KiB from the end
     assert text.startswith("x" * 1023 + "\n")
     assert leftovers(all_pids(flood)) == []
+
+
+def test_what_a_bot_wrote_before_the_game_ended_is_kept_however_late_the_pump_runs():
+    # the pump thread is never started here, as if a loaded machine had not yet scheduled it:
+    # settling reads what is waiting in the pipe itself, in order, and leaves the rest
+    read_end, write_end = os.pipe()
+    try:
+        sink = CappedText(1 << 16)
+        pump = StderrPump(read_end, sink)
+        os.write(write_end, b"FINDINGS {}\n")
+        os.write(write_end, b"second line\n")
+        pump.settle()
+        assert sink.take() == "FINDINGS {}\nsecond line\n"
+        pump.settle()  # nothing waiting: it returns at once
+        assert sink.take() == ""
+        os.close(write_end)
+        write_end = -1
+        pump.settle()  # the end of the stream ends the pump
+        assert pump.ended
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)

@@ -84,32 +84,59 @@ def _put_back(kept: dict[int, Any], came: list[int]) -> None:
 
 
 class StderrPump(threading.Thread):
-    """Drains a bot's stderr continuously into a capped buffer (head + tail)."""
+    """Drains a bot's stderr continuously into a capped buffer (head + tail).
+
+    The pipe is read without blocking, under a lock, so that :meth:`settle` can drain what is
+    waiting itself, in order with the pump's own reads, instead of waiting for the pump thread
+    to be scheduled (which a loaded machine may delay for longer than any fixed wait).
+    """
+
+    #: the most :meth:`settle` reads at once: a bot that writes without pause cannot hold it up
+    SETTLE_MAX_BYTES = 1 << 20
 
     def __init__(self, fd: int, sink: CappedText):
         super().__init__(daemon=True, name="bot-stderr")
         self.fd = fd
         self.sink = sink
+        self.reading = threading.Lock()
+        self.ended = False
+        os.set_blocking(fd, False)
 
     def run(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            self.sink.add(chunk)
-
-    def settle(self, wait: float = 0.05) -> None:
-        """Give the pump up to ``wait`` seconds to read what is already waiting in the pipe, so
-        that what a bot wrote before a game ended is kept with that game (once a game: a bot
-        that writes without pause costs at most ``wait``)."""
         waiting = select.poll()
-        waiting.register(self.fd, select.POLLIN)
-        end = time.monotonic() + wait
-        while self.is_alive() and waiting.poll(0) and time.monotonic() < end:
-            time.sleep(0.001)
+        waiting.register(self.fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        while not self.ended:
+            try:
+                events = waiting.poll()
+            except InterruptedError:  # pragma: no cover - poll retries by itself since 3.5
+                continue
+            if any(mask & select.POLLNVAL for _, mask in events):
+                return
+            self._read()
+
+    def _read(self, most: int = -1) -> None:
+        """Read what is waiting in the pipe (up to ``most`` bytes, or all); at the end of the
+        stream, mark the pump ended."""
+        got = 0
+        with self.reading:
+            while not self.ended and (most < 0 or got < most):
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    self.ended = True
+                    return
+                if not chunk:
+                    self.ended = True
+                    return
+                got += len(chunk)
+                self.sink.add(chunk)
+
+    def settle(self) -> None:
+        """Read what is already waiting in the pipe, so that what a bot wrote before a game
+        ended is kept with that game."""
+        self._read(self.SETTLE_MAX_BYTES)
 
 
 class CappedText:
