@@ -64,6 +64,34 @@ def browser():
         b.close()
 
 
+#: a phone's screen, for the pages people use at the table
+PHONE = {"width": 390, "height": 844}
+#: a ceiling on any one wait in a browser test, against hanging; not a measure of speed
+BROWSER_WAIT_MS = 60_000
+
+
+@pytest.fixture
+def phone(browser):
+    """A factory of phones: each its own browser context (so its own cookies) at 390 px. At the
+    end every page must have run no injected script and thrown no error."""
+    made = []
+
+    def make():
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.set_default_timeout(BROWSER_WAIT_MS)
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        made.append((context, page))
+        return page
+
+    yield make
+    for context, page in made:
+        assert page.evaluate("window.__pwned") is None
+        context.close()
+        assert page.errors == []
+
+
 @pytest.fixture(autouse=True)
 def _no_adopted_zombies():
     """Each test starts without the zombies that earlier tests' orphans left to this process.

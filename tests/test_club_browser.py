@@ -21,8 +21,6 @@ from tourney.app import app
 ROOT = Path(__file__).resolve().parent.parent
 XSS = '<img src=x onerror="window.__pwned=1">'
 SCRIPT = "</script><script>window.__pwned=2</script>"
-WAIT_MS = 20_000  # a ceiling against hanging, not a measure
-PHONE = {"width": 390, "height": 844}
 
 
 def club(db: Path, *args: str) -> str:
@@ -62,27 +60,6 @@ def server(db):
     proc, url = start_serve(db, "--club-entry")
     yield url
     stop_serve(proc)
-
-
-@pytest.fixture
-def phone(browser):
-    """A factory of phones: each its own browser context (cookies) at 390 px."""
-    made = []
-
-    def make():
-        context = browser.new_context(viewport=PHONE)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        made.append((context, page))
-        return page
-
-    yield make
-    for context, page in made:
-        assert page.evaluate("window.__pwned") is None
-        context.close()
-        assert page.errors == []
 
 
 def sign_in(page, server: str, lid: int, code: str) -> None:

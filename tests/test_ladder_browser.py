@@ -19,8 +19,6 @@ from tourney.ladder import codes, service
 from tourney.results.store import open_db
 
 XSS = '<img src=x onerror="window.__pwned=1">'
-WAIT_MS = 60_000  # a ceiling against hanging, not a measure
-PHONE = {"width": 390, "height": 844}
 LIMIT_KIB = 64
 
 
@@ -45,26 +43,6 @@ def server(ladder):
     proc, url = start_serve(ladder[0], "--ladder-entry", "--max-upload", f"{LIMIT_KIB}K")
     yield url
     stop_serve(proc)
-
-
-@pytest.fixture
-def phone(browser):
-    made = []
-
-    def make():
-        context = browser.new_context(viewport=PHONE)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        made.append((context, page))
-        return page
-
-    yield make
-    for context, page in made:
-        assert page.evaluate("window.__pwned") is None
-        context.close()
-        assert page.errors == []
 
 
 def sign_in(page, server: str, lid: int, code: str) -> None:

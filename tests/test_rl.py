@@ -3,7 +3,6 @@ exact replays, the action mapping's reach, and observations that hold nothing hi
 
 import random
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -27,12 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULE_SETS = sorted(engine.RULE_SETS)
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    # PettingZoo warns that a Dict observation is "not a NumPy array", as for its own card games
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
+# PettingZoo warns that a Dict observation is "not a NumPy array", as for its own card games
+pytestmark = pytest.mark.filterwarnings("ignore")
 
 
 @pytest.mark.parametrize("players", [2, 4])
