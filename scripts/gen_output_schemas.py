@@ -117,11 +117,9 @@ class Luck(Shape):
     model: str
 
 
-class Pair(Shape):
-    """One pair's head-to-head record, from ``first``'s side (docs/standings.md)."""
+class Record(Shape):
+    """Games won, drawn and lost against one opponent, with the Elo difference they give."""
 
-    first: str
-    second: str
     wins: int
     draws: int
     losses: int
@@ -132,6 +130,13 @@ class Pair(Shape):
     elo_high: Opt
     elo_pm: Opt
     los: Opt
+
+
+class Pair(Record):
+    """One pair's head-to-head record, from ``first``'s side (docs/standings.md)."""
+
+    first: str
+    second: str
     model: Literal["trinomial", "pentanomial"]
 
 
@@ -600,19 +605,9 @@ class WebIndex(Shape):
     leagues: list[dict[str, Any]]
 
 
-class HeadToHeadCell(Shape):
+class HeadToHeadCell(Record):
     """The row entrant's record against the column's."""
 
-    wins: int
-    draws: int
-    losses: int
-    games: int
-    score: Opt
-    elo: Opt
-    elo_low: Opt
-    elo_high: Opt
-    elo_pm: Opt
-    los: Opt
     model: str | None
 
 
