@@ -35,10 +35,12 @@ Last line::
 tables from the fit), and one incremental refit (1,000 new games, warm start from the last fit).
 
 ``--cluster``: the share of a table's time that the Dask cluster adds over the local pool,
-with tables grouped (16 per Dask task, the ladder's default) and not (1 per task), measured as in
-bench/scale.py: runs of N and 2N one-game tables of built-in bots on 2 local worker processes
-and on a 2-worker ``LocalCluster``, so that fixed start-up costs cancel. Prints
-``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
+with tables grouped (``CLUSTER_GROUP`` per Dask task, the ladder's default) and not (1 per
+task), measured as in bench/scale.py: runs of N and 2N one-game tables of built-in bots on 2
+local worker processes and on a 2-worker ``LocalCluster``, so that fixed start-up costs cancel.
+On the cluster the ladder plans one batch ahead, so its refits overlap the games; the local
+pool waits for each refit, and a comment line says how much of its time per table that is.
+Prints ``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
 
 Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256]
 """
@@ -223,7 +225,9 @@ def scale() -> None:
     print(f"tables_per_s={tables_per_s:.1f} refit_s={refit_s:.3f}")
 
 
-def _timed_run(tables: int, cluster: str | None, group: int) -> float:
+def _timed_run(tables: int, cluster: str | None, group: int, planning: list[float] | None = None) -> float:
+    """Seconds to play ``tables`` tables; ``planning`` gets the seconds spent refitting and
+    choosing tables (the main process's part of a batch)."""
     from tourney.ladder import service
     from tourney.results import store
 
@@ -232,9 +236,21 @@ def _timed_run(tables: int, cluster: str | None, group: int) -> float:
         service.new_ladder(db, "c", "crazier-eights", 2, seed=1)
         for author, bot in (("a", "greedy"), ("b", "random"), ("c", "greedy"), ("d", "random")):
             service.submit(db, "c", author, builtin=bot)
+        run = service.LadderRun(db, "c", concurrency=2, cluster=cluster, batch=128, cluster_group=group,
+                                rng=random.Random(1))
+        plan = run.next_tasks
+
+        def timed(count: int, top: int | None = None):
+            begun = time.perf_counter()
+            try:
+                return plan(count, top)
+            finally:
+                if planning is not None:
+                    planning.append(time.perf_counter() - begun)
+
+        run.next_tasks = timed  # type: ignore[method-assign]
         start = time.perf_counter()
-        service.LadderRun(db, "c", concurrency=2, cluster=cluster, batch=128, cluster_group=group,
-                          rng=random.Random(1)).play(games=tables)
+        run.play(games=tables)
         return time.perf_counter() - start
 
 
@@ -242,25 +258,31 @@ def cluster_share(tables: int) -> None:
     import dask
     import distributed
 
+    from tourney.ladder.service import CLUSTER_GROUP
+
     with (dask.config.set({"distributed.scheduler.allowed-failures": 0}),
           distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                    dashboard_address=None) as c):
         address = c.scheduler_address
-        _timed_run(32, address, 16)  # the workers' first imports and bot starts: not dispatch
+        _timed_run(32, address, CLUSTER_GROUP)  # the workers' first imports and bot starts: not dispatch
         _timed_run(32, None, 1)
+        planning: list[float] = []  # each refit-and-choose of the local runs
 
         def best(n: int, cluster: str | None, group: int) -> float:  # the least of two: load spikes
-            return min(_timed_run(n, cluster, group) for _ in range(2))
+            return min(_timed_run(n, cluster, group, planning if cluster is None else None) for _ in range(2))
 
         local = [best(n, None, 1) for n in (tables, 2 * tables)]
         per_local = (local[1] - local[0]) / tables
+        per_plan = float(np.median(planning)) / 128  # one refit-and-choose per batch of 128
+        print(f"# local pool: {1000 * per_local:.2f} ms a table, of which {1000 * per_plan:.2f} ms refitting and "
+              f"choosing tables while the workers wait; load {os.getloadavg()[0]:.1f}", flush=True)
         shares = {}
-        for group in (16, 1):
+        for group in (CLUSTER_GROUP, 1):
             times = [best(n, address, group) for n in (tables, 2 * tables)]
             shares[group] = ((times[1] - times[0]) / tables - per_local) / per_local
             print(f"# group {group}: cluster {times[0]:.2f}s / {times[1]:.2f}s, local {local[0]:.2f}s / "
                   f"{local[1]:.2f}s for {tables} / {2 * tables} tables; load {os.getloadavg()[0]:.1f}", flush=True)
-    print(f"dispatch_share_grouped={shares[16]:.3f} dispatch_share_single={shares[1]:.3f}")
+    print(f"dispatch_share_grouped={shares[CLUSTER_GROUP]:.3f} dispatch_share_single={shares[1]:.3f}")
 
 
 def main() -> None:
