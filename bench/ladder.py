@@ -267,9 +267,21 @@ def cluster_share(tables: int) -> None:
         _timed_run(32, address, CLUSTER_GROUP)  # the workers' first imports and bot starts: not dispatch
         _timed_run(32, None, 1)
         planning: list[float] = []  # each refit-and-choose of the local runs
+        cpu: dict[int, list[tuple[float, float]]] = {}  # group (0: local) -> (main, workers) CPU s a table
+        spy = distributed.Client(address, set_as_default=False)
+
+        def run_once(n: int, cluster: str | None, group: int) -> float:
+            # CPU time, steadier than the wall clock on a shared machine: the main process (the
+            # writer, the matchmaker, and here the cluster's scheduler) and the workers
+            before = _cpu_seconds(spy, cluster)
+            seconds = _timed_run(n, cluster, group, planning if cluster is None else None)
+            after = _cpu_seconds(spy, cluster)
+            cpu.setdefault(group if cluster else 0, []).append(
+                ((after[0] - before[0]) / n, (after[1] - before[1]) / n))
+            return seconds
 
         def best(n: int, cluster: str | None, group: int) -> float:  # the least of two: load spikes
-            return min(_timed_run(n, cluster, group, planning if cluster is None else None) for _ in range(2))
+            return min(run_once(n, cluster, group) for _ in range(2))
 
         local = [best(n, None, 1) for n in (tables, 2 * tables)]
         per_local = (local[1] - local[0]) / tables
@@ -282,7 +294,30 @@ def cluster_share(tables: int) -> None:
             shares[group] = ((times[1] - times[0]) / tables - per_local) / per_local
             print(f"# group {group}: cluster {times[0]:.2f}s / {times[1]:.2f}s, local {local[0]:.2f}s / "
                   f"{local[1]:.2f}s for {tables} / {2 * tables} tables; load {os.getloadavg()[0]:.1f}", flush=True)
+        spy.close()
+    names = {0: "local pool", CLUSTER_GROUP: f"cluster, {CLUSTER_GROUP} a task", 1: "cluster, 1 a task"}
+    for group, name in names.items():
+        main_ms, workers_ms = (1000 * float(np.median([c[i] for c in cpu[group]])) for i in (0, 1))
+        print(f"# CPU a table, {name}: {main_ms + workers_ms:.2f} ms (main process {main_ms:.2f}, "
+              f"workers {workers_ms:.2f})", flush=True)
     print(f"dispatch_share_grouped={shares[CLUSTER_GROUP]:.3f} dispatch_share_single={shares[1]:.3f}")
+
+
+def _cpu_seconds(spy, cluster: str | None) -> tuple[float, float]:
+    """CPU seconds so far of this process and of the workers: the cluster's (asked), or the
+    local pool's (its processes, once ended and reaped, count as this process's children)."""
+    import resource
+
+    own = os.times()
+    if cluster is None:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.user + own.system, children.ru_utime + children.ru_stime
+    return own.user + own.system, sum(spy.run(_own_cpu_seconds).values())
+
+
+def _own_cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
 
 
 def main() -> None:
