@@ -42,7 +42,7 @@ On the cluster the ladder plans one batch ahead, so its refits overlap the games
 pool waits for each refit, and a comment line says how much of its time per table that is.
 Prints ``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
 
-Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256]
+Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256] [--repeat 2]
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ def _timed_run(tables: int, cluster: str | None, group: int, planning: list[floa
         return time.perf_counter() - start
 
 
-def cluster_share(tables: int) -> None:
+def cluster_share(tables: int, repeat: int = 2) -> None:
     import dask
     import distributed
 
@@ -280,8 +280,8 @@ def cluster_share(tables: int) -> None:
                 ((after[0] - before[0]) / n, (after[1] - before[1]) / n))
             return seconds
 
-        def best(n: int, cluster: str | None, group: int) -> float:  # the least of two: load spikes
-            return min(run_once(n, cluster, group) for _ in range(2))
+        def best(n: int, cluster: str | None, group: int) -> float:  # the least of a few: load spikes
+            return min(run_once(n, cluster, group) for _ in range(repeat))
 
         local = [best(n, None, 1) for n in (tables, 2 * tables)]
         per_local = (local[1] - local[0]) / tables
@@ -329,12 +329,13 @@ def main() -> None:
     parser.add_argument("--scale", action="store_true", help="1,000 submissions and 10^6 games instead.")
     parser.add_argument("--cluster", action="store_true", help="The Dask cluster's share of a table's time.")
     parser.add_argument("--tables", type=int, default=256, help="Tables of the --cluster runs (N).")
+    parser.add_argument("--repeat", type=int, default=2, help="Runs of each --cluster size; the least counts.")
     args = parser.parse_args()
     if args.scale:
         scale()
         return
     if args.cluster:
-        cluster_share(args.tables)
+        cluster_share(args.tables, args.repeat)
         return
     print(f"# load {os.getloadavg()[0]:.1f}; {SUBMISSIONS} submissions {SPACING_ELO:g} Elo apart; "
           f"settle the top {TOP}", flush=True)
