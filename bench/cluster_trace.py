@@ -148,6 +148,49 @@ def report(tables: int, start: float, end: float, local_s: float) -> None:
           f"local_wall_ms_per_table={per(local_s):.3f}")
 
 
+def _idle_group(tasks, result):
+    """A group's task that plays nothing: what the cluster costs to carry a group there and back."""
+    return [t.idx for t in tasks], "", [], result
+
+
+def floor(address: str, group: int = 32) -> None:
+    """What the cluster costs with no game at all: a no-op task, and a group's task that takes a
+    group's tables and hands back a group's games (one at a time, and many queued at once)."""
+    import statistics
+
+    import distributed
+
+    from tourney.events.play import SeriesTask, run_series
+
+    games: list = []
+    tasks = [SeriesTask(idx=i, kind="league", rule_set="crazier-eights", options={}, event_seed=1, seed=i,
+                        games_target=1, max_games=None, secret="0" * 32,
+                        entrants=[{"name": "c/a/v1", "builtin": "greedy"}, {"name": "c/b/v1", "builtin": "random"}])
+             for i in range(group)]
+    for t in tasks:
+        run_series(t, games.append)
+    result = [(0, msg) for msg in games]
+    client = distributed.Client(address, set_as_default=False)
+    try:
+        figures = []
+        for fn, args in ((_idle_group, (tasks[:0], [])), (_idle_group, (tasks, result))):
+            client.submit(fn, *args, pure=False).result()
+            one = []
+            for _ in range(30):
+                start = time.perf_counter()
+                client.submit(fn, *args, pure=False).result()
+                one.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            client.gather([client.submit(fn, *args, pure=False) for _ in range(200)])
+            figures.append((1000 * statistics.median(one), 1000 * (time.perf_counter() - start) / 200))
+    finally:
+        client.close()
+    (alone, queued), (group_alone, group_queued) = figures
+    print(f"# no game at all: an empty task {alone:.2f} ms alone, {queued:.2f} ms each when 200 are queued; "
+          f"a task carrying {group} tables and their {group} games {group_alone:.2f} ms alone, {group_queued:.2f} ms "
+          f"each when queued ({group_queued / group:.3f} ms a table); load {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=512)
@@ -166,6 +209,7 @@ def main() -> None:
             EVENTS.clear()
             start, end, _ = play(args.tables, c.scheduler_address)
             local_s = play(args.tables, None)[2]
+            floor(c.scheduler_address)
             report(args.tables, start, end, local_s)
     finally:
         WORKER_LOG.unlink(missing_ok=True)
