@@ -39,7 +39,9 @@ with tables grouped (``CLUSTER_GROUP`` per Dask task, the ladder's default) and 
 task), measured as in bench/scale.py: runs of N and 2N one-game tables of built-in bots on 2
 local worker processes and on a 2-worker ``LocalCluster``, so that fixed start-up costs cancel.
 On the cluster the ladder plans one batch ahead, so its refits overlap the games; the local
-pool waits for each refit, and a comment line says how much of its time per table that is.
+pool waits for each refit, and the comment lines say how much of its time per table that is,
+and the share against the local pool's time without it. CPU time a table (main process and
+workers) is printed too: on a shared machine it moves far less than the wall clock.
 Prints ``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
 
 Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256] [--repeat 2]
@@ -291,9 +293,13 @@ def cluster_share(tables: int, repeat: int = 2) -> None:
         shares = {}
         for group in (CLUSTER_GROUP, 1):
             times = [best(n, address, group) for n in (tables, 2 * tables)]
-            shares[group] = ((times[1] - times[0]) / tables - per_local) / per_local
+            per_cluster = (times[1] - times[0]) / tables
+            shares[group] = (per_cluster - per_local) / per_local
+            games_only = per_local - per_plan  # what is left of a local table without the refit it waits for
             print(f"# group {group}: cluster {times[0]:.2f}s / {times[1]:.2f}s, local {local[0]:.2f}s / "
-                  f"{local[1]:.2f}s for {tables} / {2 * tables} tables; load {os.getloadavg()[0]:.1f}", flush=True)
+                  f"{local[1]:.2f}s for {tables} / {2 * tables} tables ({1000 * per_cluster:.2f} ms a table; "
+                  f"over the local pool's time without its refits: {(per_cluster - games_only) / games_only:+.3f}); "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
         spy.close()
     names = {0: "local pool", CLUSTER_GROUP: f"cluster, {CLUSTER_GROUP} a task", 1: "cluster, 1 a task"}
     for group, name in names.items():
