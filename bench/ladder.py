@@ -38,10 +38,12 @@ tables from the fit), and one incremental refit (1,000 new games, warm start fro
 with tables grouped (``CLUSTER_GROUP`` per Dask task, the ladder's default) and not (1 per
 task), measured as in bench/scale.py: runs of N and 2N one-game tables of built-in bots on 2
 local worker processes and on a 2-worker ``LocalCluster``, so that fixed start-up costs cancel.
-On the cluster the ladder plans one batch ahead, so its refits overlap the games; the local
-pool waits for each refit, and the comment lines say how much of its time per table that is,
-and the share against the local pool's time without it. CPU time a table (main process and
-workers) is printed too: on a shared machine it moves far less than the wall clock.
+Each time is the least of ``--repeat`` runs (2), the runs of the three arms interleaved round
+after round; a comment line also gives the median over rounds of each round's share. On the
+cluster the ladder plans one batch ahead, so its refits overlap the games; the local pool waits
+for each refit, and the comment lines say how much of its time per table that is, and the share
+against the local pool's time without it. CPU time a table (main process and workers) is
+printed too: on a shared machine it moves less than the wall clock.
 Prints ``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
 
 Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256] [--repeat 2]
@@ -282,8 +284,22 @@ def cluster_share(tables: int, repeat: int = 2) -> None:
                 ((after[0] - before[0]) / n, (after[1] - before[1]) / n))
             return seconds
 
+        # the runs interleaved, round after round, so that each arm sees the same swings of load
+        arms = [(None, 1), (address, CLUSTER_GROUP), (address, 1)]
+        runs: dict[tuple, list[float]] = {}
+        for _ in range(repeat):
+            for cluster, group in arms:
+                for n in (tables, 2 * tables):
+                    runs.setdefault((cluster, group, n), []).append(run_once(n, cluster, group))
+
         def best(n: int, cluster: str | None, group: int) -> float:  # the least of a few: load spikes
-            return min(run_once(n, cluster, group) for _ in range(repeat))
+            return min(runs[(cluster, group, n)])
+
+        def paired(group: int) -> float:
+            """The median over rounds of the share, each round's arms measured side by side."""
+            slope = {arm: [(b - a) / tables for a, b in zip(runs[(*arm, tables)], runs[(*arm, 2 * tables)])]
+                     for arm in ((None, 1), (address, group))}
+            return float(np.median([(c - lo) / lo for lo, c in zip(slope[(None, 1)], slope[(address, group)])]))
 
         local = [best(n, None, 1) for n in (tables, 2 * tables)]
         per_local = (local[1] - local[0]) / tables
@@ -298,8 +314,9 @@ def cluster_share(tables: int, repeat: int = 2) -> None:
             games_only = per_local - per_plan  # what is left of a local table without the refit it waits for
             print(f"# group {group}: cluster {times[0]:.2f}s / {times[1]:.2f}s, local {local[0]:.2f}s / "
                   f"{local[1]:.2f}s for {tables} / {2 * tables} tables ({1000 * per_cluster:.2f} ms a table; "
-                  f"over the local pool's time without its refits: {(per_cluster - games_only) / games_only:+.3f}); "
-                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+                  f"over the local pool's time without its refits: {(per_cluster - games_only) / games_only:+.3f}; "
+                  f"median of the {repeat} rounds' shares: {paired(group):+.3f}); load {os.getloadavg()[0]:.1f}",
+                  flush=True)
         spy.close()
     names = {0: "local pool", CLUSTER_GROUP: f"cluster, {CLUSTER_GROUP} a task", 1: "cluster, 1 a task"}
     for group, name in names.items():
