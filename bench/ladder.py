@@ -43,7 +43,9 @@ after round; a comment line also gives the median over rounds of each round's sh
 cluster the ladder plans one batch ahead, so its refits overlap the games; the local pool waits
 for each refit, and the comment lines say how much of its time per table that is, and the share
 against the local pool's time without it. CPU time a table (main process and workers) is
-printed too: on a shared machine it moves less than the wall clock.
+printed too: on a shared machine it moves less than the wall clock. So does the time a table
+within one run (from its N/2-th game stored to its 3N/2-th, in the 2N runs): it leaves out the
+start and the end and sees one run's load only.
 Prints ``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
 
 Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256] [--repeat 2]
@@ -229,9 +231,11 @@ def scale() -> None:
     print(f"tables_per_s={tables_per_s:.1f} refit_s={refit_s:.3f}")
 
 
-def _timed_run(tables: int, cluster: str | None, group: int, planning: list[float] | None = None) -> float:
+def _timed_run(tables: int, cluster: str | None, group: int, planning: list[float] | None = None,
+               stored: list[float] | None = None) -> float:
     """Seconds to play ``tables`` tables; ``planning`` gets the seconds spent refitting and
-    choosing tables (the main process's part of a batch)."""
+    choosing tables (the main process's part of a batch), ``stored`` the moment each game was
+    stored."""
     from tourney.ladder import service
     from tourney.results import store
 
@@ -241,7 +245,8 @@ def _timed_run(tables: int, cluster: str | None, group: int, planning: list[floa
         for author, bot in (("a", "greedy"), ("b", "random"), ("c", "greedy"), ("d", "random")):
             service.submit(db, "c", author, builtin=bot)
         run = service.LadderRun(db, "c", concurrency=2, cluster=cluster, batch=128, cluster_group=group,
-                                rng=random.Random(1))
+                                rng=random.Random(1),
+                                on_game=None if stored is None else lambda *_: stored.append(time.perf_counter()))
         plan = run.next_tasks
 
         def timed(count: int, top: int | None = None):
@@ -272,13 +277,18 @@ def cluster_share(tables: int, repeat: int = 2) -> None:
         _timed_run(32, None, 1)
         planning: list[float] = []  # each refit-and-choose of the local runs
         cpu: dict[int, list[tuple[float, float]]] = {}  # group (0: local) -> (main, workers) CPU s a table
+        steady: dict[tuple, list[list[float]]] = {}  # arm -> when each game of each 2N run was stored
         spy = distributed.Client(address, set_as_default=False)
 
         def run_once(n: int, cluster: str | None, group: int) -> float:
             # CPU time, steadier than the wall clock on a shared machine: the main process (the
             # writer, the matchmaker, and here the cluster's scheduler) and the workers
             before = _cpu_seconds(spy, cluster)
-            seconds = _timed_run(n, cluster, group, planning if cluster is None else None)
+            stored = steady.setdefault((cluster, group), []) if n == 2 * tables else None
+            if stored is not None:
+                stored.append([])
+            seconds = _timed_run(n, cluster, group, planning if cluster is None else None,
+                                 stored[-1] if stored is not None else None)
             after = _cpu_seconds(spy, cluster)
             cpu.setdefault(group if cluster else 0, []).append(
                 ((after[0] - before[0]) / n, (after[1] - before[1]) / n))
@@ -294,6 +304,17 @@ def cluster_share(tables: int, repeat: int = 2) -> None:
 
         def best(n: int, cluster: str | None, group: int) -> float:  # the least of a few: load spikes
             return min(runs[(cluster, group, n)])
+
+        def in_run(group: int) -> tuple[float, float]:
+            """Within each 2N run, the time a table from its N/2-th game stored to its 3N/2-th
+            (the middle half: neither the start nor the end, and one run's load only); the median
+            over rounds of the cluster's share, and the cluster's time a table."""
+            def per_table(stamps: list[float]) -> float:
+                return (stamps[3 * tables // 2] - stamps[tables // 2]) / tables
+
+            lo = [per_table(st) for st in steady[(None, 1)]]
+            hi = [per_table(st) for st in steady[(address, group)]]
+            return float(np.median([(c - b) / b for b, c in zip(lo, hi)])), float(np.median(hi))
 
         def paired(group: int) -> float:
             """The median over rounds of the share, each round's arms measured side by side."""
@@ -317,6 +338,9 @@ def cluster_share(tables: int, repeat: int = 2) -> None:
                   f"over the local pool's time without its refits: {(per_cluster - games_only) / games_only:+.3f}; "
                   f"median of the {repeat} rounds' shares: {paired(group):+.3f}); load {os.getloadavg()[0]:.1f}",
                   flush=True)
+            middle, per_middle = in_run(group)
+            print(f"# group {group}, the middle half of each {2 * tables}-table run: cluster {1000 * per_middle:.2f} "
+                  f"ms a table, share (median of the rounds) {middle:+.3f}", flush=True)
         spy.close()
     names = {0: "local pool", CLUSTER_GROUP: f"cluster, {CLUSTER_GROUP} a task", 1: "cluster, 1 a task"}
     for group, name in names.items():
