@@ -335,3 +335,26 @@ def test_ctrl_c_stops_a_ladder_planning_ahead_and_the_next_run_plays_the_tables_
     assert db.execute("select count(*) from series where status != 'finished'").fetchone()[0] == 0
     assert db.execute("select count(*) from (select series_id from games group by series_id "
                       "having count(*) > 1)").fetchone()[0] == 0
+
+
+def test_the_settle_phase_on_the_cluster_plays_one_batch_at_a_time(cluster, tmp_path):
+    """Settling does not plan ahead (its stopping rule reads every game): the cluster asks for a
+    batch only once the last one is stored, and every table is played once."""
+    import random
+
+    from tourney.ladder import service
+
+    db = ladder_db(tmp_path / "s.db")
+    asked: list[int] = []  # games stored each time a batch was asked for
+    runner = service.LadderRun(db, "c", cluster=cluster, batch=12, cluster_group=4, rng=random.Random(5))
+    choose = runner.next_tasks
+
+    def counted(count, top=None):
+        asked.append(db["games"].count)
+        return choose(count, top)
+
+    runner.next_tasks = counted  # type: ignore[method-assign]
+    done = runner.play(games=36, top=3)
+    assert 0 < done["games"] <= 36 and db["games"].count == done["games"]
+    assert asked[:3] == [0, 12, 24][:len(asked[:3])]  # each batch after the last one is stored
+    assert db.execute("select count(*) from series where status != 'finished'").fetchone()[0] == 0
