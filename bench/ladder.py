@@ -35,12 +35,20 @@ Last line::
 tables from the fit), and one incremental refit (1,000 new games, warm start from the last fit).
 
 ``--cluster``: the share of a table's time that the Dask cluster adds over the local pool,
-with tables grouped (16 per Dask task, the ladder's default) and not (1 per task), measured as in
-bench/scale.py: runs of N and 2N one-game tables of built-in bots on 2 local worker processes
-and on a 2-worker ``LocalCluster``, so that fixed start-up costs cancel. Prints
-``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
+with tables grouped (``CLUSTER_GROUP`` per Dask task, the ladder's default) and not (1 per
+task), measured as in bench/scale.py: runs of N and 2N one-game tables of built-in bots on 2
+local worker processes and on a 2-worker ``LocalCluster``, so that fixed start-up costs cancel.
+Each time is the least of ``--repeat`` runs (2), the runs of the three arms interleaved round
+after round; a comment line also gives the median over rounds of each round's share. On the
+cluster the ladder plans one batch ahead, so its refits overlap the games; the local pool waits
+for each refit, and the comment lines say how much of its time per table that is, and the share
+against the local pool's time without it. CPU time a table (main process and workers) is
+printed too: on a shared machine it moves less than the wall clock. So does the time a table
+within one run (from its N/2-th game stored to its 3N/2-th, in the 2N runs): it leaves out the
+start and the end and sees one run's load only.
+Prints ``dispatch_share_grouped=<float> dispatch_share_single=<float>`` (aim: grouped below 0.10).
 
-Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256]
+Usage: python bench/ladder.py [--ladders 2] [--cap 400000] [--no-real] | --scale | --cluster [--tables 256] [--repeat 2]
 """
 
 from __future__ import annotations
@@ -223,7 +231,11 @@ def scale() -> None:
     print(f"tables_per_s={tables_per_s:.1f} refit_s={refit_s:.3f}")
 
 
-def _timed_run(tables: int, cluster: str | None, group: int) -> float:
+def _timed_run(tables: int, cluster: str | None, group: int, planning: list[float] | None = None,
+               stored: list[float] | None = None) -> float:
+    """Seconds to play ``tables`` tables; ``planning`` gets the seconds spent refitting and
+    choosing tables (the main process's part of a batch), ``stored`` the moment each game was
+    stored."""
     from tourney.ladder import service
     from tourney.results import store
 
@@ -232,35 +244,127 @@ def _timed_run(tables: int, cluster: str | None, group: int) -> float:
         service.new_ladder(db, "c", "crazier-eights", 2, seed=1)
         for author, bot in (("a", "greedy"), ("b", "random"), ("c", "greedy"), ("d", "random")):
             service.submit(db, "c", author, builtin=bot)
+        run = service.LadderRun(db, "c", concurrency=2, cluster=cluster, batch=128, cluster_group=group,
+                                rng=random.Random(1),
+                                on_game=None if stored is None else lambda *_: stored.append(time.perf_counter()))
+        plan = run.next_tasks
+
+        def timed(count: int, top: int | None = None):
+            begun = time.perf_counter()
+            try:
+                return plan(count, top)
+            finally:
+                if planning is not None:
+                    planning.append(time.perf_counter() - begun)
+
+        run.next_tasks = timed  # type: ignore[method-assign]
         start = time.perf_counter()
-        service.LadderRun(db, "c", concurrency=2, cluster=cluster, batch=128, cluster_group=group,
-                          rng=random.Random(1)).play(games=tables)
+        run.play(games=tables)
         return time.perf_counter() - start
 
 
-def cluster_share(tables: int) -> None:
+def cluster_share(tables: int, repeat: int = 2) -> None:
     import dask
     import distributed
+
+    from tourney.ladder.service import CLUSTER_GROUP
 
     with (dask.config.set({"distributed.scheduler.allowed-failures": 0}),
           distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                    dashboard_address=None) as c):
         address = c.scheduler_address
-        _timed_run(32, address, 16)  # the workers' first imports and bot starts: not dispatch
+        _timed_run(32, address, CLUSTER_GROUP)  # the workers' first imports and bot starts: not dispatch
         _timed_run(32, None, 1)
+        planning: list[float] = []  # each refit-and-choose of the local runs
+        cpu: dict[int, list[tuple[float, float]]] = {}  # group (0: local) -> (main, workers) CPU s a table
+        steady: dict[tuple, list[list[float]]] = {}  # arm -> when each game of each 2N run was stored
+        spy = distributed.Client(address, set_as_default=False)
 
-        def best(n: int, cluster: str | None, group: int) -> float:  # the least of two: load spikes
-            return min(_timed_run(n, cluster, group) for _ in range(2))
+        def run_once(n: int, cluster: str | None, group: int) -> float:
+            # CPU time, steadier than the wall clock on a shared machine: the main process (the
+            # writer, the matchmaker, and here the cluster's scheduler) and the workers
+            before = _cpu_seconds(spy, cluster)
+            stored = steady.setdefault((cluster, group), []) if n == 2 * tables else None
+            if stored is not None:
+                stored.append([])
+            seconds = _timed_run(n, cluster, group, planning if cluster is None else None,
+                                 stored[-1] if stored is not None else None)
+            after = _cpu_seconds(spy, cluster)
+            cpu.setdefault(group if cluster else 0, []).append(
+                ((after[0] - before[0]) / n, (after[1] - before[1]) / n))
+            return seconds
+
+        # the runs interleaved, round after round, so that each arm sees the same swings of load
+        arms = [(None, 1), (address, CLUSTER_GROUP), (address, 1)]
+        runs: dict[tuple, list[float]] = {}
+        for _ in range(repeat):
+            for cluster, group in arms:
+                for n in (tables, 2 * tables):
+                    runs.setdefault((cluster, group, n), []).append(run_once(n, cluster, group))
+
+        def best(n: int, cluster: str | None, group: int) -> float:  # the least of a few: load spikes
+            return min(runs[(cluster, group, n)])
+
+        def in_run(group: int) -> tuple[float, float]:
+            """Within each 2N run, the time a table from its N/2-th game stored to its 3N/2-th
+            (the middle half: neither the start nor the end, and one run's load only); the median
+            over rounds of the cluster's share, and the cluster's time a table."""
+            def per_table(stamps: list[float]) -> float:
+                return (stamps[3 * tables // 2] - stamps[tables // 2]) / tables
+
+            lo = [per_table(st) for st in steady[(None, 1)]]
+            hi = [per_table(st) for st in steady[(address, group)]]
+            return float(np.median([(c - b) / b for b, c in zip(lo, hi)])), float(np.median(hi))
+
+        def paired(group: int) -> float:
+            """The median over rounds of the share, each round's arms measured side by side."""
+            slope = {arm: [(b - a) / tables for a, b in zip(runs[(*arm, tables)], runs[(*arm, 2 * tables)])]
+                     for arm in ((None, 1), (address, group))}
+            return float(np.median([(c - lo) / lo for lo, c in zip(slope[(None, 1)], slope[(address, group)])]))
 
         local = [best(n, None, 1) for n in (tables, 2 * tables)]
         per_local = (local[1] - local[0]) / tables
+        per_plan = float(np.median(planning)) / 128  # one refit-and-choose per batch of 128
+        print(f"# local pool: {1000 * per_local:.2f} ms a table, of which {1000 * per_plan:.2f} ms refitting and "
+              f"choosing tables while the workers wait; load {os.getloadavg()[0]:.1f}", flush=True)
         shares = {}
-        for group in (16, 1):
+        for group in (CLUSTER_GROUP, 1):
             times = [best(n, address, group) for n in (tables, 2 * tables)]
-            shares[group] = ((times[1] - times[0]) / tables - per_local) / per_local
+            per_cluster = (times[1] - times[0]) / tables
+            shares[group] = (per_cluster - per_local) / per_local
+            games_only = per_local - per_plan  # what is left of a local table without the refit it waits for
             print(f"# group {group}: cluster {times[0]:.2f}s / {times[1]:.2f}s, local {local[0]:.2f}s / "
-                  f"{local[1]:.2f}s for {tables} / {2 * tables} tables; load {os.getloadavg()[0]:.1f}", flush=True)
-    print(f"dispatch_share_grouped={shares[16]:.3f} dispatch_share_single={shares[1]:.3f}")
+                  f"{local[1]:.2f}s for {tables} / {2 * tables} tables ({1000 * per_cluster:.2f} ms a table; "
+                  f"over the local pool's time without its refits: {(per_cluster - games_only) / games_only:+.3f}; "
+                  f"median of the {repeat} rounds' shares: {paired(group):+.3f}); load {os.getloadavg()[0]:.1f}",
+                  flush=True)
+            middle, per_middle = in_run(group)
+            print(f"# group {group}, the middle half of each {2 * tables}-table run: cluster {1000 * per_middle:.2f} "
+                  f"ms a table, share (median of the rounds) {middle:+.3f}", flush=True)
+        spy.close()
+    names = {0: "local pool", CLUSTER_GROUP: f"cluster, {CLUSTER_GROUP} a task", 1: "cluster, 1 a task"}
+    for group, name in names.items():
+        main_ms, workers_ms = (1000 * float(np.median([c[i] for c in cpu[group]])) for i in (0, 1))
+        print(f"# CPU a table, {name}: {main_ms + workers_ms:.2f} ms (main process {main_ms:.2f}, "
+              f"workers {workers_ms:.2f})", flush=True)
+    print(f"dispatch_share_grouped={shares[CLUSTER_GROUP]:.3f} dispatch_share_single={shares[1]:.3f}")
+
+
+def _cpu_seconds(spy, cluster: str | None) -> tuple[float, float]:
+    """CPU seconds so far of this process and of the workers: the cluster's (asked), or the
+    local pool's (its processes, once ended and reaped, count as this process's children)."""
+    import resource
+
+    own = os.times()
+    if cluster is None:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.user + own.system, children.ru_utime + children.ru_stime
+    return own.user + own.system, sum(spy.run(_own_cpu_seconds).values())
+
+
+def _own_cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
 
 
 def main() -> None:
@@ -272,12 +376,13 @@ def main() -> None:
     parser.add_argument("--scale", action="store_true", help="1,000 submissions and 10^6 games instead.")
     parser.add_argument("--cluster", action="store_true", help="The Dask cluster's share of a table's time.")
     parser.add_argument("--tables", type=int, default=256, help="Tables of the --cluster runs (N).")
+    parser.add_argument("--repeat", type=int, default=2, help="Runs of each --cluster size; the least counts.")
     args = parser.parse_args()
     if args.scale:
         scale()
         return
     if args.cluster:
-        cluster_share(args.tables)
+        cluster_share(args.tables, args.repeat)
         return
     print(f"# load {os.getloadavg()[0]:.1f}; {SUBMISSIONS} submissions {SPACING_ELO:g} Elo apart; "
           f"settle the top {TOP}", flush=True)

@@ -226,3 +226,135 @@ def test_the_workers_keep_warm_bots_for_the_run_and_say_goodbye_at_its_end(clust
     left = [pid for pid in (int(p) for ps in pids.values() for p in ps) if Path(f"/proc/{pid}").exists()
             and b"memory_bot" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert left == []  # said goodbye on every worker at the run's end
+
+
+def ladder_db(path, seed=3):
+    """A ladder of four built-in versions, made once per seed and copied: every copy has the
+    same secret, so the same seeds (a ladder's secret is drawn when it is made)."""
+    import shutil
+
+    from tourney.ladder import service
+
+    made = path.parent / f"ladder-{seed}.db"
+    if not made.exists():
+        db = store.open_db(made)
+        service.new_ladder(db, "c", "crazier-eights", 2, seed=seed)
+        for author, bot in (("ann", "greedy"), ("bo", "random"), ("cy", "random"), ("di", "greedy")):
+            service.submit(db, "c", author, builtin=bot)
+        db.conn.close()
+    shutil.copy(made, path)
+    return store.open_db(path)
+
+
+def ladder_tables(path):
+    """Each table of the ladder (idx, its entrants in seat order) and its game."""
+    con = sqlite3.connect(path)
+    tables = con.execute("select s.idx, group_concat(se.entrant_id, ' ') from series s join series_entrants se "
+                         "on se.series_id = s.id group by s.id order by s.idx").fetchall()
+    con.close()
+    return tables, games_of(path)
+
+
+def test_a_ladder_planning_ahead_on_the_cluster_plays_the_tables_and_games_of_a_local_run(cluster, tmp_path):
+    """On a cluster the next batch is chosen while the last one plays, from the fit of the
+    batches before it: which games each refit reads is fixed by the batches, so the tables (and
+    games) are those of a local run that plans the same way, however the workers' games arrive."""
+    import random
+
+    from tourney.ladder import service
+
+    db = ladder_db(tmp_path / "local.db")
+    service.LadderRun(db, "c", concurrency=1, batch=16, ahead=True, rng=random.Random(4)).play(games=64)
+    db.conn.close()
+    db = ladder_db(tmp_path / "c.db")
+    runner = service.LadderRun(db, "c", cluster=cluster, batch=16, cluster_group=4, rng=random.Random(4))
+    assert runner.ahead  # the default on a cluster
+    assert runner.play(games=64)["games"] == 64
+    db.conn.close()
+    local, on_cluster = ladder_tables(tmp_path / "local.db"), ladder_tables(tmp_path / "c.db")
+    assert len(local[0]) == 64 and on_cluster == local
+    # not the tables of a run that refits after every batch: planning ahead changed the plan
+    db = ladder_db(tmp_path / "barrier.db")
+    service.LadderRun(db, "c", concurrency=1, batch=16, ahead=False, rng=random.Random(4)).play(games=64)
+    db.conn.close()
+    assert ladder_tables(tmp_path / "barrier.db")[0] != local[0]
+
+
+def test_a_worker_killed_in_a_group_of_tables_loses_no_game_and_counts_none_twice(cluster, tmp_path):
+    import random
+
+    from tourney.ladder import service
+
+    db = ladder_db(tmp_path / "local.db", seed=8)
+    service.LadderRun(db, "c", concurrency=1, batch=24, ahead=True, rng=random.Random(2)).play(games=96)
+    db.conn.close()
+
+    db = ladder_db(tmp_path / "c.db", seed=8)
+    spy = distributed.Client(cluster, set_as_default=False)
+    pids = spy.run(os.getpid)
+    killed: list[str] = []
+    notes: list[str] = []
+
+    def on_game(names, payload):
+        if len(killed) == 0 and payload.get("game_id", 0) >= 30:  # in the second batch
+            busy = [w for w, keys in spy.processing().items() if any("group" in str(k) for k in keys)]
+            if busy:
+                killed.append(busy[0])
+                os.kill(pids[busy[0]], signal.SIGKILL)
+
+    try:
+        runner = service.LadderRun(db, "c", cluster=cluster, batch=24, cluster_group=12, rng=random.Random(2),
+                                   on_game=on_game, on_note=notes.append)
+        assert runner.play(games=96)["games"] == 96
+    finally:
+        spy.close()
+        reap_dead_children()
+    db.conn.close()
+    assert killed and any("worker died" in n for n in notes), notes
+    local, on_cluster = ladder_tables(tmp_path / "local.db"), ladder_tables(tmp_path / "c.db")
+    assert len(local[1][0]) == 96 and on_cluster == local  # each table's one game, stored once
+
+
+def test_ctrl_c_stops_a_ladder_planning_ahead_and_the_next_run_plays_the_tables_left(cluster, tmp_path):
+    from tourney.ladder import service
+
+    db = ladder_db(tmp_path / "c.db")
+
+    def ctrl_c(names, payload):
+        if payload.get("game_id") == 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        service.LadderRun(db, "c", cluster=cluster, batch=16, cluster_group=4, on_game=ctrl_c).play(games=64)
+    stored = db["games"].count
+    left = db.execute("select count(*) from series where status = 'pending'").fetchone()[0]
+    assert stored >= 20 and left > 0  # the batches planned ahead are kept as tables to play
+    assert db.execute("select count(*) from seats").fetchone()[0] == 2 * stored
+    done = service.LadderRun(db, "c", cluster=cluster, batch=16, cluster_group=4).play(games=left + 8)
+    assert done["games"] == left + 8 and db["games"].count == stored + left + 8
+    assert db.execute("select count(*) from series where status != 'finished'").fetchone()[0] == 0
+    assert db.execute("select count(*) from (select series_id from games group by series_id "
+                      "having count(*) > 1)").fetchone()[0] == 0
+
+
+def test_the_settle_phase_on_the_cluster_plays_one_batch_at_a_time(cluster, tmp_path):
+    """Settling does not plan ahead (its stopping rule reads every game): the cluster asks for a
+    batch only once the last one is stored, and every table is played once."""
+    import random
+
+    from tourney.ladder import service
+
+    db = ladder_db(tmp_path / "s.db")
+    asked: list[int] = []  # games stored each time a batch was asked for
+    runner = service.LadderRun(db, "c", cluster=cluster, batch=12, cluster_group=4, rng=random.Random(5))
+    choose = runner.next_tasks
+
+    def counted(count, top=None):
+        asked.append(db["games"].count)
+        return choose(count, top)
+
+    runner.next_tasks = counted  # type: ignore[method-assign]
+    done = runner.play(games=36, top=3)
+    assert 0 < done["games"] <= 36 and db["games"].count == done["games"]
+    assert asked[:3] == [0, 12, 24][:len(asked[:3])]  # each batch after the last one is stored
+    assert db.execute("select count(*) from series where status != 'finished'").fetchone()[0] == 0

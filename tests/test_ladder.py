@@ -259,6 +259,25 @@ def test_a_new_version_is_placed_first():
     assert all(11 in t for t in tables)
 
 
+def test_tables_of_a_batch_still_playing_count_as_scheduled():
+    """Planning ahead: tables chosen earlier and not played yet count as played. A version
+    below its minimum share that is already seated enough is not seated first again, and the
+    doubt those tables address shrinks."""
+    p = pool(min_share=0.5)
+    p.games = [40] * 12
+    p.games[3] = 10
+    assert Matchmaker(p, random.Random(1)).focus() == 3
+    maker = Matchmaker(p, random.Random(1))
+    before = maker.var.copy()
+    maker.scheduled([[3, 4]] * 10)
+    assert maker.played[maker.position[3]] == 20 and maker.focus() != 3
+    pair = min(maker.position[3], maker.position[4])
+    assert maker.var[pair] < 0.9 * before[pair]  # ten games between them are counted
+    maker = Matchmaker(p, random.Random(1))
+    maker.scheduled([[3, 99]])  # a version no longer playing: the table is left out
+    assert maker.played[maker.position[3]] == 10
+
+
 def test_a_version_below_its_minimum_share_is_seated():
     p = pool(min_share=0.5)
     p.games = [40] * 12

@@ -26,7 +26,8 @@ focus is, in this order:
 
 Tables of one batch are chosen one after another; after each, the covariance of its
 neighbourhood is updated as if its game had been played (what is already scheduled is not
-scheduled again for the same doubt). An author's versions sit at one table only when the ladder
+scheduled again for the same doubt). Tables of an earlier batch still being played count the
+same way (:meth:`Matchmaker.scheduled`). An author's versions sit at one table only when the ladder
 allows it.
 """
 
@@ -238,6 +239,14 @@ class Matchmaker:
         update = ct.T @ np.linalg.solve(np.eye(len(t)) + info @ local[np.ix_(where, where)], info @ ct)
         self.cov[np.ix_(idx, idx)] = local - update
         self._refresh(self._local_pairs(near))
+
+    def scheduled(self, tables: list[list[int]]) -> None:
+        """Count tables chosen earlier and not played yet (a batch still being played) as if
+        their games had been played, as the tables of one batch count for the next; a table
+        with a version that no longer plays is left out."""
+        for t in tables:
+            if len(t) >= 2 and all(i in self.position for i in t):
+                self._scheduled(t)
 
     def tables(self, count: int) -> list[list[int]]:
         """The next ``count`` tables (fewer when too few versions can play)."""

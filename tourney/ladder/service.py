@@ -8,6 +8,14 @@ the last fit and the matchmaker picks the next batch. Every game is committed as
 a table is only a ``series`` row until its game is stored, so a ``kill -9`` loses at most the
 games being played, and the next ``run`` plays the tables left (or drops those of a version
 disabled meanwhile) and goes on.
+
+On a cluster a run plans one batch ahead (``ahead``), so that the workers never wait for the
+refit: batch k+1 is chosen while batch k plays, from the fit of every batch before k, with the
+tables of batch k counted as scheduled (as the earlier tables of one batch are). Which games
+each refit reads is fixed by the batches, not by when games arrive, so the same seeds give the
+same tables and games however the workers run. The settle phase does not plan ahead: its
+stopping rule reads the fit of every game played, and a batch chosen one fit behind could be
+played for nothing.
 """
 
 from __future__ import annotations
@@ -44,9 +52,10 @@ DEFAULTS = {
     "limits": {},              # bot limits (docs/protocol.md), "sandbox" among them
 }
 #: on a Dask cluster: tables per batch, and tables per Dask task (the scheduler's ~13 ms a task,
-#: bench/scale.py, spread over a group; bench/ladder.py --cluster measures what is left)
+#: bench/scale.py, and the pause of a worker between two tasks, spread over a group;
+#: bench/ladder.py --cluster measures what is left)
 CLUSTER_BATCH = 128
-CLUSTER_GROUP = 16
+CLUSTER_GROUP = 32
 AUTHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 NAME = AUTHOR
 
@@ -187,15 +196,22 @@ def vet(db, ladder: dict, version: dict) -> dict:
 # -- playing -----------------------------------------------------------------------------------
 
 
+class _Runner(Runner):
+    """The event runner, told whether the ladder plans a batch ahead: a cluster then asks for
+    the next batch while the last one plays (:mod:`tourney.events.cluster`)."""
+
+    ahead = False
+
+
 class LadderRun:
     """Plays a ladder's tables in batches (see the module docstring). ``on_game(entrants,
     payload)`` after each stored game; ``on_note(text)`` for checks, disabled versions and
-    tables dropped."""
+    tables dropped. ``ahead``: plan one batch ahead (default: on a cluster)."""
 
     def __init__(self, db, name: str, concurrency: int = 0, cluster: str | None = None,
                  on_game: Callable | None = None, on_note: Callable[[str], None] | None = None,
                  batch: int | None = None, rng: random.Random | None = None,
-                 cluster_group: int = CLUSTER_GROUP):
+                 cluster_group: int = CLUSTER_GROUP, ahead: bool | None = None):
         self.db = db
         self.ladder = get(db, name)
         self.concurrency = concurrency
@@ -209,6 +225,15 @@ class LadderRun:
         self.secret = store.event_secret(db, self.ladder["event_id"])
         self.ratings: Ratings | None = None
         self._saved_at = 0
+        self.ahead = cluster is not None if ahead is None else ahead
+        self._planning_ahead = False  # in this play(): not in the settle phase
+        #: tables given to the runner in this play()
+        self._handed = 0
+        #: the batch given last while planning ahead (its tables as entrant ids, by series idx):
+        #: its games wait outside the fit until the next batch is chosen
+        self._open: dict[int, list[int]] = {}
+        #: games stored and not yet in the fit: (series idx, seats), added in idx order
+        self._withheld: list[tuple[int, list[tuple[int, float]]]] = []
 
     # the pieces
 
@@ -256,6 +281,7 @@ class LadderRun:
             self.check_pending()  # submitted while this run plays: checked before they play
         versions = self._versions()
         self.ratings.track(versions)
+        self._release(keep=set(self._open))
         fit = self.ratings.refit()
         self._save_fit()
         active = [v for v in versions if v["status"] == "active"]
@@ -265,6 +291,9 @@ class LadderRun:
         index = self.ratings.index
         by_index = {index[v["entrant_id"]]: v for v in versions}
         counts = rows.game_counts(self.db, self.ladder["event_id"])
+        for _, seats in self._withheld:  # stored, but not in the fit yet: counted as scheduled
+            for entrant_id, _ in seats:
+                counts[entrant_id] -= 1
         n = fit.n
         pool = Pool(theta=fit.theta, cov=fit.cov, active=[index[v["entrant_id"]] for v in active],
                     authors=[by_index[i]["author"] if i in by_index else "" for i in range(n)],
@@ -274,6 +303,7 @@ class LadderRun:
         maker = Matchmaker(pool, self.rng)
         if top is not None and maker.settled():
             return []
+        maker.scheduled([[index[e] for e in ids] for ids in self._open.values()])
         tables = maker.tables(count)
         start = rows.next_series_idx(self.db, self.ladder["event_id"])
         items, tasks = [], []
@@ -285,7 +315,24 @@ class LadderRun:
                           "entrants": [v["entrant"] for v in vs]})
             tasks.append(self._task(idx, seed, [self._spec(v) for v in vs]))
         store.add_series(self.db, self.ladder["event_id"], items)
+        return self._hand_out(tasks)
+
+    def _hand_out(self, tasks: list[SeriesTask]) -> list[SeriesTask]:
+        """Give ``tasks`` to the runner: while planning ahead, they are the open batch."""
+        self._handed += len(tasks)
+        if self._planning_ahead:
+            ids = {v["entrant"]: v["entrant_id"] for v in self._versions()}
+            self._open = {t.idx: [ids[e["name"]] for e in t.entrants] for t in tasks}
         return tasks
+
+    def _release(self, keep: set[int]) -> None:
+        """Put the games withheld from the fit into it, in table order, but those of the
+        tables ``keep``."""
+        assert self.ratings is not None
+        now = sorted((g for g in self._withheld if g[0] not in keep), key=lambda g: g[0])
+        self._withheld = [g for g in self._withheld if g[0] in keep]
+        for _, seats in now:
+            self.ratings.add(seats)
 
     def _save_fit(self, force: bool = False) -> None:
         assert self.ratings is not None and self.ratings.fit is not None
@@ -297,8 +344,10 @@ class LadderRun:
     def _game(self, series: dict, payload: dict) -> None:
         assert self.ratings is not None
         ids = [e["entrant_id"] for e in series["entrants"]]
-        self.ratings.add([(seat["entrant_id"], seat["placement"] if seat["placement"] is not None
-                           else seat["points"]) for seat in payload["seats"]])
+        # into the fit at the next refit, in table order (the order games arrive in is the
+        # workers' timing; the fit's rows, and so its last bits, would follow it)
+        self._withheld.append((series["idx"], [(seat["entrant_id"], seat["placement"] if seat["placement"]
+                                                is not None else seat["points"]) for seat in payload["seats"]]))
         self.ratings.last_game = max(self.ratings.last_game, payload.get("game_id") or 0)
         self.played += 1
         for seat in payload["seats"]:
@@ -330,9 +379,11 @@ class LadderRun:
         self.ratings = Ratings(self.db, self.ladder)
         deadline = None if hours is None else time.monotonic() + hours * 3600
         size = self.batch or max(4, 2 * (self.concurrency or 2))
+        self._planning_ahead = self.ahead and top is None
+        self._handed, self._open, self._withheld = 0, {}, []
 
-        def budget() -> int:
-            left = size if games is None else min(size, games - self.played)
+        def budget() -> int:  # every table given is played (or the run stops)
+            left = size if games is None else min(size, games - self._handed)
             if deadline is not None and time.monotonic() >= deadline:
                 return 0
             return max(left, 0)
@@ -344,12 +395,14 @@ class LadderRun:
         tasks = self.leftover_tasks()
         if games is not None:
             tasks = tasks[:games]
-        if not tasks:
-            tasks = more()
+        tasks = self._hand_out(tasks) if tasks else more()
         if tasks:
-            Runner(self.db, self.ladder["event_id"], tasks, self.concurrency, on_game=self._game,
-                   on_warn=self.on_note, more=more, cluster=self.cluster,
-                   cluster_group=self.cluster_group).run()
+            runner = _Runner(self.db, self.ladder["event_id"], tasks, self.concurrency, on_game=self._game,
+                             on_warn=self.on_note, more=more, cluster=self.cluster,
+                             cluster_group=self.cluster_group)
+            runner.ahead = self._planning_ahead
+            runner.run()
+        self._release(keep=set())
         self.ratings.load()
         self.ratings.refit()
         self._save_fit(force=True)
