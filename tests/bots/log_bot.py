@@ -5,8 +5,8 @@ Usage: log_bot.py LOG NAME [GATE_INDEX]
 
 It appends ``start NAME PID`` to LOG when it says hello and ``game NAME PID INDEX`` at every
 game_start (INDEX: the series' index), each line written at once under a lock. With GATE_INDEX,
-a game of series 0 waits at its game_start until LOG shows a game of a series at or after GATE_INDEX (the test's event, not the
-clock). It answers the first option.
+a game of series 0 waits at its game_start until LOG shows a game of a series at or after
+GATE_INDEX (an event the test makes happen, not the clock). It answers the first option.
 """
 
 import fcntl
