@@ -33,6 +33,10 @@ GROUP_COMMIT = 256
 WARM_PRESTART_MAX = 8
 #: slots of the shared array of dropped rounds (tickets wrap around; two rounds are ever in play)
 TICKETS = 4096
+#: series of a routed round offered together to each free worker (each job carries them all)
+ROUTE_CHUNK = 64
+#: a round of more series than this is not routed (the shared array of claims holds this many)
+ROUTE_MAX = 1 << 16
 
 
 class EventConflict(store.StoreError):
@@ -276,10 +280,15 @@ class Runner:
         ctx = self._context()
         q = ctx.Queue()
         dropped = ctx.Array("b", TICKETS, lock=False)
+        warm = self.warm_wanted()
+        # no warm process started ahead, yet command entrants: send each series to a worker
+        # that holds its entrants' warm processes where one can
+        route = not warm and any(spec.get("command") for t in self.tasks for spec in t.entrants)
+        claims = ctx.Array("i", ROUTE_MAX) if route else None
         pool = ProcessPoolExecutor(size, mp_context=ctx, initializer=workers.init,
-                                   initargs=(q, os.getpid(), self.warm_wanted(), self.warm_seed(), dropped))
+                                   initargs=(q, os.getpid(), warm, self.warm_seed(), dropped, claims))
         try:
-            _Rounds(self, pool, q, dropped).play()
+            _Rounds(self, pool, q, dropped, routed=route).play()
         except BaseException:
             self._abort(pool)
             raise
@@ -287,26 +296,34 @@ class Runner:
 
 
 class _Round:
-    """The series of one round on the pool: its ticket, futures, and series not done yet."""
+    """The series of one round on the pool: its ticket, futures, and jobs not done yet."""
 
     def __init__(self, ticket: int, tasks: list[SeriesTask], futures: list):
         self.ticket, self.tasks, self.futures = ticket, tasks, futures
-        self.open = {t.idx for t in tasks}  # series whose ("done", idx) has not come yet
+        self.open = len(futures)  # jobs whose ("done", idx) has not come yet: one per series
         self.held: list = []  # messages of a round played ahead, until it is confirmed
 
 
 class _Rounds:
     """The local pool's rounds, one confirmed round at a time and the next played ahead."""
 
-    def __init__(self, runner: Runner, pool: ProcessPoolExecutor, q, dropped):
+    def __init__(self, runner: Runner, pool: ProcessPoolExecutor, q, dropped, routed: bool = False):
         self.runner, self.pool, self.q, self.dropped = runner, pool, q, dropped
+        self.routed = routed
         self.ticket = 0
         self.rounds: dict[int, _Round] = {}  # every round with series not done, dropped ones too
 
     def submit(self, tasks: list[SeriesTask]) -> _Round:
         self.ticket += 1
         self.dropped[self.ticket % TICKETS] = 0
-        r = _Round(self.ticket, tasks, [self.pool.submit(workers.run_task, t, self.ticket) for t in tasks])
+        if self.routed and len(tasks) <= ROUTE_MAX:
+            # one job per series, each offered its chunk: a free worker takes the one that fits it
+            futures = [self.pool.submit(workers.run_claim, tasks[base:base + ROUTE_CHUNK], base, self.ticket)
+                       for base in range(0, len(tasks), ROUTE_CHUNK)
+                       for _ in tasks[base:base + ROUTE_CHUNK]]
+        else:
+            futures = [self.pool.submit(workers.run_task, t, self.ticket) for t in tasks]
+        r = _Round(self.ticket, tasks, futures)
         self.rounds[r.ticket] = r
         return r
 
@@ -314,9 +331,9 @@ class _Rounds:
         if r is None:
             return
         self.dropped[r.ticket % TICKETS] = 1  # before the cancels: a series not cancelled skips
-        for task, future in zip(r.tasks, r.futures):
+        for future in r.futures:
             if future.cancel():
-                r.open.discard(task.idx)
+                r.open -= 1
         self.runner.ahead_counts["dropped"] += 1
         self.runner.ahead_counts["games_dropped"] += sum(1 for m in r.held if m[0] == "game")
         r.held = []
@@ -371,7 +388,7 @@ class _Rounds:
             if r is None:
                 continue
             if msg[0] == "done":
-                r.open.discard(msg[1])
+                r.open -= 1
                 if not r.open and r is not current and r is not ahead:
                     del self.rounds[ticket]
                 continue

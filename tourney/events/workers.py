@@ -28,6 +28,9 @@ _OPEN: list = []
 _POOL: WarmPool | None = None
 #: the rounds the main process dropped: ``_DROPPED[ticket % len(_DROPPED)]`` is set (shared memory)
 _DROPPED = None
+#: the series taken from routed rounds: ``_CLAIMS[pos] == ticket`` once a worker took the series at
+#: position ``pos`` of round ``ticket`` (shared memory, with its lock)
+_CLAIMS = None
 
 
 class Dropped(Exception):
@@ -66,13 +69,14 @@ def _watch_main(main_pid: int) -> None:
 
 
 def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, warm_seed: int = 0,
-         dropped=None) -> None:
+         dropped=None, claims=None) -> None:
     """Set up a worker: its queue, its watch on the main process, its signals, and its warm
     pool, which starts ``count`` processes of each ``(entrant spec, count)`` of ``warm`` now.
-    ``dropped`` is the shared array of dropped rounds (by ticket)."""
-    global _QUEUE, _POOL, _DROPPED
+    ``dropped`` is the shared array of dropped rounds (by ticket), ``claims`` that of the series
+    taken from routed rounds."""
+    global _QUEUE, _POOL, _DROPPED, _CLAIMS
     _QUEUE = q
-    _DROPPED = dropped
+    _DROPPED, _CLAIMS = dropped, claims
     # the main process may be killed (kill -9): do not play on, do not leave bots behind
     threading.Thread(target=_watch_main, args=(main_pid,), daemon=True).start()
     init_signals()
@@ -114,3 +118,22 @@ def run_task(task: SeriesTask, ticket: int = 0) -> int:
         pass
     q.put((ticket, ("done", task.idx)))
     return task.idx
+
+
+def fit(task: SeriesTask, held: set[str]) -> int:
+    """How many of a series' entrants this worker holds idle warm processes of."""
+    return sum(1 for spec in task.entrants if spec.get("command") and spec["name"] in held)
+
+
+def run_claim(tasks: list[SeriesTask], base: int, ticket: int) -> int:
+    """Play one series of ``tasks`` (positions ``base`` on of the round ``ticket``) that no
+    worker has taken yet: the one with the most entrants whose warm processes this worker holds,
+    the earliest of those. The round sends one such job per series, so every series is played
+    once, and each goes, where it can, to a worker that need not start its bots."""
+    assert _CLAIMS is not None, "init() runs first in every worker"
+    held = _POOL.holds() if _POOL is not None else set()
+    with _CLAIMS.get_lock():
+        free = [i for i in range(len(tasks)) if _CLAIMS[base + i] != ticket]
+        best = max(free, key=lambda i: (fit(tasks[i], held), -i))
+        _CLAIMS[base + best] = ticket
+    return run_task(tasks[best], ticket)
