@@ -341,10 +341,8 @@ class _Rounds:
     def play(self) -> None:
         runner = self.runner
         current = self.submit(runner.tasks)
+        ahead = self.submit_ahead()
         while True:
-            tasks = runner.ahead() if runner.ahead is not None else []
-            ahead = self.submit(tasks) if tasks else None
-            runner.ahead_counts["rounds"] += ahead is not None
             self.wait(current, ahead)
             del self.rounds[current.ticket]
             if not runner.next_round():
@@ -353,11 +351,19 @@ class _Rounds:
             if ahead is not None and ahead.tasks == runner.tasks:
                 runner.ahead_counts["kept"] += 1
                 current, held, ahead.held = ahead, ahead.held, []
-                self.take(current, held)
+                ahead = self.submit_ahead()  # queued first: the workers are still on ``current``
+                self.take(held)
             else:
                 self.drop(ahead)
                 current = self.submit(runner.tasks)
+                ahead = self.submit_ahead()
         self.settle()
+
+    def submit_ahead(self) -> _Round | None:
+        """The round after the stored ones, should the event go on, queued behind them."""
+        tasks = self.runner.ahead() if self.runner.ahead is not None else []
+        self.runner.ahead_counts["rounds"] += bool(tasks)
+        return self.submit(tasks) if tasks else None
 
     def wait(self, current: _Round, ahead: _Round | None) -> None:
         """Store the games of ``current`` as they come until its every series is done, holding
@@ -401,7 +407,7 @@ class _Rounds:
         if mine:
             self.runner.handle_many(mine)
 
-    def take(self, r: _Round, held: list) -> None:
+    def take(self, held: list) -> None:
         """Store what a round played ahead had sent before it was confirmed, in arrival order."""
         mine = [m for m in held if m[0] != "done"]
         for start in range(0, len(mine), GROUP_COMMIT):
