@@ -70,8 +70,9 @@ wrap(runner.Runner, "run", "run", "pool_end")
 wrap(poolmod.WarmPool, "close", "close", "closed")
 wrap(workers, "run_series", "series", "series_end")
 wrap(store, "finish_event", "finish")
+entry = tourney.cli.main if hasattr(tourney.cli, "command_module") else _app.app  # as the console script
 try:
-    _app.app()
+    entry()
 finally:
     mark("returned")
 '''
