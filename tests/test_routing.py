@@ -48,11 +48,10 @@ def test_a_round_robin_of_twelve_command_bots_starts_each_at_most_once_per_worke
 
 def test_series_go_to_the_worker_that_holds_their_bots(tmp_path):
     # two groups of six that never meet, their series interleaved in the schedule (a, b, a, b..):
-    # taken in order, both workers would soon hold all twelve bots (24 starts, 22 on average in
-    # a simulation of free workers taking the next series). Routed, the first series of each
-    # group goes to one worker and the group's later series follow its bots; a worker starts
-    # the other group's bots only once its own group is played out, and only one worker can:
-    # at most 12 + 6 starts, whatever the workers' speeds.
+    # taken in order, both workers soon hold all twelve bots (22 to 24 starts, measured).
+    # Routed, the first series of each group goes to one worker and the group's later series
+    # follow its bots; a worker starts the other group's bots only once its own group is played
+    # out, and only one worker can: at most 12 + 6 starts, whatever the workers' speeds.
     log, cfg, db, event_id = round_robin(tmp_path)
     by_pair = {tuple(sorted(s["name"] for s in t.entrants)): t for t in runner.pending_tasks(db, event_id, cfg)}
     groups = [list(itertools.combinations(NAMES[:6], 2)), list(itertools.combinations(NAMES[6:], 2))]
