@@ -40,7 +40,7 @@ def flow_help(command) -> None:
 
 
 #: every command (and command group) -> the module of tourney.commands that registers it; a new
-#: command adds its line here (tests/test_cli_voice.py checks the table against the commands)
+#: command adds its line here (tests/test_cli_start.py checks the table against the commands)
 COMMAND_MODULES = {
     "check": "check", "club": "club", "demo": "demo", "events": "events", "export-bot": "export_bot",
     "fairplay": "fairplay", "games": "games", "init": "init", "ladder": "ladder", "match": "match",

@@ -2,8 +2,8 @@
 
 A command's run imports that command's module alone (``tourney sprt`` needs neither the club's
 web pages nor the report's tables), and what it imported is kept out of the garbage collector's
-walks: start-up and exit are part of every verdict's time. The help of
-``tourney`` itself, ``--version`` and a word that is no command load every command.
+walks: start-up and exit are part of every verdict's time. The help of ``tourney`` itself,
+``--version`` and a word that is no command load every command.
 """
 
 import gc
