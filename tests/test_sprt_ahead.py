@@ -24,11 +24,11 @@ SMART = str(ROOT / "examples" / "bots" / "smart_bot.py")
 LOG_BOT = str(ROOT / "tests" / "bots" / "log_bot.py")
 
 #: what the code before playing ahead answered, at -j 1 and -j 2 alike (smart against its noisy
-#: self, seed 3, public seeds, --elo0 0 --elo1 60): verdict, games, LLR
+#: self, seed 3, public seeds, --elo0 0 --elo1 60 unless given again): verdict, games, LLR
 BEFORE = {
     (): ("H1 accepted", 48, 3.0871),
     ("--max-games", "20"): ("inconclusive", 20, 0.7394),
-    ("--duplicate",): ("H1 accepted", 96, 3.2487),
+    ("--duplicate", "--elo1", "120"): ("H1 accepted", 32, 4.5889),
 }
 
 
