@@ -22,14 +22,17 @@ try:
     main()
 except SystemExit:
     pass
+print("numpy" in sys.modules, file=sys.stderr)
 print(sorted(m for m in sys.modules if m.startswith("tourney.commands.")), file=sys.stderr)
 """
 
 
-def loaded(*argv: str) -> tuple[str, list[str]]:
+def loaded(*argv: str) -> tuple[str, list[str], bool]:
+    """What ``tourney ARGV`` printed, the command modules it imported, and whether numpy."""
     done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}, timeout=120)
-    return done.stdout, eval(done.stderr.strip().splitlines()[-1])  # the probe's own last line
+    *_, numpy, modules = done.stderr.strip().splitlines()  # the probe's own last lines
+    return done.stdout, eval(modules), numpy == "True"
 
 
 def test_the_table_names_the_module_of_every_command():
@@ -49,10 +52,22 @@ def test_a_command_word_picks_its_module_and_an_option_first_picks_none():
 
 
 def test_a_run_loads_its_command_alone_and_the_help_of_tourney_lists_every_command():
-    out, modules = loaded("sprt", "--help")
+    out, modules, numpy = loaded("sprt", "--help")
     assert "--elo1" in out
     assert "tourney.commands.sprt" in modules and "tourney.commands.club" not in modules
     assert "tourney.commands.check" not in modules
-    out, modules = loaded("--help")
+    assert not numpy  # sqlite-utils imported without it (tourney.cli.NoNumpy)
+    out, modules, _ = loaded("--help")
     assert {f"tourney.commands.{m}" for m in COMMAND_MODULES.values()} <= set(modules)
     assert all(name in out for name in COMMAND_MODULES)
+
+
+def test_sqlite_utils_without_numpy_stores_a_test_and_numpy_stays_importable(tmp_path):
+    probe = PROBE + "import sqlite_utils.db, numpy\nprint(sqlite_utils.db.np is None, file=sys.stderr)\n"
+    db = tmp_path / "t.db"
+    done = subprocess.run([sys.executable, "-c", probe, "sprt", "greedy", "random", "--max-games", "8", "-j", "1",
+                           "--db", str(db), "--json"], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert '"verdict"' in done.stdout, done.stderr
+    *_, numpy_before, _, without = done.stderr.strip().splitlines()
+    assert numpy_before == "False" and without == "True"
