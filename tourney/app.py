@@ -39,6 +39,19 @@ def flow_help(command) -> None:
         flow_help(sub)
 
 
+#: every command (and command group) -> the module of tourney.commands that registers it; a new
+#: command adds its line here (tests/test_cli_start.py checks the table against the commands)
+COMMAND_MODULES = {
+    "check": "check", "club": "club", "demo": "demo", "events": "events", "export-bot": "export_bot",
+    "fairplay": "fairplay", "games": "games", "init": "init", "ladder": "ladder", "match": "match",
+    "new-bot": "new_bot", "play": "play", "replay": "replay", "report": "report", "run": "run",
+    "serve": "serve", "sprt": "sprt", "standings": "standings", "upgrade": "upgrade",
+}
+#: set by the console script (tourney.cli) to the one command module it runs, before importing
+#: it: importing tourney.commands then registers that command only. None: every command.
+load_only: str | None = None
+
+
 class _Group(TyperGroup):
     """The root command group: runs a command and maps the errors it lets escape; every help
     text in it flows (:func:`flow_help`)."""

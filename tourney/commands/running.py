@@ -219,7 +219,8 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     event_runner = runner.Runner(db, event_id, tasks, concurrency or cfg.concurrency,
                                  on_game=on_game_cb, on_series=screen.series,
                                  on_warn=lambda t: screen.note(f"warning: {t}"), on_line=on_line,
-                                 more=more, cluster=cluster)
+                                 more=more, cluster=cluster,
+                                 ahead=lambda: runner.ahead_tasks(db, event_id, cfg))
     try:
         if screen.progress is not None:
             with screen.progress:

@@ -32,8 +32,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabulate import tabulate
-
 import engine
 from tourney import seeding
 from tourney.results import ratings, reads
@@ -288,6 +286,8 @@ def bracket_lines(tree: list[list[dict]]) -> list[str]:
 
 
 def swiss_lines(table: list[dict]) -> list[str]:
+    from tabulate import tabulate  # heavy at CLI start (wcwidth): only a Swiss report draws it
+
     return tabulate([[r["rank"], r["entrant"], r["score"], r["buchholz_cut1"],
                       r["sonneborn_berger"]] for r in table],
                     headers=["rank", "entrant", "score", "Buchholz Cut-1", "Sonneborn-Berger"],

@@ -20,17 +20,23 @@ from tourney.events import workers
 from tourney.events.cluster import run_on_cluster
 from tourney.events.play import SeriesTask, run_series
 from tourney.events.schedule import schedule
-from tourney.events.tasks import pending_tasks, stored_games
+from tourney.events.tasks import item_tasks, pending_tasks, stored_games
 from tourney.results import reads, store
 
-__all__ = ["EventConflict", "Runner", "db_name", "default_concurrency", "next_round_tasks",
-           "pending_tasks", "prepare_event", "stored_games"]
+__all__ = ["EventConflict", "Runner", "ahead_tasks", "db_name", "default_concurrency",
+           "next_round_tasks", "pending_tasks", "prepare_event", "stored_games"]
 
 #: the most games committed together when several are waiting (Runner.handle_many)
 GROUP_COMMIT = 256
 #: an event with more command entrants than this starts none ahead: each worker starts a bot's
 #: process when a series first needs it, and keeps it warm from then on
 WARM_PRESTART_MAX = 8
+#: slots of the shared array of dropped rounds (tickets wrap around; two rounds are ever in play)
+TICKETS = 4096
+#: series of a routed round offered together to each free worker (each job carries them all)
+ROUTE_CHUNK = 64
+#: a round of more series than this is not routed (the shared array of claims holds this many)
+ROUTE_MAX = 1 << 16
 
 
 class EventConflict(store.StoreError):
@@ -83,6 +89,16 @@ def next_round_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
     return pending_tasks(db, event_id, cfg)
 
 
+def ahead_tasks(db, event_id: int, cfg) -> list[SeriesTask]:
+    """The round after the stored series, should the event go on once they have finished, when
+    the format can tell it before their results (an SPRT's next batch), as tasks; nothing is
+    stored (the round is played ahead, and kept only if :func:`next_round_tasks` then gives the
+    same series)."""
+    items = formats.get(cfg.event["format"]).next_series_ahead(
+        cfg.event, store.series_rows(db, event_id), store.event_secret(db, event_id))
+    return item_tasks(cfg, items, store.event_secret(db, event_id)) if items else []
+
+
 def default_concurrency() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -99,12 +115,23 @@ class Runner:
     round of a Swiss or knockout), until it returns none. With ``cluster`` (a Dask scheduler's
     address) the series are played on that cluster's workers instead of local processes
     (:mod:`tourney.events.cluster`), ``cluster_group`` series per Dask task.
+
+    ``ahead()``, if given, is asked, each time a round starts on the local pool, for the round
+    that ``more()`` will give after it should the event go on (:func:`ahead_tasks`). Those
+    series are queued behind the round, so no worker waits while the round's last series ends
+    and the next is planned; their games are held, not stored, until ``more()`` gives the same
+    series, and dropped (those not begun are never begun, those begun stop after their game)
+    when it gives others or none. So what is stored, and where an SPRT stops, is exactly what
+    round after round gives (docs/scale.md, "Playing the next batch ahead").
     """
 
     def __init__(self, db, event_id: int, tasks: list[SeriesTask], concurrency: int,
                  on_game=None, on_series=None, on_warn=None, on_line=None, more=None,
-                 cluster: str | None = None, cluster_group: int = 1):
+                 cluster: str | None = None, cluster_group: int = 1, ahead=None):
         self.more = more
+        self.ahead = ahead
+        #: rounds played ahead: asked for, kept, dropped; games of dropped rounds thrown away
+        self.ahead_counts = {"rounds": 0, "kept": 0, "dropped": 0, "games_dropped": 0}
         self.cluster_group = cluster_group
         self.db = db
         self.event_id = event_id
@@ -252,45 +279,144 @@ class Runner:
         the event; their bots are said goodbye when the pool shuts down, worker by worker at once."""
         ctx = self._context()
         q = ctx.Queue()
+        dropped = ctx.Array("b", TICKETS, lock=False)
+        warm = self.warm_wanted()
+        # no warm process started ahead, yet command entrants: send each series to a worker
+        # that holds its entrants' warm processes where one can
+        route = not warm and any(spec.get("command") for t in self.tasks for spec in t.entrants)
+        claims = ctx.Array("i", ROUTE_MAX) if route else None
         pool = ProcessPoolExecutor(size, mp_context=ctx, initializer=workers.init,
-                                   initargs=(q, os.getpid(), self.warm_wanted(), self.warm_seed()))
+                                   initargs=(q, os.getpid(), warm, self.warm_seed(), dropped, claims))
         try:
-            while self.tasks:
-                self._run_round(pool, q)
-                self.next_round()
+            _Rounds(self, pool, q, dropped, routed=route).play()
         except BaseException:
             self._abort(pool)
             raise
         pool.shutdown(wait=True)
 
-    def _run_round(self, pool: ProcessPoolExecutor, q) -> None:
-        expected = len(self.tasks)
-        futures = [pool.submit(workers.run_task, t) for t in self.tasks]
-        target = self.finished + expected
-        returned = 0
-        while self.finished < target:
+
+class _Round:
+    """The series of one round on the pool: its ticket, futures, and jobs not done yet."""
+
+    def __init__(self, ticket: int, tasks: list[SeriesTask], futures: list):
+        self.ticket, self.tasks, self.futures = ticket, tasks, futures
+        self.open = len(futures)  # jobs whose ("done", idx) has not come yet: one per series
+        self.held: list = []  # messages of a round played ahead, until it is confirmed
+
+
+class _Rounds:
+    """The local pool's rounds, one confirmed round at a time and the next played ahead."""
+
+    def __init__(self, runner: Runner, pool: ProcessPoolExecutor, q, dropped, routed: bool = False):
+        self.runner, self.pool, self.q, self.dropped = runner, pool, q, dropped
+        self.routed = routed
+        self.ticket = 0
+        self.rounds: dict[int, _Round] = {}  # every round with series not done, dropped ones too
+
+    def submit(self, tasks: list[SeriesTask]) -> _Round:
+        self.ticket += 1
+        self.dropped[self.ticket % TICKETS] = 0
+        if self.routed and len(tasks) <= ROUTE_MAX:
+            # one job per series, each offered its chunk: a free worker takes the one that fits it
+            futures = [self.pool.submit(workers.run_claim, tasks[base:base + ROUTE_CHUNK], base, self.ticket)
+                       for base in range(0, len(tasks), ROUTE_CHUNK)
+                       for _ in tasks[base:base + ROUTE_CHUNK]]
+        else:
+            futures = [self.pool.submit(workers.run_task, t, self.ticket) for t in tasks]
+        r = _Round(self.ticket, tasks, futures)
+        self.rounds[r.ticket] = r
+        return r
+
+    def drop(self, r: _Round | None) -> None:
+        if r is None:
+            return
+        self.dropped[r.ticket % TICKETS] = 1  # before the cancels: a series not cancelled skips
+        for future in r.futures:
+            if future.cancel():
+                r.open -= 1
+        self.runner.ahead_counts["dropped"] += 1
+        self.runner.ahead_counts["games_dropped"] += sum(1 for m in r.held if m[0] == "game")
+        r.held = []
+
+    def play(self) -> None:
+        runner = self.runner
+        current = self.submit(runner.tasks)
+        ahead = self.submit_ahead()
+        while True:
+            self.wait(current, ahead)
+            del self.rounds[current.ticket]
+            if not runner.next_round():
+                self.drop(ahead)
+                break
+            if ahead is not None and ahead.tasks == runner.tasks:
+                runner.ahead_counts["kept"] += 1
+                current, held, ahead.held = ahead, ahead.held, []
+                ahead = self.submit_ahead()  # queued first: the workers are still on ``current``
+                self.take(held)
+            else:
+                self.drop(ahead)
+                current = self.submit(runner.tasks)
+                ahead = self.submit_ahead()
+        self.settle()
+
+    def submit_ahead(self) -> _Round | None:
+        """The round after the stored ones, should the event go on, queued behind them."""
+        tasks = self.runner.ahead() if self.runner.ahead is not None else []
+        self.runner.ahead_counts["rounds"] += bool(tasks)
+        return self.submit(tasks) if tasks else None
+
+    def wait(self, current: _Round, ahead: _Round | None) -> None:
+        """Store the games of ``current`` as they come until its every series is done, holding
+        those of ``ahead``."""
+        while current.open:
+            self.receive(current, ahead)
+
+    def settle(self) -> None:
+        """Wait for the dropped series still being played (each stops after its game): their
+        messages are read, so no worker is left writing to a full queue."""
+        while any(r.open for r in self.rounds.values()):
+            self.receive(None, None)
+
+    def receive(self, current: _Round | None, ahead: _Round | None) -> None:
+        try:
+            msgs = [self.q.get(timeout=0.2)]
+        except _queue.Empty:
+            _raise_worker_failure([f for r in self.rounds.values() for f in r.futures])
+            return
+        while len(msgs) < GROUP_COMMIT:  # everything else already waiting
             try:
-                msgs = [q.get(timeout=0.2)]
+                msgs.append(self.q.get_nowait())
             except _queue.Empty:
-                _raise_worker_failure(futures)
-                done = sum(1 for f in futures if f.done())
-                if done == len(futures) and returned == done:
-                    break  # every worker returned and nothing more arrived
-                returned = done
+                break
+        mine = []
+        for ticket, msg in msgs:
+            r = self.rounds.get(ticket)
+            if r is None:
                 continue
-            while len(msgs) < GROUP_COMMIT:  # everything else already waiting
-                try:
-                    msgs.append(q.get_nowait())
-                except _queue.Empty:
-                    break
-            self.handle_many(msgs)
-        for f in futures:  # every series of the round has returned before the next is planned
-            f.result()
+            if msg[0] == "done":
+                r.open -= 1
+                if not r.open and r is not current and r is not ahead:
+                    del self.rounds[ticket]
+                continue
+            if r is current:
+                mine.append(msg)
+            elif r is ahead:
+                r.held.append(msg)
+            elif msg[0] == "game":  # a dropped round's game: never stored
+                self.runner.ahead_counts["games_dropped"] += 1
+        if mine:
+            self.runner.handle_many(mine)
+
+    def take(self, held: list) -> None:
+        """Store what a round played ahead had sent before it was confirmed, in arrival order."""
+        mine = [m for m in held if m[0] != "done"]
+        for start in range(0, len(mine), GROUP_COMMIT):
+            self.runner.handle_many(mine[start:start + GROUP_COMMIT])
 
 
 def _raise_worker_failure(futures) -> None:
     """Raise the error of the first worker that failed: a quiet queue may mean a crashed worker."""
     for f in futures:
-        failure = f.exception() if f.done() else None
+        failure = f.exception() if f.done() and not f.cancelled() else None
         if failure is not None:
             raise failure from None

@@ -80,6 +80,17 @@ def games_left(event: dict, test: Sprt | ScoreSprt) -> int:
     return 0 if test.verdict is not None or left < per_unit else left
 
 
+def batch_ahead(event: dict, rows: list[dict], secret: str | None) -> list[dict]:
+    """The batch after the series of ``rows``, should the test not answer when they have
+    finished: the items :func:`batch` gives then, with every scheduled game counted by the test
+    (one less unit in the test, as when a luck-adjusted score is missing, gives other items: the
+    runner then plays what the test schedules instead). [] when ``max_games`` leaves no batch."""
+    per_unit = 2 if event.get("duplicate") else 1
+    units = len(rows) if event.get("duplicate") else sum(r["games_target"] for r in rows)
+    left = settings(event)["max_games"] - units * per_unit
+    return batch(event, len(rows), secret, left) if left >= per_unit else []
+
+
 def candidate_scores(db, event_id: int, event: dict) -> list[list[float]]:
     """The candidate's score in each game of each finished series, in schedule order (1 a win,
     ½ no winner, 0 a loss); one query, however long the test has run."""

@@ -1,6 +1,9 @@
 """Worker processes of the local pool: each plays series and sends games back on a queue.
 
-A worker never writes the database. It keeps its bots warm for the life of the event (a
+A worker never writes the database. Every message it sends carries the ticket of the round it
+belongs to, and a series ends with a ``("done", idx)`` message: a round played ahead of its
+confirmation (an SPRT's next batch) may be dropped, and a worker then skips its series, or stops
+one between two games (:class:`tourney.events.runner.Runner`). It keeps its bots warm for the life of the event (a
 :class:`~tourney.bots.pool.WarmPool`: started together when the worker starts, said goodbye to
 together when it ends). It dies with the main process (a watcher thread notices the parent is
 gone) and closes its bots on SIGTERM, so no bot outlives a run.
@@ -23,6 +26,15 @@ _QUEUE = None
 _OPEN: list = []
 #: this worker's warm bots, kept from series to series for the life of the event
 _POOL: WarmPool | None = None
+#: the rounds the main process dropped: ``_DROPPED[ticket % len(_DROPPED)]`` is set (shared memory)
+_DROPPED = None
+#: the series taken from routed rounds: ``_CLAIMS[pos] == ticket`` once a worker took the series at
+#: position ``pos`` of round ``ticket`` (shared memory, with its lock)
+_CLAIMS = None
+
+
+class Dropped(Exception):
+    """The round of the series being played was dropped: stop between two games."""
 
 
 def _abandon(code: int) -> None:
@@ -56,11 +68,15 @@ def _watch_main(main_pid: int) -> None:
             _abandon(137)
 
 
-def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, warm_seed: int = 0) -> None:
+def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, warm_seed: int = 0,
+         dropped=None, claims=None) -> None:
     """Set up a worker: its queue, its watch on the main process, its signals, and its warm
-    pool, which starts ``count`` processes of each ``(entrant spec, count)`` of ``warm`` now."""
-    global _QUEUE, _POOL
+    pool, which starts ``count`` processes of each ``(entrant spec, count)`` of ``warm`` now.
+    ``dropped`` is the shared array of dropped rounds (by ticket), ``claims`` that of the series
+    taken from routed rounds."""
+    global _QUEUE, _POOL, _DROPPED, _CLAIMS
     _QUEUE = q
+    _DROPPED, _CLAIMS = dropped, claims
     # the main process may be killed (kill -9): do not play on, do not leave bots behind
     threading.Thread(target=_watch_main, args=(main_pid,), daemon=True).start()
     init_signals()
@@ -78,7 +94,46 @@ def init_signals() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_task(task: SeriesTask) -> int:
-    assert _QUEUE is not None, "init() runs first in every worker"
-    run_series(task, _QUEUE.put, opened=_OPEN, pool=_POOL)
+def dropped(ticket: int) -> bool:
+    """Whether the main process dropped the round of ``ticket``."""
+    return _DROPPED is not None and bool(_DROPPED[ticket % len(_DROPPED)])
+
+
+def run_task(task: SeriesTask, ticket: int = 0) -> int:
+    """Play a series of the round ``ticket``: each message goes out as ``(ticket, message)``,
+    and ``(ticket, ("done", idx))`` last. A dropped round's series is not begun, or is left
+    after the game being played (its bots go back to the pool between two games, as ever)."""
+    q = _QUEUE
+    assert q is not None, "init() runs first in every worker"
+
+    def emit(msg) -> None:
+        q.put((ticket, msg))
+        if dropped(ticket):
+            raise Dropped
+
+    try:
+        if not dropped(ticket):
+            run_series(task, emit, opened=_OPEN, pool=_POOL)
+    except Dropped:
+        pass
+    q.put((ticket, ("done", task.idx)))
     return task.idx
+
+
+def fit(task: SeriesTask, held: set[str]) -> int:
+    """How many of a series' entrants this worker holds idle warm processes of."""
+    return sum(1 for spec in task.entrants if spec.get("command") and spec["name"] in held)
+
+
+def run_claim(tasks: list[SeriesTask], base: int, ticket: int) -> int:
+    """Play one series of ``tasks`` (positions ``base`` on of the round ``ticket``) that no
+    worker has taken yet: the one with the most entrants whose warm processes this worker holds,
+    the earliest of those. The round sends one such job per series, so every series is played
+    once, and each goes, where it can, to a worker that need not start its bots."""
+    assert _CLAIMS is not None, "init() runs first in every worker"
+    held = _POOL.holds() if _POOL is not None else set()
+    with _CLAIMS.get_lock():
+        free = [i for i in range(len(tasks)) if _CLAIMS[base + i] != ticket]
+        best = max(free, key=lambda i: (fit(tasks[i], held), -i))
+        _CLAIMS[base + best] = ticket
+    return run_task(tasks[best], ticket)

@@ -348,6 +348,13 @@ class Format:
         event is complete (formats planned up front have no next round)."""
         return []
 
+    def next_series_ahead(self, event: dict, rows: list[dict], secret: str | None) -> list[dict]:
+        """The items :meth:`next_series` will give once the series of ``rows`` have finished,
+        should the event go on, when they can be known before those results (an SPRT's next
+        batch); [] when they cannot. Played ahead and stored only once confirmed
+        (:class:`tourney.events.runner.Runner`)."""
+        return []
+
     def between_rounds(self, db, event_id: int, event: dict) -> str | None:
         """A line for people each time a round is done (an SPRT's test so far), or None."""
         return None

@@ -72,6 +72,9 @@ class Sprt(Format):
         left = sprt.games_left(event, sprt.test_of(db, event_id, event))
         return sprt.batch(event, len(rows), secret, left) if left else []
 
+    def next_series_ahead(self, event: dict, rows: list[dict], secret: str | None) -> list[dict]:
+        return sprt.batch_ahead(event, rows, secret)
+
     def between_rounds(self, db, event_id: int, event: dict) -> str | None:
         # where the test stands, while it goes on: the verdict is the command's own last line
         if not sprt.games_left(event, sprt.test_of(db, event_id, event)):
