@@ -21,7 +21,7 @@ together, at most every :data:`SEND_EVERY_S`, and hands the last of them back wi
 (one round trip fewer per group). A group whose worker dies is submitted again series by series,
 each from its stored games.
 
-Rounds follow each other without a pause when the runner allows it (``runner.ahead``, a ladder
+Rounds follow each other without a pause when the runner allows it (``runner.plans_ahead``, a ladder
 that plans one batch ahead): the next round is asked for, and submitted, as soon as every round
 before the last one given is stored, so the workers play one round while the main process plans
 the next. Otherwise (a Swiss round needs the standings of the last) a round is asked for once
@@ -115,7 +115,7 @@ class ClusterRun:
         self.series_of: dict[str, list[int]] = {}  # task key -> the series idx it plays
         self.group = max(1, int(getattr(runner, "cluster_group", 1) or 1))
         #: rounds in play at once: two when the runner plans one ahead
-        self.depth = 2 if getattr(runner, "ahead", False) else 1
+        self.depth = 2 if getattr(runner, "plans_ahead", False) else 1
 
     def run(self) -> None:
         from distributed import Event, Queue, as_completed  # the optional [cluster] extra: only on a cluster run

@@ -200,7 +200,7 @@ class _Runner(Runner):
     """The event runner, told whether the ladder plans a batch ahead: a cluster then asks for
     the next batch while the last one plays (:mod:`tourney.events.cluster`)."""
 
-    ahead = False
+    plans_ahead = False
 
 
 class LadderRun:
@@ -400,7 +400,7 @@ class LadderRun:
             runner = _Runner(self.db, self.ladder["event_id"], tasks, self.concurrency, on_game=self._game,
                              on_warn=self.on_note, more=more, cluster=self.cluster,
                              cluster_group=self.cluster_group)
-            runner.ahead = self._planning_ahead
+            runner.plans_ahead = self._planning_ahead
             runner.run()
         self._release(keep=set())
         self.ratings.load()
