@@ -15,8 +15,10 @@ CARD_FIELDS = ("card", "cards", "gave", "took", "take", "give", "holding")
 
 #: what the seat knows of one place (a card of the draw pile, or a card of a hidden hand) in the
 #: walk over its history: ``BASE`` nothing; ``k >= 1`` the place holds one of the cards of the
-#: k-th reshuffle not seen since; ``("card", c)`` card ``c`` (a draw-pile place only); ``OWN`` a
-#: card the seat put there itself (a draw-pile place only; the view says which while it stays)
+#: k-th reshuffle not seen since; and, for draw-pile places only, ``("card", c)`` card ``c``;
+#: ``OWN`` a card the seat put there itself (the view says which while it stays); ``("pool", h)``
+#: a card hand ``h`` put back, of one of the kinds that hand holds (its *pool*: the hand and its
+#: put-back cards hold ``hands[h]`` of each reshuffle between them)
 BASE = 0
 OWN = "own"
 
@@ -48,10 +50,10 @@ class Walk:
 
     The draw pile is a list of places, bottom first, each labelled as ``BASE`` is described; a
     hidden hand is a count of its places per reshuffle. A card put where the walk cannot follow
-    it (a trade between two others, a card put back from a hand holding several kinds of card)
-    *merges*: its kind of card and place becomes ``BASE``, nothing known, which only widens the
-    worlds. An event the walk cannot square with what it knows sets ``ok`` false: the caller then
-    uses none of the walk's draw-pile facts."""
+    it (a trade between two others, Revolution, a shuffled draw pile) *merges*: its kind of card
+    and place become ``BASE``, nothing known, which only widens the worlds. An event the walk
+    cannot square with what it knows sets ``ok`` false: the caller then uses none of the walk's
+    draw-pile facts."""
 
     def __init__(self, info: dict, pile_size: int):
         self.seat = info["player"]
@@ -96,16 +98,30 @@ class Walk:
         del self.pile[len(self.pile) - n:]
         return taken
 
+    def may_hold(self, place, card: int) -> bool:
+        """Whether the draw-pile place ``place`` may hold ``card``."""
+        k = self.label.get(card, BASE)
+        if isinstance(place, tuple) and place[0] == "pool":
+            return k == BASE or self.hands.get(place[1], {}).get(k, 0) > 0
+        return place == ("card", card) or place == k or (place == OWN and k == BASE)
+
     def shown(self, place, card: int) -> None:
         """``card`` came from the draw-pile place ``place``, face up."""
+        if not self.may_hold(place, card):
+            self.fail()
         k = self.label.pop(card, BASE)
-        if place == ("card", card) or place == k or (place == OWN and k == BASE):
-            return
-        self.fail()
+        if isinstance(place, tuple) and place[0] == "pool" and k != BASE:
+            counts = self.hands.get(place[1], {})
+            if counts.get(k, 0) > 0:
+                counts[k] -= 1  # the pool of that hand holds one card of that kind fewer
 
     def give(self, h: int, place) -> None:
         """Hand ``h`` (another's, hidden) drew the card of ``place``."""
-        if isinstance(place, tuple):
+        if place == ("pool", h):
+            return  # a card it put back itself: back in the same pool
+        if isinstance(place, tuple) and place[0] == "pool":
+            self.scramble(place[1])  # another pool's card: which kind is not known
+        elif isinstance(place, tuple):
             self.held[place[1]] = (h, True)  # a card seen on the draw pile: now in that hand
         elif isinstance(place, int) and place > BASE:
             counts = self.hands.setdefault(h, {})
@@ -132,10 +148,21 @@ class Walk:
             counts.pop(k, None)
 
     def scramble(self, h: int) -> None:
-        """Hand ``h`` changed unseen: nothing is known any more of the kinds of card it holds."""
+        """Hand ``h`` changed unseen: nothing is known any more of the kinds of card it holds
+        (nor of the cards it put back on the draw pile, its *pool*)."""
         for k in list(self.hands.get(h, {})):
             self.merge(k)
         self.held = {c: fact for c, fact in self.held.items() if fact[0] != h}
+        self.pile = [BASE if place == ("pool", h) else place for place in self.pile]
+
+    def unknown(self, places: list) -> list:
+        """Places moved unseen among each other: nothing known of any of them any more."""
+        for place in places:
+            if isinstance(place, int):
+                self.merge(place)
+            elif isinstance(place, tuple) and place[0] == "pool":
+                self.scramble(place[1])
+        return [BASE] * len(places)
 
     def reshuffle(self, cards: list[int], count: int) -> None:
         """The cards (face up until now) go *under* the draw pile, shuffled."""
@@ -209,10 +236,8 @@ class Walk:
             for place, card in zip(self.pop(len(cards)), cards, strict=True):
                 self.shown(place, card)
         elif name == "Elven Ritual" and (back := _RITUAL_BACK.match(text)):
-            for place in self.pile:  # the whole pile shuffled: nothing known of any place
-                if isinstance(place, int):
-                    self.merge(place)
-            self.pile = [BASE] * (len(self.pile) + int(back.group(1)))
+            # the whole pile shuffled: nothing known of any place
+            self.pile = self.unknown(list(self.pile)) + [BASE] * int(back.group(1))
         elif name == "Elven Princess" and "on the bottom of the draw pile" in text:
             self.pile.insert(0, self.pop(1)[0])
         elif name in ("Lighthouse", "Morgan le Fay") and cards and "on top of the discard pile" in text:
@@ -221,16 +246,16 @@ class Walk:
             on_top, under = int(moved.group(1)), int(moved.group(2))
             places = self.pop(on_top + under)
             if len(set(places)) > 1:  # reordered unseen: the places are no longer told apart
-                for place in places:
-                    if isinstance(place, int):
-                        self.merge(place)
-                places = [BASE] * len(places)
+                places = self.unknown(places)
             self.pile[:0] = places[on_top:][::-1]
             self.pile.extend(places[:on_top][::-1])
         elif name in _PUT_BACKS and "draw pile" in text:
+            # a card of that hand: of one of the kinds the hand holds, so the place joins the
+            # hand's pool (the hand and its put-back cards hold those kinds between them)
             place = OWN if p == self.seat else BASE
-            if place == BASE and isinstance(p, int):  # from a hand that may hold several kinds
-                self.scramble(p)
+            if isinstance(p, int) and place == BASE and any(self.hands.get(p, {}).values()):
+                place = ("pool", p)
+            self.held = {c: fact for c, fact in self.held.items() if fact[0] != p}
             if "bottom" in text:
                 self.pile.insert(0, place)
             else:
@@ -269,15 +294,16 @@ class Walk:
         """``card`` left one of the top ``among`` places of the draw pile, face up (the topmost
         that may have held it: places that may hold the same cards are alike)."""
         top = self.pile[len(self.pile) - among:]
-        k = self.label.pop(card, BASE)
         fits = [i for i, place in enumerate(top) if place == ("card", card)] or [
-            i for i, place in enumerate(top) if place == k or (place == OWN and k == BASE)
+            i for i, place in enumerate(top) if self.may_hold(place, card)
         ]
         if not fits:
             self.fail()
             fits = [len(top) - 1] if top else []
         if fits:
-            del self.pile[len(self.pile) - len(top) + fits[-1]]
+            i = len(self.pile) - len(top) + fits[-1]
+            self.shown(self.pile[i], card)
+            del self.pile[i]
 
     # -- the eights family --------------------------------------------------------------------
     def _eights(self, e: dict) -> None:

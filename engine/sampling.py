@@ -98,7 +98,8 @@ def _pile_facts(walk: Walk, hands: dict[int, int], seen: set[int], pinned: dict[
     pinned = dict(pinned)
     at = {where: card for card, (zone, where) in pinned.items() if zone == "pile"}
     for depth, place in enumerate(reversed(walk.pile)):
-        if isinstance(place, tuple) and place[1] not in pinned and depth not in at and place[1] not in seen:
+        if isinstance(place, tuple) and place[0] == "card" and place[1] not in pinned and depth not in at \
+                and place[1] not in seen:
             pinned[place[1]] = ("pile", depth)
             at[depth] = place[1]
     for depth, card in at.items():
@@ -115,10 +116,11 @@ def _pile_facts(walk: Walk, hands: dict[int, int], seen: set[int], pinned: dict[
                 walk.merge(k)
     for card in [c for c in walk.label if c in seen]:
         del walk.label[card]
+    for h in {place[1] for place in walk.pile if isinstance(place, tuple) and place[0] == "pool"} - set(hands):
+        walk.scramble(h)  # a pool whose hand left the game (or is seen)
     for h, counts in list(walk.hands.items()):
-        if h not in hands or sum(counts.values()) > hands[h]:
-            for k in list(counts):
-                walk.merge(k)
+        if h not in hands or sum(counts.values()) > hands[h] + walk.pile.count(("pool", h)):
+            walk.scramble(h)
     pile_labels = {
         depth: place for depth, place in enumerate(reversed(walk.pile))
         if isinstance(place, int) and place > BASE and depth not in at
@@ -137,8 +139,12 @@ def _pile_facts(walk: Walk, hands: dict[int, int], seen: set[int], pinned: dict[
         if places.get(k, 0) != cards.get(k, 0):
             walk.merge(k)
             pile_labels = {depth: j for depth, j in pile_labels.items() if j != k}
+    pools: dict[int, list[int]] = {}
+    for depth, place in enumerate(reversed(walk.pile)):
+        if isinstance(place, tuple) and place[0] == "pool":
+            pools.setdefault(place[1], []).append(depth)
     return {
-        "pinned": pinned, "labels": dict(walk.label), "pile_labels": pile_labels,
+        "pinned": pinned, "labels": dict(walk.label), "pile_labels": pile_labels, "pools": pools,
         "hand_labels": {h: {k: n for k, n in counts.items() if n} for h, counts in walk.hands.items()
                         if any(counts.values())},
     }
@@ -150,8 +156,9 @@ def unseen(info: dict) -> dict:
     it knows (facts 2, 3, 5 and 6), card -> ``("hand", h)`` or ``("pile", depth from the top)``;
     and the kinds of the other unseen cards (fact 4): ``"labels"`` (card -> the reshuffle it
     came from), ``"pile_labels"`` (depth -> reshuffle) and ``"hand_labels"`` (hand -> reshuffle
-    -> how many of that hand's cards came from it). The unlabelled cards fill the unlabelled
-    places."""
+    -> how many of that hand's cards came from it) and ``"pools"`` (hand -> the depths of the
+    cards it put back on the draw pile, which count with that hand in ``"hand_labels"``). The
+    unlabelled cards fill the unlabelled places."""
     hands = _hidden_hands(info)
     seen = _seen_cards(info)
     pinned: dict[int, tuple] = {}
@@ -164,18 +171,18 @@ def unseen(info: dict) -> dict:
     walk = walk_history(info)
     facts = _pile_facts(walk, hands, seen, pinned) if walk.ok else None
     if facts is None:
-        facts = {"pinned": pinned, "labels": {}, "pile_labels": {}, "hand_labels": {}}
+        facts = {"pinned": pinned, "labels": {}, "pile_labels": {}, "hand_labels": {}, "pools": {}}
         held_facts = {card: fact for card, fact in walk.held.items() if not fact[1]}  # not the pile's
     else:
         held_facts = walk.held
-    pinned, labels, hand_labels = facts["pinned"], facts["labels"], facts["hand_labels"]
+    pinned, labels, hand_labels, pools = facts["pinned"], facts["labels"], facts["hand_labels"], facts["pools"]
     held: dict[int, list[int]] = {}
     for card, (q, _) in held_facts.items():
         if card not in seen and card not in pinned and card not in labels and q in hands:
             held.setdefault(q, []).append(card)
     for q, cards in held.items():
         taken = sum(hand_labels.get(q, {}).values()) + sum(1 for zone in pinned.values() if zone == ("hand", q))
-        if len(cards) + taken <= hands[q]:
+        if len(cards) + taken <= hands[q] + len(pools.get(q, ())):
             pinned.update((card, ("hand", q)) for card in cards)
     return {"hands": hands, "draw_pile": info["draw_pile"], **facts, "pinned": pinned}
 
@@ -205,14 +212,23 @@ def _place(spec: dict, seen: set[int], deck: list[int], rng: random.Random) -> d
             out_hands[where].append(card)
     # the places of each kind of card (BASE: the unlabelled ones)
     places: dict[int, list[tuple]] = {}
+    pools: dict[int, list[int]] = spec["pools"]
+    pooled = {depth for depths in pools.values() for depth in depths}
     for depth in range(pile_size):
-        if pile[depth] is None:
+        if pile[depth] is None and depth not in pooled:
             places.setdefault(spec["pile_labels"].get(depth, BASE), []).append(("pile", depth))
     for h, size in hands.items():
+        # a hand and the cards it put back on the draw pile (its pool) hold so many cards of each
+        # kind between them, in any arrangement: a uniform arrangement of the kinds over the
+        # pool's places, then each kind's cards matched uniformly, is uniform over the worlds
         counts = spec["hand_labels"].get(h, {})
-        for k, n in sorted(counts.items()):
-            places.setdefault(k, []).extend([("hand", h)] * n)
-        places.setdefault(BASE, []).extend([("hand", h)] * (size - len(out_hands[h]) - sum(counts.values())))
+        pool = [("hand", h)] * (size - len(out_hands[h])) + [("pile", depth) for depth in pools.get(h, ())]
+        kinds_here = [k for k, n in sorted(counts.items()) for _ in range(n)]
+        kinds_here += [BASE] * (len(pool) - len(kinds_here))
+        if pools.get(h):
+            rng.shuffle(kinds_here)
+        for place, k in zip(pool, kinds_here, strict=True):
+            places.setdefault(k, []).append(place)
     kinds: dict[int, list[int]] = {}
     for card in sorted(deck):
         if card not in seen and card not in pinned:

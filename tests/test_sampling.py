@@ -224,6 +224,36 @@ def test_crazier_a_card_revealed_on_the_draw_pile_and_drawn_since_is_in_the_hand
     assert_uniform(worlds_of(info, deck, 6, 2400), worlds)
 
 
+def test_crazier_cards_put_back_from_a_hand_holding_reshuffled_cards_are_of_that_hand_s_kinds():
+    # seat 1 plays Study: its draw of two reshuffles four cards and takes two of them; it puts
+    # back one of those and Death; seat 0 draws Death off the top
+    game = engine.load_game({
+        "rule_set": "crazier-eights", "players": 2,
+        "hands": [["Castle", "Sleep"], ["Study", "Death"]],
+        "draw_pile": ["Trade"], "discard_pile": ["Hurricane", "Lilith", "Oberon", "Titania", "Tempest"],
+    })
+    death = game.hands[1][1]
+    game.apply("end")
+    game.apply(f"play:{game.hands[1][0]}")  # Study
+    shuffled = set(next(e for e in game.events if e["type"] == "reshuffle")["cards"])
+    drawn = [c for c in game.hands[1] if c in shuffled]
+    assert len(drawn) == 2 and len(game.draw_pile) == 2
+    game.apply(f"card:{drawn[0]}")
+    game.apply(f"card:{death}")
+    game.apply("end")
+    assert game.pending.player == 0 and death in game.hands[0]
+    info = information(game, 0)
+    spec = unseen(info)
+    assert spec["pools"] == {1: [0]}  # the put-back card still on the pile belongs with seat 1's hand
+    deck = [int(c) for c in game.card_table()]
+    hidden = game.hands[1] + game.draw_pile
+    # the two cards under it are reshuffled ones; seat 1's hand and the top card hold the rest
+    worlds = brute_force_worlds(hidden, {1: 2}, 3, keep=lambda w: set(w["draw_pile"][:2]) <= shuffled)
+    assert len(worlds) == 12 * 3
+    assert not set(worlds_of(dict(info, history=[]), deck, 8, 300)) <= worlds
+    assert_uniform(worlds_of(info, deck, 8, 2400), worlds)
+
+
 def test_super_cards_drawn_from_a_rebuilt_pile_are_in_the_hand_that_drew_them():
     # three players: player 1 drew one card from the rebuilt pile, player 2 none
     info = {
@@ -322,8 +352,9 @@ def test_a_sampled_state_looks_the_same_to_the_seat_and_plays_on(s):
     labels = spec["labels"]  # the kinds of cards: each place of a kind holds a card of that kind
     for depth, k in spec["pile_labels"].items():
         assert labels.get(game.draw_pile[-1 - depth]) == k
-    for h in spec["hands"]:
-        assert dict(Counter(labels[c] for c in game.hands[h] if c in labels)) == spec["hand_labels"].get(h, {})
+    for h in spec["hands"]:  # a hand with its pool: the cards it put back on the draw pile
+        held = game.hands[h] + [game.draw_pile[-1 - depth] for depth in spec["pools"].get(h, ())]
+        assert dict(Counter(labels[c] for c in held if c in labels)) == spec["hand_labels"].get(h, {})
     # a game with the same information gives the same worlds: the sampler reads only the view
     for k in range(3):
         assert (determinise(world, seat, random.Random(k)).to_dict()
