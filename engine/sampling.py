@@ -18,31 +18,38 @@ A world is consistent when it keeps every fact the seat has been shown:
 1. its own hand, every face-up zone (discard pile, cards in play, limbo, the exposed dummies), and
    the number of cards of every hand and of the draw pile;
 2. every draw-pile card it knows at a known depth (Fortune Teller's look, its own put-backs, the
-   cards Wood Elf or Elven Princess showed it: ``known_draw_pile`` in a Crazier Eights view);
+   cards Wood Elf, Elven Princess or Titania showed it: ``known_draw_pile`` in a Crazier Eights
+   view; a buried eight in classic Crazy Eights);
 3. the hand it is looking at now (Trade, Queen Guinevere: ``looking_at``);
-4. a draw pile rebuilt from the play pile (Super Crazy Eights): it holds only cards that were in
-   the play pile then and have not been seen since;
+4. where each reshuffle's cards went: a reshuffle puts face-up cards (the Crazier Eights event
+   names them; in the eights family they are the play pile but its top card) *under* the draw
+   pile, and draws take from the top, so the seat knows which places of the draw pile hold cards
+   of which reshuffle, and how many cards of each hand came from each;
 5. a card it gave by Trade, or saw in a hand Queen Guinevere showed it, stays in that hand until
-   an event names it again or could have moved it unseen (Crazier Eights).
+   an event names it again or could have moved it unseen (Crazier Eights);
+6. a card it saw on the draw pile (fact 2) that another player has drawn since is in that
+   player's hand, on the same terms.
 
-Within those facts the unseen cards are exchangeable, so every consistent world is equally likely:
-the sampler draws each slot's card uniformly from the cards allowed there (tests/test_sampling.py
-checks it by a chi-square test against worlds counted by brute force). It does not use what the
-other players' choices suggest about their hands (a forced draw says a player held nothing
-playable), nor, in Crazier Eights, a card shown on top of the draw pile that someone has drawn
-since, or which part of a draw pile came from a reshuffle: there the worlds are wider than the seat's exact
-knowledge (docs/engine.md, "Sampling hidden cards").
+Facts 4 to 6 come from a walk over the seat's history (:mod:`engine.knowledge`), which follows the draw
+pile place by place. Where a card goes where the walk cannot follow it (a put-back from a hand
+holding reshuffled cards, a trade between two others, Revolution, a shuffled draw pile), the
+kinds of card involved are merged into "nothing known", which only widens the worlds; a walk that
+cannot square the history with the view is not used for facts 2, 4 and 6 beyond the view's own.
+
+Within those facts the unseen cards of one kind (a reshuffle's, or the rest) are exchangeable, so
+every consistent world is equally likely: the sampler matches each kind's cards to that kind's
+places uniformly (tests/test_sampling.py checks it by chi-square tests against worlds counted by
+brute force). It does not use what the other players' choices suggest about their hands (a forced
+draw says a player held nothing playable); docs/engine.md ("Sampling hidden cards") says what else
+it leaves out.
 """
 
 from __future__ import annotations
 
 import random
-import re
 
 from engine.common import Game
-
-#: event fields that name cards (mapped when a world relabels a game's hidden cards)
-_CARD_FIELDS = ("card", "cards", "gave", "took", "take", "give", "holding")
+from engine.knowledge import BASE, CARD_FIELDS, OWN, Walk, walk_history
 
 
 def information(game: Game, seat: int) -> dict:
@@ -83,33 +90,77 @@ def _seen_cards(info: dict) -> set[int]:
     return seen
 
 
-def _rebuilt_pile(info: dict) -> set[int] | None:
-    """The cards a draw pile rebuilt from the play pile may hold (fact 4), or None when the draw
-    pile was never rebuilt. In the eights family the play pile is the starter and every card
-    played since the last rebuild; the rebuild takes all of it but the top card."""
-    if info["rule_set"] == "crazier-eights":
-        return None
-    pile: set[int] = set()
-    rebuilt = None
-    top = None
-    for event in info["history"]:
-        kind = event.get("type")
-        if kind in ("starter", "play"):
-            top = event["card"]
-            pile.add(top)
-        elif kind == "reshuffle":
-            rebuilt = {c for c in pile if c != top}  # the card on top stays in the play pile
-            pile = {c for c in pile if c == top}
-        elif kind == "bury":
-            pile.discard(event["card"])
-    return rebuilt
+def _pile_facts(walk: Walk, hands: dict[int, int], seen: set[int], pinned: dict[int, tuple]) -> dict | None:
+    """What a trusted walk adds to the pins of the view: the known cards the view does not list
+    (a buried eight), and the kinds of the other unseen cards and places (fact 4); None when
+    the walk and the view disagree."""
+    size = len(walk.pile)
+    pinned = dict(pinned)
+    at = {where: card for card, (zone, where) in pinned.items() if zone == "pile"}
+    for depth, place in enumerate(reversed(walk.pile)):
+        if isinstance(place, tuple) and place[0] == "card" and place[1] not in pinned and depth not in at \
+                and place[1] not in seen:
+            pinned[place[1]] = ("pile", depth)
+            at[depth] = place[1]
+    for depth, card in at.items():
+        place = walk.pile[size - 1 - depth]
+        if not (place in (BASE, OWN, ("card", card)) or place == walk.label.get(card, BASE)):
+            return None
+    for card, (zone, h) in pinned.items():  # a card a look pins to a hand takes one of its places
+        k = walk.label.pop(card, BASE)
+        if zone == "hand" and k != BASE:
+            counts = walk.hands.get(h, {})
+            if counts.get(k, 0) > 0:
+                counts[k] -= 1
+            else:
+                walk.merge(k)
+    for card in [c for c in walk.label if c in seen]:
+        del walk.label[card]
+    for h in {place[1] for place in walk.pile if isinstance(place, tuple) and place[0] == "pool"} - set(hands):
+        walk.scramble(h)  # a pool whose hand left the game (or is seen)
+    for h, counts in list(walk.hands.items()):
+        if h not in hands or sum(counts.values()) > hands[h] + walk.pile.count(("pool", h)):
+            walk.scramble(h)
+    pile_labels = {
+        depth: place for depth, place in enumerate(reversed(walk.pile))
+        if isinstance(place, int) and place > BASE and depth not in at
+    }
+    # every kind has as many cards as places, or the walk lost one somewhere: forget that kind
+    places: dict[int, int] = {}
+    for k in pile_labels.values():
+        places[k] = places.get(k, 0) + 1
+    for counts in walk.hands.values():
+        for k, n in counts.items():
+            places[k] = places.get(k, 0) + n
+    cards: dict[int, int] = {}
+    for k in walk.label.values():
+        cards[k] = cards.get(k, 0) + 1
+    for k in set(places) | set(cards):
+        if places.get(k, 0) != cards.get(k, 0):
+            walk.merge(k)
+            pile_labels = {depth: j for depth, j in pile_labels.items() if j != k}
+    pools: dict[int, list[int]] = {}
+    for depth, place in enumerate(reversed(walk.pile)):
+        if isinstance(place, tuple) and place[0] == "pool":
+            pools.setdefault(place[1], []).append(depth)
+    return {
+        "pinned": pinned, "labels": dict(walk.label), "pile_labels": pile_labels, "pools": pools,
+        "hand_labels": {h: {k: n for k, n in counts.items() if n} for h, counts in walk.hands.items()
+                        if any(counts.values())},
+    }
 
 
 def unseen(info: dict) -> dict:
     """What the seat does not see, from its information state: ``"hands"`` (hand -> size, the
-    hands it cannot see), ``"draw_pile"`` (its size) and ``"pinned"``: the unseen cards whose
-    place it knows (facts 2, 3 and 5), card -> ``("hand", h)`` or ``("pile", depth from the top)``."""
+    hands it cannot see), ``"draw_pile"`` (its size), ``"pinned"``: the unseen cards whose place
+    it knows (facts 2, 3, 5 and 6), card -> ``("hand", h)`` or ``("pile", depth from the top)``;
+    and the kinds of the other unseen cards (fact 4): ``"labels"`` (card -> the reshuffle it
+    came from), ``"pile_labels"`` (depth -> reshuffle) and ``"hand_labels"`` (hand -> reshuffle
+    -> how many of that hand's cards came from it) and ``"pools"`` (hand -> the depths of the
+    cards it put back on the draw pile, which count with that hand in ``"hand_labels"``). The
+    unlabelled cards fill the unlabelled places."""
     hands = _hidden_hands(info)
+    seen = _seen_cards(info)
     pinned: dict[int, tuple] = {}
     for card, depth in (info.get("known_draw_pile") or {}).items():
         pinned[int(card)] = ("pile", int(depth))
@@ -117,58 +168,23 @@ def unseen(info: dict) -> dict:
     if look and look["hand_of"] in hands and len(look["cards"]) <= hands[look["hand_of"]]:
         for card in look["cards"]:
             pinned[card] = ("hand", look["hand_of"])
-    seen = _seen_cards(info)
+    walk = walk_history(info)
+    facts = _pile_facts(walk, hands, seen, pinned) if walk.ok else None
+    if facts is None:
+        facts = {"pinned": pinned, "labels": {}, "pile_labels": {}, "hand_labels": {}, "pools": {}}
+        held_facts = {card: fact for card, fact in walk.held.items() if not fact[1]}  # not the pile's
+    else:
+        held_facts = walk.held
+    pinned, labels, hand_labels, pools = facts["pinned"], facts["labels"], facts["hand_labels"], facts["pools"]
     held: dict[int, list[int]] = {}
-    for card, q in _known_in_hands(info).items():
-        if card not in seen and card not in pinned and q in hands:
+    for card, (q, _) in held_facts.items():
+        if card not in seen and card not in pinned and card not in labels and q in hands:
             held.setdefault(q, []).append(card)
     for q, cards in held.items():
-        if len(cards) + sum(1 for zone in pinned.values() if zone == ("hand", q)) <= hands[q]:
+        taken = sum(hand_labels.get(q, {}).values()) + sum(1 for zone in pinned.values() if zone == ("hand", q))
+        if len(cards) + taken <= hands[q] + len(pools.get(q, ())):
             pinned.update((card, ("hand", q)) for card in cards)
-    return {"hands": hands, "draw_pile": info["draw_pile"], "pinned": pinned}
-
-
-#: Crazier Eights effects whose controller puts a card of their hand into the draw pile unseen
-_PUT_BACKS = frozenset({"Study", "Research", "Sagacious Sorceress", "Crystal Ball", "Merlin"})
-_QUEEN_LOOK = re.compile(r"player (\d+)'s hand: ")
-
-
-def _known_in_hands(info: dict) -> dict[int, int]:
-    """Cards the seat knows to be in another player's hand (Crazier Eights, fact 5): a card it gave
-    by Trade, the hand Queen Guinevere showed it. A fact holds until the card is named again by
-    any event, or until an event could have moved it unseen: someone else's Trade, Revolution,
-    that player's put-back into the draw pile, Queen Guinevere taking from that hand."""
-    if info["rule_set"] != "crazier-eights":
-        return {}
-    seat = info["player"]
-    history = info["history"]
-    known: dict[int, int] = {}
-    for i, event in enumerate(history):
-        kind = event.get("type")
-        for key in _CARD_FIELDS:
-            named = event.get(key)
-            for card in named if isinstance(named, list) else (named,) if isinstance(named, int) else ():
-                known.pop(card, None)  # seen again: its place now is the view's business
-        if kind == "traded" and event.get("only") == seat:
-            known[event["gave"]] = event["with"]
-        elif kind == "effect":
-            name = event.get("card")
-            if name == "Queen Guinevere" and event.get("only") == seat and "cards" in event:
-                match = _QUEEN_LOOK.match(event.get("text", ""))
-                if match:
-                    known.update((card, int(match.group(1))) for card in event["cards"])
-            elif name == "Queen Guinevere" and "from player" in event.get("text", ""):
-                known.clear()  # an asset taken from a hand into play (named by text only)
-            elif name == "Trade":
-                follows = history[i + 1] if i + 1 < len(history) else {}
-                if not (follows.get("type") == "traded" and follows.get("only") == seat):
-                    known.clear()  # a trade between two others
-            elif name == "Revolution":
-                known.clear()
-            elif name in _PUT_BACKS:
-                owner = event.get("player")
-                known = {card: q for card, q in known.items() if q != owner}
-    return known
+    return {"hands": hands, "draw_pile": info["draw_pile"], **facts, "pinned": pinned}
 
 
 def sample_world(info: dict, deck: list[int], rng: random.Random) -> dict:
@@ -178,12 +194,15 @@ def sample_world(info: dict, deck: list[int], rng: random.Random) -> dict:
 
     Reads nothing but its arguments: two games that give a seat the same information state give
     the same worlds from the same ``rng``."""
-    spec = unseen(info)
+    return _place(unseen(info), _seen_cards(info), deck, rng)
+
+
+def _place(spec: dict, seen: set[int], deck: list[int], rng: random.Random) -> dict:
+    """:func:`sample_world` from the seat's :func:`unseen` places and the cards it sees."""
     hands: dict[int, int] = spec["hands"]
     pile_size: int = spec["draw_pile"]
     pinned: dict[int, tuple] = spec["pinned"]
-    seen = _seen_cards(info)
-    free = sorted(c for c in deck if c not in seen and c not in pinned)
+    labels: dict[int, int] = spec["labels"]
     pile: list[int | None] = [None] * pile_size  # top first while filling
     out_hands: dict[int, list[int]] = {h: [] for h in hands}
     for card, (zone, where) in pinned.items():
@@ -191,33 +210,43 @@ def sample_world(info: dict, deck: list[int], rng: random.Random) -> dict:
             pile[where] = card
         else:
             out_hands[where].append(card)
-    pile_slots = [i for i, c in enumerate(pile) if c is None]
-    hand_slots = [h for h, size in hands.items() for _ in range(size - len(out_hands[h]))]
-    if len(free) != len(pile_slots) + len(hand_slots):
-        raise ValueError(
-            f"an inconsistent information state: {len(free)} unseen cards for "
-            f"{len(pile_slots) + len(hand_slots)} unseen places"
-        )
-    rebuilt = _rebuilt_pile(info)
-    if rebuilt is not None:
-        # fact 4: the draw pile holds rebuilt cards only, the hands hold the rest and the
-        # rebuilt cards drawn since. Both counts are fixed, so filling the pile uniformly from
-        # the rebuilt cards and the hands uniformly from what is left is uniform over the worlds.
-        allowed = [c for c in free if c in rebuilt]
-        if len(allowed) < len(pile_slots):
-            raise ValueError("an inconsistent information state: too few rebuilt cards for the draw pile")
-        rng.shuffle(allowed)
-        for i, card in zip(pile_slots, allowed, strict=False):
-            pile[i] = card
-        rest = allowed[len(pile_slots):] + [c for c in free if c not in rebuilt]
-    else:
-        rest = list(free)
-        rng.shuffle(rest)
-        for i in pile_slots:
-            pile[i] = rest.pop()
-    rng.shuffle(rest)
-    for h, card in zip(hand_slots, rest, strict=True):
-        out_hands[h].append(card)
+    # the places of each kind of card (BASE: the unlabelled ones)
+    places: dict[int, list[tuple]] = {}
+    pools: dict[int, list[int]] = spec["pools"]
+    pooled = {depth for depths in pools.values() for depth in depths}
+    for depth in range(pile_size):
+        if pile[depth] is None and depth not in pooled:
+            places.setdefault(spec["pile_labels"].get(depth, BASE), []).append(("pile", depth))
+    for h, size in hands.items():
+        # a hand and the cards it put back on the draw pile (its pool) hold so many cards of each
+        # kind between them, in any arrangement: a uniform arrangement of the kinds over the
+        # pool's places, then each kind's cards matched uniformly, is uniform over the worlds
+        counts = spec["hand_labels"].get(h, {})
+        pool = [("hand", h)] * (size - len(out_hands[h])) + [("pile", depth) for depth in pools.get(h, ())]
+        kinds_here = [k for k, n in sorted(counts.items()) for _ in range(n)]
+        kinds_here += [BASE] * (len(pool) - len(kinds_here))
+        if pools.get(h):
+            rng.shuffle(kinds_here)
+        for place, k in zip(pool, kinds_here, strict=True):
+            places.setdefault(k, []).append(place)
+    kinds: dict[int, list[int]] = {}
+    for card in sorted(deck):
+        if card not in seen and card not in pinned:
+            kinds.setdefault(labels.get(card, BASE), []).append(card)
+    # within a kind the cards are exchangeable: a uniform match of its cards to its places, for
+    # each kind apart, is uniform over the worlds
+    for k in sorted(set(kinds) | set(places)):
+        cards, where = kinds.get(k, []), places.get(k, [])
+        if len(cards) != len(where):
+            raise ValueError(
+                f"an inconsistent information state: {len(cards)} unseen cards for {len(where)} unseen places"
+            )
+        rng.shuffle(cards)
+        for (zone, at), card in zip(where, cards, strict=True):
+            if zone == "pile":
+                pile[at] = card
+            else:
+                out_hands[at].append(card)
     for h in out_hands:
         rng.shuffle(out_hands[h])  # a hand's order is not seen either
     return {"hands": out_hands, "draw_pile": [c for c in reversed(pile) if c is not None]}
@@ -239,11 +268,13 @@ class Determiniser:
         self.seat = seat
         self.info = information(game, seat)
         self.deck = sorted(int(c) for c in game.card_table())
-        self.pinned = unseen(self.info)["pinned"]
+        self.spec = unseen(self.info)
+        self.seen = _seen_cards(self.info)
+        self.pinned = self.spec["pinned"]
 
     def sample(self, rng: random.Random) -> Game:
         game, seat, pinned = self.game, self.seat, self.pinned
-        world = sample_world(self.info, self.deck, rng)
+        world = _place(self.spec, self.seen, self.deck, rng)
         mapping: dict[int, int] = {}
         for h, cards in world["hands"].items():
             # a pinned card keeps its name; the others pair off (the sampled order is random)
@@ -270,7 +301,7 @@ def _map_value(value, mapping):
 
 def _map_record(record: dict, mapping: dict[int, int]) -> dict:
     out = dict(record)
-    for key in _CARD_FIELDS:
+    for key in CARD_FIELDS:
         if key in out:
             out[key] = _map_value(out[key], mapping)
     look = out.get("look")
@@ -299,7 +330,7 @@ def _relabel(game, mapping: dict[int, int], seat: int) -> None:
 
 
 def _names_cards(event: dict) -> bool:
-    return any(key in event for key in _CARD_FIELDS)
+    return any(key in event for key in CARD_FIELDS)
 
 
 def _ask_again(game) -> None:

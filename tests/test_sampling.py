@@ -31,10 +31,11 @@ def world_key(world):
     return (tuple(sorted((h, frozenset(c)) for h, c in world["hands"].items())), tuple(world["draw_pile"]))
 
 
-def brute_force_worlds(hidden, hands, pile_size, pinned_pile=None, allowed_in_pile=None):
+def brute_force_worlds(hidden, hands, pile_size, pinned_pile=None, allowed_in_pile=None, keep=None):
     """Every placement of the ``hidden`` cards into hands of the given sizes and a draw pile of
     ``pile_size`` (``pinned_pile``: depth from the top -> card; ``allowed_in_pile``: the cards a
-    pile may hold), counted by enumerating every order of the cards over the places."""
+    pile may hold; ``keep``: a test of a world, ``{"hands", "draw_pile"}``), counted by
+    enumerating every order of the cards over the places."""
     pinned_pile = pinned_pile or {}
     free = [c for c in hidden if c not in pinned_pile.values()]
     worlds = set()
@@ -48,7 +49,9 @@ def brute_force_worlds(hidden, hands, pile_size, pinned_pile=None, allowed_in_pi
         out = {}
         for h, size in hands.items():
             out[h] = [order.pop() for _ in range(size)]
-        worlds.add(world_key({"hands": out, "draw_pile": pile[::-1]}))
+        world = {"hands": out, "draw_pile": pile[::-1]}
+        if keep is None or keep(world):
+            worlds.add(world_key(world))
     return worlds
 
 
@@ -155,6 +158,145 @@ def test_super_a_rebuilt_draw_pile_holds_only_cards_of_the_play_pile():
     assert_uniform(samples, worlds)
 
 
+def worlds_of(info, deck, seed, n):
+    rng = random.Random(seed)
+    return Counter(world_key(sample_world(info, deck, rng)) for _ in range(n))
+
+
+def reshuffled_position():
+    """Three players; the draw pile holds one card and the discard pile five. Seat 1 draws the
+    last card, seat 2's draw reshuffles the discard pile but its top card (four cards, named by
+    the reshuffle) into a new draw pile and takes one of them, seat 0 draws another."""
+    game = engine.load_game({
+        "rule_set": "crazier-eights", "players": 3,
+        "hands": [["Castle", "Sleep"], ["Death", "Timeshift"], ["Ferocity", "Tempest"]],
+        "draw_pile": ["Trade"], "discard_pile": ["Study", "Hurricane", "Lilith", "Oberon", "Titania"],
+    })
+    for _ in range(3):
+        game.apply("end")
+    assert game.pending.player == 0
+    return game
+
+
+def test_crazier_a_reshuffled_pile_holds_the_reshuffled_cards_and_the_hand_that_drew_one_holds_it():
+    game = reshuffled_position()
+    shuffled = next(e for e in game.events if e["type"] == "reshuffle")["cards"]
+    assert sorted(shuffled) == sorted(game.draw_pile + [game.hands[2][-1], game.hands[0][-1]])
+    info = information(game, 0)
+    deck = [int(c) for c in game.card_table()]
+    left = set(shuffled) - set(game.hands[0])  # the reshuffled cards seat 0 has not seen since
+
+    def consistent(world):
+        # the pile is made of reshuffled cards only; seat 2 drew one of them; seat 1 drew the
+        # last card of the old pile, before the reshuffle
+        return set(world["draw_pile"]) <= left and len(left & set(world["hands"][2])) == 1
+
+    hidden = game.hands[1] + game.hands[2] + game.draw_pile
+    everything = brute_force_worlds(hidden, {1: 3, 2: 3}, 2)
+    worlds = brute_force_worlds(hidden, {1: 3, 2: 3}, 2, keep=consistent)
+    assert len(everything) == 1120 and len(worlds) == 6 * 10  # the pile's order; seat 1's three of five
+    # without the history (as the sampler did before it read reshuffles) impossible worlds come up
+    blind = worlds_of(dict(info, history=[]), deck, 5, 300)
+    assert not set(blind) <= worlds
+    samples = worlds_of(info, deck, 5, 3000)
+    assert_uniform(samples, worlds)
+
+
+def test_crazier_a_card_revealed_on_the_draw_pile_and_drawn_since_is_in_the_hand_that_drew_it():
+    game = engine.load_game({
+        "rule_set": "crazier-eights", "players": 2,
+        "hands": [["Castle", "Death"], ["Timeshift", "Ferocity"]], "in_play": [[], ["Titania"]],
+        "draw_pile": ["Trade", "Tempest", "Hurricane", "Lilith"], "discard_pile": ["Study"],
+    })
+    trade = game.draw_pile[-1]
+    game.apply("end")  # seat 1's turn: Titania reveals Trade (an event: it stays), seat 1 draws it
+    game.apply("end")
+    assert trade in game.hands[1] and game.pending.player == 0
+    info = information(game, 0)
+    assert info["known_draw_pile"] == {}  # the view no longer says where Trade is
+    assert unseen(info)["pinned"] == {trade: ("hand", 1)}
+    deck = [int(c) for c in game.card_table()]
+    hidden = game.hands[1] + game.draw_pile
+    worlds = brute_force_worlds(hidden, {1: 3}, 2, keep=lambda w: trade in w["hands"][1])
+    assert len(worlds) == 6 * 2  # seat 1's two other cards of four, the pile's order
+    blind = worlds_of(dict(info, history=[]), deck, 6, 300)
+    assert any(trade in key[1] for key in blind)  # the old sampler put Trade back on the pile
+    assert_uniform(worlds_of(info, deck, 6, 2400), worlds)
+
+
+def test_crazier_cards_put_back_from_a_hand_holding_reshuffled_cards_are_of_that_hand_s_kinds():
+    # seat 1 plays Study: its draw of two reshuffles four cards and takes two of them; it puts
+    # back one of those and Death; seat 0 draws Death off the top
+    game = engine.load_game({
+        "rule_set": "crazier-eights", "players": 2,
+        "hands": [["Castle", "Sleep"], ["Study", "Death"]],
+        "draw_pile": ["Trade"], "discard_pile": ["Hurricane", "Lilith", "Oberon", "Titania", "Tempest"],
+    })
+    death = game.hands[1][1]
+    game.apply("end")
+    game.apply(f"play:{game.hands[1][0]}")  # Study
+    shuffled = set(next(e for e in game.events if e["type"] == "reshuffle")["cards"])
+    drawn = [c for c in game.hands[1] if c in shuffled]
+    assert len(drawn) == 2 and len(game.draw_pile) == 2
+    game.apply(f"card:{drawn[0]}")
+    game.apply(f"card:{death}")
+    game.apply("end")
+    assert game.pending.player == 0 and death in game.hands[0]
+    info = information(game, 0)
+    spec = unseen(info)
+    assert spec["pools"] == {1: [0]}  # the put-back card still on the pile belongs with seat 1's hand
+    deck = [int(c) for c in game.card_table()]
+    hidden = game.hands[1] + game.draw_pile
+    # the two cards under it are reshuffled ones; seat 1's hand and the top card hold the rest
+    worlds = brute_force_worlds(hidden, {1: 2}, 3, keep=lambda w: set(w["draw_pile"][:2]) <= shuffled)
+    assert len(worlds) == 12 * 3
+    assert not set(worlds_of(dict(info, history=[]), deck, 8, 300)) <= worlds
+    assert_uniform(worlds_of(info, deck, 8, 2400), worlds)
+
+
+def test_super_cards_drawn_from_a_rebuilt_pile_are_in_the_hand_that_drew_them():
+    # three players: player 1 drew one card from the rebuilt pile, player 2 none
+    info = {
+        "rule_set": "super-crazy-eights", "player": 0, "players": 3,
+        "hand": [7, 8], "hand_sizes": [2, 3, 2], "draw_pile": 3, "discard_pile": [4, 6],
+        "history": [
+            {"type": "starter", "card": 0}, {"type": "play", "player": 0, "card": 1},
+            {"type": "play", "player": 1, "card": 2}, {"type": "play", "player": 2, "card": 3},
+            {"type": "play", "player": 0, "card": 4}, {"type": "reshuffle", "count": 4},
+            {"type": "draw", "player": 1, "count": 1}, {"type": "play", "player": 2, "card": 6},
+        ],
+    }
+    deck = list(range(12))
+    rebuilt = {0, 1, 2, 3}
+    worlds = brute_force_worlds(
+        [0, 1, 2, 3, 5, 9, 10, 11], {1: 3, 2: 2}, 3, allowed_in_pile=rebuilt,
+        keep=lambda w: not rebuilt & set(w["hands"][2]),
+    )
+    assert len(worlds) == 24 * 6
+    samples = worlds_of(info, deck, 7, 3000)
+    assert set(samples) <= worlds
+    assert not set(worlds_of(dict(info, history=[]), deck, 7, 300)) <= worlds
+
+
+def test_classic_a_buried_eight_stays_in_the_middle_of_the_draw_pile_until_drawn():
+    seed = next(s for s in range(500) if any(
+        e["type"] == "bury" for e in engine.new_game("crazy-eights", players=2, seed=s).events))
+    game = engine.new_game("crazy-eights", players=2, seed=seed)
+    eight = next(e["card"] for e in game.events if e["type"] == "bury")
+    seat = game.pending.player
+    where = unseen(information(game, seat))["pinned"][eight]
+    assert where == ("pile", game.draw_pile[::-1].index(eight))
+    rng = random.Random(seed)
+    seen_drawn = 0
+    while game.pending is not None and eight in game.draw_pile + [c for h in game.hands for c in h]:
+        game.apply(rng.choice(game.pending.options))  # play on until somebody draws it, and on
+        holder = next((h for h, hand in enumerate(game.hands) if eight in hand), None)
+        if holder is not None and game.pending is not None and game.pending.player != holder:
+            assert unseen(information(game, game.pending.player))["pinned"][eight] == ("hand", holder)
+            seen_drawn += 1
+    assert seen_drawn  # the other seat knew who held it
+
+
 def test_the_sampler_reads_only_the_view():
     # two games that differ only in cards seat 0 cannot see: the same information, the same worlds
     base = {
@@ -204,8 +346,15 @@ def test_a_sampled_state_looks_the_same_to_the_seat_and_plays_on(s):
 
     assert cards(world) == cards(game)
     # every fact the sampler keeps is true of the true game
-    for card, (zone, where) in unseen(information(game, seat))["pinned"].items():
+    spec = unseen(information(game, seat))
+    for card, (zone, where) in spec["pinned"].items():
         assert card in game.hands[where] if zone == "hand" else game.draw_pile[-1 - where] == card
+    labels = spec["labels"]  # the kinds of cards: each place of a kind holds a card of that kind
+    for depth, k in spec["pile_labels"].items():
+        assert labels.get(game.draw_pile[-1 - depth]) == k
+    for h in spec["hands"]:  # a hand with its pool: the cards it put back on the draw pile
+        held = game.hands[h] + [game.draw_pile[-1 - depth] for depth in spec["pools"].get(h, ())]
+        assert dict(Counter(labels[c] for c in held if c in labels)) == spec["hand_labels"].get(h, {})
     # a game with the same information gives the same worlds: the sampler reads only the view
     for k in range(3):
         assert (determinise(world, seat, random.Random(k)).to_dict()

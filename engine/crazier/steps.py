@@ -81,7 +81,7 @@ def _step_main(g: Game, f: dict):
         for k in g.known:
             if cid in k:
                 k.remove(cid)
-        g.play_card(p, cid)
+        g.play_card(p, cid, from_draw_pile=True)
     if g.result is None and all(g.hands):
         top = g.stack[-1]
         if top is f:

@@ -166,11 +166,14 @@ class Table(State):
             return False
         rest = self.discard[:-1]
         del self.discard[:-1]
+        # the cards were face up: naming them (in id order, not the shuffled one) tells everyone
+        # what the new pile holds, as a player at the table would have seen
+        shown = sorted(rest)
         shuffle(self.rng, rest)
         self.draw_pile = rest + self.draw_pile
         for k in self.known:
             k.clear()
-        self._log({"type": "reshuffle", "count": len(rest)})
+        self._log({"type": "reshuffle", "count": len(rest), "cards": shown})
         return True
 
     def top_up(self, k: int) -> None:
@@ -179,9 +182,10 @@ class Table(State):
         if len(self.draw_pile) < k and len(self.discard) > 1:
             rest = self.discard[:-1]
             del self.discard[:-1]
+            shown = sorted(rest)  # as in _reshuffle: which cards, not their new order
             shuffle(self.rng, rest)
             self.draw_pile[:0] = rest
-            self._log({"type": "reshuffle", "count": len(rest)})
+            self._log({"type": "reshuffle", "count": len(rest), "cards": shown})
 
     def destroy(self, cards: list[int]) -> None:
         """Start one destruction event for ``cards`` (cards in play)."""
@@ -267,15 +271,19 @@ class Table(State):
     def _controls(self, p: int, name: str) -> bool:
         return any(self.defs[c].name == name for c in self.in_play[p])
 
-    def play_card(self, p: int, cid: int) -> None:
-        """Play ``cid`` (already out of its zone) for its effect, as an asset or an event."""
+    def play_card(self, p: int, cid: int, from_draw_pile: bool = False) -> None:
+        """Play ``cid`` (already out of its zone) for its effect, as an asset or an event;
+        ``from_draw_pile``: it came off the top of the draw pile (Fortune Teller), which the
+        event says, as everyone at the table sees it."""
         self.played = True
+        event = {"type": "play", "player": p, "card": cid, "as": "asset" if cid in self.asset_ids else "event"}
+        if from_draw_pile:
+            event["from"] = "draw_pile"
+        self.events.append(event)
         if cid in self.asset_ids:
             self.in_play[p].append(cid)
-            self.events.append({"type": "play", "player": p, "card": cid, "as": "asset"})
             return
         self.limbo.append(cid)
-        self.events.append({"type": "play", "player": p, "card": cid, "as": "event"})
         self.stack.append({"do": "event_done", "card": cid})
         e = self._eff[cid]
         if e is not None and e.resolve is not None:
