@@ -24,6 +24,22 @@ from tourney.app import app
 ROOT = Path(__file__).resolve().parent.parent
 SMART = str(ROOT / "examples" / "bots" / "smart_bot.py")
 
+#: the limits and the two subprocess bots of every config here: a gate bot, which the test holds
+#: up at a chosen request, and the example smart bot
+GATED = """
+[limits]
+decision_timeout = 30.0  # long: a held-up gate bot is interrupted, never timed out
+sandbox = "off"  # the gate bot counts requests in the test's folder, outside its own
+
+[[entrants]]
+name = "py-gate"
+command = ["{python}", "ROOT/tests/bots/gate_bot.py", "GATE"]
+
+[[entrants]]
+name = "py-smart"
+command = ["{python}", "ROOT/examples/bots/smart_bot.py"]
+"""
+
 CONFIG = """
 [event]
 name = "resume"
@@ -34,18 +50,7 @@ games = 3
 rounds = 1
 concurrency = 2
 
-[limits]
-decision_timeout = 30.0  # long: a held-up gate bot is interrupted, never timed out
-sandbox = "off"  # the gate bot counts requests in the test's folder, outside its own
-""" + GREEDY_AND_RANDOM + """
-[[entrants]]
-name = "py-gate"
-command = ["{python}", "ROOT/tests/bots/gate_bot.py", "GATE"]
-
-[[entrants]]
-name = "py-smart"
-command = ["{python}", "ROOT/examples/bots/smart_bot.py"]
-"""
+""" + GREEDY_AND_RANDOM + GATED
 
 
 def tourney(*args):
@@ -247,18 +252,7 @@ elo0 = 0
 elo1 = 150
 concurrency = 2
 
-[limits]
-decision_timeout = 30.0
-sandbox = "off"
-
-[[entrants]]
-name = "py-gate"
-command = ["{python}", "ROOT/tests/bots/gate_bot.py", "GATE"]
-
-[[entrants]]
-name = "py-smart"
-command = ["{python}", "ROOT/examples/bots/smart_bot.py"]
-"""
+""" + GATED
 
 
 def test_kill_and_resume_an_sprt_played_a_batch_ahead(tmp_path):
