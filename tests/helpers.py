@@ -229,3 +229,11 @@ def stop_serve(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def sign_in(page, url: str, code: str) -> None:
+    """Open ``url`` (a league's or a ladder's page) and sign in there with an entry ``code``."""
+    page.goto(url)
+    page.fill("#code", code)
+    page.click("#code-form button")
+    page.wait_for_selector("#signed-in")

@@ -11,6 +11,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import helpers
 import pytest
 from helpers import start_serve, stop_serve
 from typer.testing import CliRunner
@@ -63,10 +64,7 @@ def server(db):
 
 
 def sign_in(page, server: str, lid: int, code: str) -> None:
-    page.goto(f"{server}/league/{lid}")
-    page.fill("#code", code)
-    page.click("#code-form button")
-    page.wait_for_selector("#signed-in")
+    helpers.sign_in(page, f"{server}/league/{lid}", code)
 
 
 def test_two_phones_enter_two_tables_at_once_and_both_land(server, db, phone):

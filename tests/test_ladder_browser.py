@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import helpers
 import pytest
 from helpers import start_serve, stop_serve
 from test_ladder_entry import BOT, MARK, play, zipped
@@ -46,10 +47,7 @@ def server(ladder):
 
 
 def sign_in(page, server: str, lid: int, code: str) -> None:
-    page.goto(f"{server}/ladder/{lid}")
-    page.fill("#code", code)
-    page.click("#code-form button")
-    page.wait_for_selector("#signed-in")
+    helpers.sign_in(page, f"{server}/ladder/{lid}", code)
 
 
 def choose(page, name: str, data: bytes) -> None:

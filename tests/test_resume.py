@@ -204,18 +204,7 @@ rounds = 3
 duplicate = true
 concurrency = 2
 
-[limits]
-decision_timeout = 30.0
-sandbox = "off"  # the gate bot counts requests in the test's folder, outside its own
-""" + GREEDY_AND_RANDOM + """
-[[entrants]]
-name = "py-gate"
-command = ["{python}", "ROOT/tests/bots/gate_bot.py", "GATE"]
-
-[[entrants]]
-name = "py-smart"
-command = ["{python}", "ROOT/examples/bots/smart_bot.py"]
-
+""" + GREEDY_AND_RANDOM + GATED + """
 [[entrants]]
 name = "greedy-2"
 builtin = "greedy"
