@@ -237,3 +237,21 @@ def sign_in(page, url: str, code: str) -> None:
     page.fill("#code", code)
     page.click("#code-form button")
     page.wait_for_selector("#signed-in")
+
+
+def assert_reused_plays_as_fresh(spec: EntrantSpec) -> None:
+    """A bot that says ``reuse`` plays a game, then, in the same process and in the other seat,
+    a second one; a fresh process given the second game and the same bot seed answers exactly
+    as the reused one did (protocol 1.2: the bot reseeds from each ``game_start``)."""
+    from tourney.bots.entrants import open_entrant
+    from tourney.bots.protocol import REUSE
+    from tourney.bots.referee import play_game
+
+    greedy = EntrantSpec("g", builtin="greedy")
+    with open_entrant(spec, 1) as warm, open_entrant(greedy, 2) as g:
+        play_game([warm, g], seed=21, bot_seeds=[3, 0])
+        again = play_game([g, warm], seed=22, bot_seeds=[0, 44])
+        assert REUSE in warm.features and len(warm.pids) == 1
+    with open_entrant(spec, 8) as fresh, open_entrant(greedy, 2) as g:
+        first = play_game([g, fresh], seed=22, bot_seeds=[0, 44])
+    assert again.faults == {} and again.choices == first.choices

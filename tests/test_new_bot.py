@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import assert_reused_plays_as_fresh
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
@@ -195,20 +196,10 @@ def test_python_skeleton_runs_without_tourney_installed(tmp_path):
 def test_every_skeleton_reuses_its_process_and_plays_a_game_as_a_fresh_one_would(tmp_path, lang, command):
     # protocol 1.2: the helper says reuse and reseeds from each game_start, so the same game with
     # the same bot seed gets the same answers after other games as from a fresh process
-    from tourney.bots.entrants import EntrantSpec, open_entrant
-    from tourney.bots.protocol import REUSE
-    from tourney.bots.referee import play_game
+    from tourney.bots.entrants import EntrantSpec
 
     folder = tmp_path / "warmy"
     assert runner.invoke(app, ["new-bot", "warmy", "--lang", lang, "--dir", str(folder)]).exit_code == 0
     if lang == "c":
         assert subprocess.run(["make"], cwd=folder, capture_output=True).returncode == 0
-    spec = EntrantSpec("warmy", command=tuple(command), cwd=str(folder))
-    other = EntrantSpec("g", builtin="greedy")
-    with open_entrant(spec, 1) as warm, open_entrant(other, 2) as g:
-        play_game([warm, g], seed=11, bot_seeds=[5, 0])
-        again = play_game([warm, g], seed=12, bot_seeds=[77, 0])
-        assert REUSE in warm.features and len(warm.pids) == 1
-    with open_entrant(spec, 9) as fresh, open_entrant(other, 2) as g:
-        first = play_game([fresh, g], seed=12, bot_seeds=[77, 0])
-    assert again.faults == {} and again.choices == first.choices
+    assert_reused_plays_as_fresh(EntrantSpec("warmy", command=tuple(command), cwd=str(folder)))

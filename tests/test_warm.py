@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import leftovers
+from helpers import assert_reused_plays_as_fresh, leftovers
 from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
@@ -19,7 +19,6 @@ from tourney import seeding
 from tourney.app import app
 from tourney.bots.entrants import EntrantSpec, open_entrant
 from tourney.bots.pool import WarmPool
-from tourney.bots.protocol import REUSE
 from tourney.bots.referee import play_game
 from tourney.bots.sandbox import Policy
 from tourney.bots.spec import Reuse
@@ -195,15 +194,7 @@ def test_sprt_names_its_restart_setting_and_refuses_a_bad_one(tmp_path):
                  marks=pytest.mark.skipif(shutil.which("node") is None, reason="no node")),
 ])
 def test_the_example_bots_reuse_a_process_and_play_a_game_as_a_fresh_one_would(command):
-    spec = EntrantSpec("x", command=command, cwd=str(ROOT))
-    greedy = EntrantSpec("g", builtin="greedy")
-    with open_entrant(spec, 1) as warm, open_entrant(greedy, 2) as g:
-        play_game([warm, g], seed=21, bot_seeds=[3, 0])
-        again = play_game([g, warm], seed=22, bot_seeds=[0, 44])
-        assert REUSE in warm.features and len(warm.pids) == 1
-    with open_entrant(spec, 8) as fresh, open_entrant(greedy, 2) as g:
-        first = play_game([g, fresh], seed=22, bot_seeds=[0, 44])
-    assert again.faults == {} and again.choices == first.choices
+    assert_reused_plays_as_fresh(EntrantSpec("x", command=command, cwd=str(ROOT)))
 
 
 def test_a_warm_bot_that_crashes_forfeits_that_game_and_a_new_process_plays_on_warm():
