@@ -36,15 +36,30 @@ heavy_extra_s=<float>``:
   over the workers (``-j``), per game;
 - ``heavy_extra_s``: the warm arm's wall time with the slow starters less that with the plain bots.
 
+Bytecode: the tree's modules are compiled ahead (:func:`compile_tree`), as an installed tool has
+them. A checkout run with ``PYTHONDONTWRITEBYTECODE=1`` (as on the project's machine) otherwise
+compiles every module of ``tourney`` again at each start, about 0.2 s that no installed copy pays;
+``--source`` measures that case (the tree's bytecode removed, and none written).
+
+The floor (``--set warm``): before the last line the bench prints what any verdict of these bots
+pays outside its games however little ``tourney``'s own code did (:func:`floor`): a Python
+interpreter's start, the imports of the given stack (Typer and sqlite-utils), the ``2 × -j``
+sandboxed bots launched at once until their last hello, and their goodbyes; added in turn, and
+as if the imports and the bots' start shared every core perfectly (their CPU over the cores);
+next to what ``warm_s_per_game <= 1.5 * games_s_per_game`` leaves for all of it.
+
 Usage: python bench/verdict.py [--set warm|protocol] [--repeat 1] [--arm lean+orjson] [--elo1 50]
-       [--max-games 2000] [--cold-heavy] [-- ARGS]
+       [--max-games 2000] [--cold-heavy] [--source] [-- ARGS]
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
+import resource
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -66,6 +81,83 @@ ARMS = {  # name: extra arguments of both bots
 #: the warm set's arms: name -> (restart setting, slow-starting bots)
 WARM_ARMS = {"cold": ("series", False), "warm": ("never", False), "warm-heavy": ("never", True),
              "cold-heavy": ("series", True)}
+
+
+def tree_folders(root: Path) -> list[Path]:
+    return [root / folder for folder in ("tourney", "engine", "examples", "bench")]
+
+
+def remove_bytecode(root: Path = ROOT) -> None:
+    """Remove the bytecode of the checkout's own modules (the standard library's and the
+    installed packages' stay, as on any machine)."""
+    for folder in tree_folders(root):
+        for cache in folder.rglob("__pycache__"):
+            shutil.rmtree(cache)
+
+
+def compile_tree(root: Path = ROOT) -> None:
+    """Write the bytecode of the modules and example bots of the checkout ``root``
+    (``__pycache__``, ignored by git), as ``pip install`` does for an installed copy; Python then
+    reads it at every start."""
+    for folder in tree_folders(root):
+        compileall.compile_dir(folder, quiet=1)
+
+
+#: the given stack's imports, as ``tourney sprt`` makes them (sqlite-utils without numpy)
+STACK = ("import importlib.abc, sys\n"
+         "class No(importlib.abc.MetaPathFinder):\n"
+         "    def find_spec(self, name, path=None, target=None):\n"
+         "        if name.partition('.')[0] in ('numpy', 'pandas'): raise ImportError(name)\n"
+         "sys.meta_path.insert(0, No()); import sqlite_utils; sys.meta_path.pop(0); import typer\n")
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's ended children (the bots, once said goodbye and reaped)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def floor(conf: Path, jobs: int, rounds: int = 5) -> dict[str, float]:
+    """What a verdict of ``conf``'s two bots at ``-j jobs`` pays outside its games at the least,
+    however little ``tourney``'s own code did, median of ``rounds``: the wall seconds of an
+    interpreter's start (``python -c pass``, and ``python_cpu`` its CPU), of the given stack's
+    imports (Typer and sqlite-utils, beyond the start; ``stack_cpu``), of ``bots = 2 * jobs``
+    sandboxed bots launched at once until the last hello (each worker holds one process of each
+    bot) and of their goodbyes; ``bots_cpu`` is the bots' CPU from launch to exit."""
+    sys.path.insert(0, str(ROOT))
+    from tourney import config as tourney_config
+    from tourney.bots.factory import open_entrant
+    from tourney.bots.pool import close_together
+
+    specs = [tourney_config.entrant_spec(e) for e in tourney_config.load_config(conf).entrants]
+    bots = 2 * jobs
+    rows: dict[str, list[float]] = {k: [] for k in ("python", "python_cpu", "stack", "stack_cpu",
+                                                     "hello", "goodbye", "bots_cpu")}
+
+    def timed(argv: list[str]) -> tuple[float, float]:
+        cpu, start = children_cpu(), time.perf_counter()
+        subprocess.run(argv, check=True)
+        return time.perf_counter() - start, children_cpu() - cpu
+
+    for k in range(rounds):
+        python, python_cpu = timed([sys.executable, "-c", "pass"])
+        stack, stack_cpu = timed([sys.executable, "-c", STACK])
+        rows["python"].append(python)
+        rows["python_cpu"].append(python_cpu)
+        rows["stack"].append(stack - python)
+        rows["stack_cpu"].append(stack_cpu - python_cpu)
+        entrants = [open_entrant(specs[i % len(specs)], seed=k * bots + i) for i in range(bots)]
+        cpu, start = children_cpu(), time.perf_counter()
+        for e in entrants:
+            e.launch()
+        for e in entrants:
+            e.start()
+        rows["hello"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        close_together(entrants)
+        rows["goodbye"].append(time.perf_counter() - start)
+        rows["bots_cpu"].append(children_cpu() - cpu)
+    return {**{k: statistics.median(v) for k, v in rows.items()}, "bots": bots}
 
 
 def config(path: Path, bot_args: list[str], heavy: bool = False) -> None:
@@ -102,6 +194,8 @@ def run_sprt(name: str, conf: Path, args, passed: list[str], work: Path
             "--max-games", str(args.max_games), "--seed", str(args.seed), "--db", str(db),
             "--public-seeds", "--json", *passed]  # public seeds: every arm plays the same deals
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if args.source:  # the tree's modules compiled at every start (the tree's bytecode was removed)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT)
     seconds = time.perf_counter() - start
@@ -144,6 +238,7 @@ def warm_set(args, passed: list[str]) -> None:
                 loads.append(load())
     print(f"tourney sprt smart noisy(--noise 0.3) -j {args.jobs} --elo0 {args.elo0:g} --elo1 {args.elo1:g} "
           f"--max-games {args.max_games} {' '.join(passed)}".rstrip())
+    print("bytecode: " + ("none (every module compiled at each start)" if args.source else "compiled ahead"))
     print("machine: " + "; ".join(loads))
     median = {}
     for name, rows in runs.items():
@@ -156,6 +251,18 @@ def warm_set(args, passed: list[str]) -> None:
     print("same games, moves and verdict in every arm: " + ("yes" if len(same) == 1 else f"NO {same}"))
     games = runs["warm"][0][1]
     game_seconds = statistics.median(r[5] for r in runs["warm"])
+    with tempfile.TemporaryDirectory(prefix="verdict-floor-") as tmp:
+        conf = Path(tmp) / "floor.toml"
+        config(conf, [])
+        f = floor(conf, args.jobs)
+    budget = 0.5 * game_seconds / args.jobs
+    in_turn = f["python"] + f["stack"] + f["hello"] + f["goodbye"]
+    overlapped = f["python"] + (f["stack_cpu"] + f["bots_cpu"]) / (os.cpu_count() or 1)
+    print(f"floor outside the games: interpreter {f['python']:.3f} s, Typer and sqlite-utils imported "
+          f"{f['stack']:.3f} s, {f['bots']} sandboxed bots to their hellos {f['hello']:.3f} s, their "
+          f"goodbyes {f['goodbye']:.3f} s: {in_turn:.3f} s in turn, {overlapped:.3f} s if the imports and "
+          f"the bots shared every core perfectly (CPU {f['stack_cpu']:.3f} + {f['bots_cpu']:.3f} s); "
+          f"1.5 x the games leaves {budget:.3f} s")
     print(f"cold_s_per_game={median['cold'] / runs['cold'][0][1]:.4f} "
           f"warm_s_per_game={median['warm'] / games:.4f} "
           f"games_s_per_game={game_seconds / args.jobs / games:.4f} "
@@ -178,7 +285,13 @@ def main() -> None:
     parser.add_argument("--elo1", type=float, default=50.0)
     parser.add_argument("--max-games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--source", action="store_true",
+                        help="no bytecode of the tree's modules (a checkout run with PYTHONDONTWRITEBYTECODE=1)")
     args = parser.parse_args(own)
+    if args.source:
+        remove_bytecode()
+    else:
+        compile_tree()
     if args.set == "warm":
         warm_set(args, passed)
         return

@@ -15,6 +15,8 @@ runner wrapped to write a time stamp each; the phases:
 - ``goodbye``: the workers' goodbyes to their bots and the pool's shutdown;
 - ``after``: the event finished and its summary; ``exit``: the interpreter's teardown.
 
+Each tree's modules are compiled to bytecode first, as bench/verdict.py does (its docstring says why).
+
 Usage: python bench/warm_profile.py [--repeat 3] [--elo1 50] [--max-games 2000] [--root TREE] [--against TREE]
 Last line: ``wall_s=<float> start_s=<float> imports_s=<float> setup_s=<float> prestart_s=<float>
 play_s=<float> busy_s=<float> idle_s=<float> goodbye_s=<float> after_s=<float> exit_s=<float>``
@@ -126,6 +128,8 @@ def main() -> None:
     parser.add_argument("--against", help="another checkout, run in turn with this one (its line first)")
     args = parser.parse_args()
     trees = [args.root, *([args.against] if args.against else [])]
+    for tree in trees:  # as bench/verdict.py: bytecode as an installed copy has it
+        verdict.compile_tree(Path(tree))
     runs: dict[str, list[dict[str, float]]] = {tree: [] for tree in trees}
     with tempfile.TemporaryDirectory(prefix="warm-profile-") as tmp:
         conf = Path(tmp) / "warm.toml"
