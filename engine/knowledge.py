@@ -3,12 +3,13 @@
 seen on the draw pile and drawn since, a card given by Trade).
 
 The walk reads a seat's information state only (``engine.sampling.information``): its view now
-and the events it has been shown, in order.
+and the events it has been shown, in order. Of the Crazier Eights effect events it reads the
+fields that say what moved where (``at``, ``from``, ``to``, ``on_top``, ``on_bottom``, ``count``,
+``shuffled``, ``with``, ``hand_of``: docs/protocol.md, "Crazier Eights effect events"), never
+their ``text``, which is for people and may be reworded.
 """
 
 from __future__ import annotations
-
-import re
 
 #: event fields that name cards (mapped when a world relabels a game's hidden cards)
 CARD_FIELDS = ("card", "cards", "gave", "took", "take", "give", "holding")
@@ -22,13 +23,9 @@ CARD_FIELDS = ("card", "cards", "gave", "took", "take", "give", "holding")
 BASE = 0
 OWN = "own"
 
-#: Crazier Eights effects whose controller puts a card of their hand into the draw pile unseen
-_PUT_BACKS = frozenset({"Study", "Research", "Sagacious Sorceress", "Crystal Ball", "Merlin"})
-_QUEEN_LOOK = re.compile(r"player (\d+)'s hand: ")
-_QUEEN_TAKE = re.compile(r"from player (\d+)'s hand")
-_TRADE = re.compile(r"player (\d+) exchanges a card with player (\d+)")
-_WOOD_ELF = re.compile(r"puts (\d+) back on top and (\d+) on the bottom")
-_RITUAL_BACK = re.compile(r"(\d+) revealed cards go back")
+#: Crazier Eights effects that put a card of the draw pile on the discard pile, and among how
+#: many top cards of the draw pile it was (the card's rule; one when not listed)
+_TAKEN_AMONG = {"Lighthouse": 1, "Morgan le Fay": 2}
 _POSITIONS = ("south", "west", "north", "east")  # the hands of the two-handed eights family
 
 
@@ -219,67 +216,67 @@ class Walk:
             self._effect(e, follows)
 
     def _effect(self, e: dict, follows: dict) -> None:
-        name, text, p = e.get("card"), e.get("text", ""), e.get("player")
-        cards = e.get("cards")
-        if e.get("only") == self.seat and cards and text.startswith("you see"):
-            # a private look at the top of the draw pile, top first (Fortune Teller, Elven
-            # Princess, Lighthouse, Wood Elf, Morgan le Fay)
+        name, p, cards = e.get("card"), e.get("player"), e.get("cards")
+        at, source, to = e.get("at"), e.get("from"), e.get("to")
+        if at == "draw_pile" and cards and e.get("only", self.seat) == self.seat:
+            # the top of the draw pile, top first, seen by this seat and left there: a private
+            # look (Fortune Teller, Elven Princess, Lighthouse, Wood Elf, Morgan le Fay) or
+            # Titania's reveal
             for depth, card in enumerate(cards):
                 self.see_at(depth, card)
-        elif name == "Titania" and cards and "from the top of the draw pile" in text:
-            self.see_at(0, cards[0])
-        elif name == "Titania" and text.endswith("into play"):
-            place = self.pop(1)[0]
+        elif at == "hand" and cards and e.get("only") == self.seat and isinstance(q := e.get("hand_of"), int):
+            for card in cards:  # the hand Queen Guinevere shows this seat
+                self.from_hand(q, card)
+                self.held[card] = (q, False)
+        elif source == "draw_pile" and to == "in_play":
+            place = self.pop(1)[0]  # Titania: the card it revealed on top
             if not isinstance(place, tuple):
                 self.fail()
-        elif name == "Elven Ritual" and cards and "reveals" in text:
+        elif source == "draw_pile" and to == "limbo" and cards:
             for place, card in zip(self.pop(len(cards)), cards, strict=True):
-                self.shown(place, card)
-        elif name == "Elven Ritual" and (back := _RITUAL_BACK.match(text)):
-            # the whole pile shuffled: nothing known of any place
-            self.pile = self.unknown(list(self.pile)) + [BASE] * int(back.group(1))
-        elif name == "Elven Princess" and "on the bottom of the draw pile" in text:
-            self.pile.insert(0, self.pop(1)[0])
-        elif name in ("Lighthouse", "Morgan le Fay") and cards and "on top of the discard pile" in text:
-            self._off_the_top(cards[0], 1 if name == "Lighthouse" else 2)
-        elif name == "Wood Elf" and (moved := _WOOD_ELF.search(text)):
-            on_top, under = int(moved.group(1)), int(moved.group(2))
+                self.shown(place, card)  # Elven Ritual's reveal
+        elif to == "draw_pile" and e.get("shuffled"):
+            # Elven Ritual: the whole pile shuffled: nothing known of any place
+            self.pile = self.unknown(list(self.pile)) + [BASE] * e["count"]
+        elif source == "draw_pile" and to == "discard_pile" and cards:
+            self._off_the_top(cards[0], _TAKEN_AMONG.get(e["card"], 1))
+        elif source == "draw_pile" and to == "draw_pile":
+            # the top cards put back, some on top and the rest under the pile, each group in its
+            # order (Wood Elf; Elven Princess moves one card or leaves it)
+            on_top, under = e["on_top"], e["on_bottom"]
             places = self.pop(on_top + under)
             if len(set(places)) > 1:  # reordered unseen: the places are no longer told apart
                 places = self.unknown(places)
             self.pile[:0] = places[on_top:][::-1]
             self.pile.extend(places[:on_top][::-1])
-        elif name in _PUT_BACKS and "draw pile" in text:
-            # a card of that hand: of one of the kinds the hand holds, so the place joins the
-            # hand's pool (the hand and its put-back cards hold those kinds between them)
+        elif source == "hand" and to == "draw_pile":
+            # a card of the player's hand (Study, Research, Sagacious Sorceress, Crystal Ball,
+            # Merlin): of one of the kinds the hand holds, so the place joins the hand's pool
+            # (the hand and its put-back cards hold those kinds between them)
             place = OWN if p == self.seat else BASE
             if isinstance(p, int) and place == BASE and any(self.hands.get(p, {}).values()):
                 place = ("pool", p)
             self.held = {c: fact for c, fact in self.held.items() if fact[0] != p}
-            if "bottom" in text:
+            if e.get("on_bottom"):
                 self.pile.insert(0, place)
             else:
                 self.pile.append(place)
         elif name == "Trade":
             if not (follows.get("type") == "traded" and follows.get("only") == self.seat):
-                pair = _TRADE.match(text)  # a trade between two others: those two hands changed
-                for q in (int(q) for q in pair.groups()) if pair else list(self.hands):
-                    self.scramble(q)
+                # a trade between two others: those two hands changed (which two, if the event
+                # does not say: any)
+                q = e.get("with")
+                pair = (p, q) if isinstance(p, int) and isinstance(q, int) else None
+                for h in pair if pair else list(self.hands):
+                    self.scramble(h)
                 if not pair:
                     self.held.clear()
         elif name == "Revolution":
             for h in list(self.hands):
                 self.scramble(h)
             self.held.clear()
-        elif name == "Queen Guinevere" and e.get("only") == self.seat and cards:
-            look = _QUEEN_LOOK.match(text)
-            if look:
-                q = int(look.group(1))
-                for card in cards:
-                    self.from_hand(q, card)
-                    self.held[card] = (q, False)
-        elif name == "Queen Guinevere" and (took := _QUEEN_TAKE.search(text)):
-            self.scramble(int(took.group(1)))
+        elif source == "hand" and isinstance(q := e.get("hand_of"), int):
+            self.scramble(q)  # Queen Guinevere took a card of that hand
 
     def see_at(self, depth: int, card: int) -> None:
         """The seat sees ``card`` at ``depth`` from the top of the draw pile; it stays there."""

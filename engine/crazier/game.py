@@ -222,7 +222,7 @@ class Game(Table):
             return False
         self.known[p].append(top)
         self._log({"type": "effect", "card": "Fortune Teller", "player": p, "only": p, "cards": [top],
-                   "text": f"you see {self.card_text(top)} on top of the draw pile"})
+                   "text": f"you see {self.card_text(top)} on top of the draw pile", "at": "draw_pile"})
         return True
 
     def _check_empty_hands(self) -> bool:

@@ -77,6 +77,8 @@ _PLACES = {
     "draw_top": "the top of the draw pile",
     "draw_bottom": "the bottom of the draw pile",
 }
+#: the effect event's field that counts the card put back, by where it goes
+_ENDS = {"draw_top": "on_top", "draw_bottom": "on_bottom"}
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,8 @@ class _DrawThenPutBack:
             if cid not in game.known[p]:
                 game.known[p].append(cid)
             game._log({"type": "effect", "card": f["name"], "player": p,
-                       "text": f"player {p} puts a card on {places[where]}"})
+                       "text": f"player {p} puts a card on {places[where]}",
+                       "from": "hand", "to": "draw_pile", _ENDS[where]: 1})
         f["left"] -= 1
         if f["left"] <= 0:
             game.stack.pop()
@@ -189,7 +192,8 @@ def _trade(game, f):
     game.hands[p].remove(give)
     game.hands[p].append(take)
     game.hands[q].append(give)
-    game._log({"type": "effect", "card": "Trade", "player": p, "text": f"player {p} exchanges a card with player {q}"})
+    game._log({"type": "effect", "card": "Trade", "player": p, "text": f"player {p} exchanges a card with player {q}",
+               "with": q})
     game._log({"type": "traded", "player": p, "with": q, "gave": give, "took": take, "only": p})
     game._log({"type": "traded", "player": q, "with": p, "gave": take, "took": give, "only": q})
     return None

@@ -27,8 +27,14 @@ def _names(game, cards) -> str:
     return ", ".join(game.card_text(c) for c in cards)
 
 
-def _say(game, f, text: str, only: int | None = None, **extra) -> None:
-    event = {"type": "effect", "card": f["name"], "text": text, "player": f["p"], **extra}
+def _say(game, f, text: str, only: int | None = None, source: str | None = None, **extra) -> None:
+    """Log an effect event: ``text`` for people, ``extra`` the same facts as data (the fields
+    docs/protocol.md lists under "Crazier Eights effect events"; ``source`` is the ``from``
+    field, a word Python keeps for itself)."""
+    event = {"type": "effect", "card": f["name"], "text": text, "player": f["p"]}
+    if source is not None:
+        event["from"] = source
+    event.update(extra)
     if only is not None:
         event["only"] = only
     game.events.append(event)
@@ -172,8 +178,9 @@ def _queen_guinevere(game, f):
         f["target"] = q
         f["step"] = 1
         f["look"] = {"to": p, "hand_of": q, "cards": list(game.hands[q])}
-        _say(game, f, f"player {p} looks at player {q}'s hand")
-        _say(game, f, f"player {q}'s hand: {_names(game, game.hands[q])}", only=p, cards=list(game.hands[q]))
+        _say(game, f, f"player {p} looks at player {q}'s hand", at="hand", hand_of=q)
+        _say(game, f, f"player {q}'s hand: {_names(game, game.hands[q])}", only=p, cards=list(game.hands[q]),
+             at="hand", hand_of=q)
         return None
     q = f["target"]
     assets = [c for c in game.hands[q] if c in game.asset_ids] if game.alive[q] else []
@@ -193,7 +200,8 @@ def _queen_guinevere(game, f):
     cid = arg(answer)
     game.hands[q].remove(cid)
     game.in_play[p].append(cid)
-    _say(game, f, f"player {p} puts {game.card_text(cid)} from player {q}'s hand into play")
+    _say(game, f, f"player {p} puts {game.card_text(cid)} from player {q}'s hand into play",
+         source="hand", hand_of=q, to="in_play")
 
 
 # ----------------------------------------------------------------- the discard pile
@@ -241,7 +249,8 @@ def _elven_ritual(game, f):
             del game.draw_pile[len(game.draw_pile) - len(cards):]
             _forget(game, cards)
             game.limbo.extend(cards)
-            _say(game, f, f"player {p} reveals {_names(game, cards)}", cards=list(cards))
+            _say(game, f, f"player {p} reveals {_names(game, cards)}", cards=list(cards),
+                 source="draw_pile", to="limbo")
         return None
     held = f["holding"]
     assets = [c for c in held if c in game.asset_ids]
@@ -261,7 +270,7 @@ def _elven_ritual(game, f):
             game.limbo.remove(cid)
             game.in_play[p].append(cid)
             f["taken"] += 1
-            _say(game, f, f"player {p} puts {game.card_text(cid)} into play")
+            _say(game, f, f"player {p} puts {game.card_text(cid)} into play", source="limbo", to="in_play")
             return None
     # the rest go back and the draw pile is shuffled (item 23)
     game.stack.pop()
@@ -271,7 +280,8 @@ def _elven_ritual(game, f):
     shuffle(game.rng, game.draw_pile)
     for k in game.known:
         k.clear()
-    _say(game, f, f"{len(held)} revealed cards go back and the draw pile is shuffled")
+    _say(game, f, f"{len(held)} revealed cards go back and the draw pile is shuffled", count=len(held),
+         shuffled=True, source="limbo", to="draw_pile")
     return None
 
 
@@ -288,7 +298,8 @@ def _titania(game, f):
         for q in range(game.players):  # revealed: everyone knows it is on top
             if game.alive[q]:
                 _look(game, q, [cid])
-        _say(game, f, f"player {p} reveals {game.card_text(cid)} from the top of the draw pile", cards=[cid])
+        _say(game, f, f"player {p} reveals {game.card_text(cid)} from the top of the draw pile", cards=[cid],
+             at="draw_pile")
         return None
     cid = f["card"]
     if cid not in game.asset_ids or not game.draw_pile or game.draw_pile[-1] != cid:
@@ -299,7 +310,7 @@ def _titania(game, f):
         return ask
     if _take_top_if_yes(game, f, cid):
         game.in_play[p].append(cid)
-        _say(game, f, f"player {p} puts {game.card_text(cid)} into play")
+        _say(game, f, f"player {p} puts {game.card_text(cid)} into play", source="draw_pile", to="in_play")
 
 
 def _look_at_top(game, f, p):
@@ -315,8 +326,8 @@ def _look_at_top(game, f, p):
         f["card"] = cid
         f["step"] = 1
         _look(game, p, [cid])
-        _say(game, f, f"player {p} looks at the top card of the draw pile")
-        _say(game, f, f"you see {game.card_text(cid)}", only=p, cards=[cid])
+        _say(game, f, f"player {p} looks at the top card of the draw pile", at="draw_pile", count=1)
+        _say(game, f, f"you see {game.card_text(cid)}", only=p, cards=[cid], at="draw_pile")
         return None
     cid = f["card"]
     if not game.draw_pile or game.draw_pile[-1] != cid:
@@ -348,8 +359,8 @@ def _look_at_top_cards(game, f, p, k: int) -> None:
     f["cards"] = cards
     f["step"] = 1
     _look(game, p, cards)
-    _say(game, f, f"player {p} looks at the top {len(cards)} cards of the draw pile")
-    _say(game, f, f"you see {_names(game, cards)} (top first)", only=p, cards=list(cards))
+    _say(game, f, f"player {p} looks at the top {len(cards)} cards of the draw pile", at="draw_pile", count=len(cards))
+    _say(game, f, f"you see {_names(game, cards)} (top first)", only=p, cards=list(cards), at="draw_pile")
 
 
 def _elven_princess(game, f):
@@ -367,9 +378,11 @@ def _elven_princess(game, f):
     if f.pop("answer") == "bottom":
         game.draw_pile.pop()
         game.draw_pile.insert(0, cid)
-        _say(game, f, f"player {p} puts the card on the bottom of the draw pile")
+        _say(game, f, f"player {p} puts the card on the bottom of the draw pile",
+             on_top=0, on_bottom=1, source="draw_pile", to="draw_pile")
     else:
-        _say(game, f, f"player {p} leaves the card on top of the draw pile")
+        _say(game, f, f"player {p} leaves the card on top of the draw pile",
+             on_top=1, on_bottom=0, source="draw_pile", to="draw_pile")
 
 
 def _wood_elf(game, f):
@@ -399,7 +412,8 @@ def _wood_elf(game, f):
     del game.draw_pile[len(game.draw_pile) - len(cards):]
     game.draw_pile[:0] = rest[::-1]  # the upper one stays the upper one
     game.draw_pile.extend(top[::-1])  # the first chosen ends on top
-    _say(game, f, f"player {p} puts {len(top)} back on top and {len(rest)} on the bottom of the draw pile")
+    _say(game, f, f"player {p} puts {len(top)} back on top and {len(rest)} on the bottom of the draw pile",
+         on_top=len(top), on_bottom=len(rest), source="draw_pile", to="draw_pile")
     return None
 
 
@@ -413,7 +427,8 @@ def _lighthouse(game, f):
         return ask
     if _take_top_if_yes(game, f, cid):
         game.put_on_top_of_discard(cid)  # not a discard: an eight is not wild (item 22)
-        _say(game, f, f"player {p} puts {game.card_text(cid)} on top of the discard pile", cards=[cid])
+        _say(game, f, f"player {p} puts {game.card_text(cid)} on top of the discard pile", cards=[cid],
+             source="draw_pile", to="discard_pile")
 
 
 def _morgan_le_fay(game, f):
@@ -434,7 +449,8 @@ def _morgan_le_fay(game, f):
     game.draw_pile.remove(cid)
     _forget(game, [cid])
     game.put_on_top_of_discard(cid)  # not a discard: an eight is not wild (item 22)
-    _say(game, f, f"player {p} puts {game.card_text(cid)} on top of the discard pile", cards=[cid])
+    _say(game, f, f"player {p} puts {game.card_text(cid)} on top of the discard pile", cards=[cid],
+         source="draw_pile", to="discard_pile")
 
 
 # ----------------------------------------------------------------- registration
