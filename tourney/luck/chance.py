@@ -182,8 +182,7 @@ def draws_of_step(stock: Stock, before: Before, game) -> list[Draw]:
 def _shuffles_the_pile(event: dict) -> bool:
     """Elven Ritual's last event: the revealed cards go back and the whole draw pile is shuffled
     (item 23)."""
-    return (event.get("type") == "effect" and event.get("card") == "Elven Ritual"
-            and "shuffled" in str(event.get("text", "")))
+    return event.get("type") == "effect" and event.get("shuffled") is True
 
 
 def _reshuffled_cards(before: Before, game, events: list[dict]) -> set[int] | None:
