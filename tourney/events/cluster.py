@@ -234,7 +234,7 @@ class ClusterRun:
         series that are not done (none when all are)."""
         idxs = self.series_of.pop(future.key)
         error = future.exception() if future.status == "error" else None
-        if future.status == "finished":
+        if result is not None:
             _, worker, held, waiting = result
             self.held[worker] = set(held)
             self._accept(waiting)
@@ -242,10 +242,14 @@ class ClusterRun:
             raise ClusterError(str(error))
         if error is not None and not _lost_worker(error):
             raise error
-        return [retry for idx in idxs if (retry := self._retry(idx, error)) is not None]
+        # neither a result nor an error: the task ended, then its result was lost with its
+        # worker before it was gathered (the future went from finished to lost)
+        died = error is not None or result is None
+        return [retry for idx in idxs if (retry := self._retry(idx, died)) is not None]
 
-    def _retry(self, idx: int, error):
-        """None if the series is done, else the future of its next attempt."""
+    def _retry(self, idx: int, died: bool):
+        """None if the series is done, else the future of its next attempt (``died``: its last
+        task's worker died, rather than the task ending before the series did)."""
         if not any(idx in left for left in self.rounds):
             return None  # finished
         if self._series_done(idx):
@@ -260,7 +264,7 @@ class ClusterRun:
                                               done=stored_games(self.runner.db, series["id"]))
         self.stored[idx] = len(self.tasks[idx].done)
         if self.runner.on_warn:
-            why = "its worker died" if error is not None else "it stopped early"
+            why = "its worker died" if died else "it stopped early"
             self.runner.on_warn(f"series {idx}: {why}; playing on from game {self.stored[idx]} "
                                 "on another worker")
         return self._submit(idx)
