@@ -9,6 +9,7 @@ which limit it had run into, so that the fault can say so.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 
 __all__ = ["OPEN_FILES", "PROCESSES", "SCRATCH_MB", "Resources", "used_up"]
@@ -21,6 +22,11 @@ SCRATCH_MB = 64
 
 #: free scratch space below which the scratch space counts as used up (the last pages)
 SCRATCH_SLACK = 64 * 1024
+
+#: how long to wait at most for forks still under way to show their processes, and how long the
+#: count must stay the same to be taken as final (see :func:`_settled_tasks`)
+SETTLE_S = 1.0
+STEADY_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -43,12 +49,12 @@ def used_up(resources: Resources, inner: int | None, scratch_fd: int | None) -> 
     ended)."""
     said = []
     if inner is not None:
-        tasks = _tasks_below(inner)
-        # close to the limit counts: forks that fail are counted while they fail, so a swarm of
-        # forking processes is refused a few short of it (and the sandbox's first process counts
-        # too where the bot has a user namespace of its own)
-        if resources.processes is not None and sum(tasks.values()) >= resources.processes - max(
-                2, resources.processes // 10):
+        # close to the limit counts: the sandbox's first process counts too where the bot has a
+        # user namespace of its own, and forks refused are counted while they are refused
+        limit = resources.processes
+        near = None if limit is None else limit - max(2, limit // 10)
+        tasks = _settled_tasks(inner, near)
+        if near is not None and sum(tasks.values()) >= near:
             said.append(f"its processes and threads ({sum(tasks.values())}, limits.max_processes "
                         f"= {resources.processes})")
         if resources.open_files is not None and any(_open_files(p) >= resources.open_files for p in tasks):
@@ -63,6 +69,30 @@ def used_up(resources: Resources, inner: int | None, scratch_fd: int | None) -> 
                 said.append(f"its scratch space /tmp (limits.scratch_mb = "
                             f"{resources.scratch_bytes / (1 << 20):g})")
     return "it had used up " + " and ".join(said) if said else None
+
+
+def _settled_tasks(pid: int, near: int | None) -> dict[int, int]:
+    """The processes below ``pid`` as :func:`_tasks_below` finds them, once forks still under way
+    have shown theirs. The kernel counts a fork against the limit as it begins, and the new
+    process can be seen only as it ends; so the moment a fork is refused, a swarm of forking
+    processes may show well short of the limit (117 of 128 was seen on a busy machine). Each
+    task has at most one fork under way, so a count below half of ``near`` cannot be near the
+    limit and is taken at once; otherwise the count is read again until it reaches ``near`` or
+    stays the same for :data:`STEADY_S`, for at most :data:`SETTLE_S`."""
+    tasks = _tasks_below(pid)
+    if near is None or 2 * sum(tasks.values()) < near:
+        return tasks
+    start = steady_since = time.monotonic()
+    while sum(tasks.values()) < near:
+        now = time.monotonic()
+        if now - steady_since >= STEADY_S or now - start >= SETTLE_S:
+            break
+        time.sleep(0.01)
+        again = _tasks_below(pid)
+        if sum(again.values()) != sum(tasks.values()):
+            steady_since = time.monotonic()
+        tasks = again
+    return tasks
 
 
 def _tasks_below(pid: int) -> dict[int, int]:
