@@ -23,9 +23,6 @@ CARD_FIELDS = ("card", "cards", "gave", "took", "take", "give", "holding")
 BASE = 0
 OWN = "own"
 
-#: Crazier Eights effects that put a card of the draw pile on the discard pile, and among how
-#: many top cards of the draw pile it was (the card's rule; one when not listed)
-_TAKEN_AMONG = {"Lighthouse": 1, "Morgan le Fay": 2}
 _POSITIONS = ("south", "west", "north", "east")  # the hands of the two-handed eights family
 
 
@@ -239,7 +236,7 @@ class Walk:
             # Elven Ritual: the whole pile shuffled: nothing known of any place
             self.pile = self.unknown(list(self.pile)) + [BASE] * e["count"]
         elif source == "draw_pile" and to == "discard_pile" and cards:
-            self._off_the_top(cards[0], _TAKEN_AMONG.get(e["card"], 1))
+            self._off_the_top(cards[0], e.get("among", 1))
         elif source == "draw_pile" and to == "draw_pile":
             # the top cards put back, some on top and the rest under the pile, each group in its
             # order (Wood Elf; Elven Princess moves one card or leaves it)

@@ -96,6 +96,7 @@ def check(game, e: dict, w: Watched) -> str | None:
         assert place == {"from": "draw_pile", "to": "discard_pile"} and e["cards"] == [discard[-1]], e
         among = w.looked.pop(p)
         assert e["cards"][0] in among and len(among) == (2 if name == "Morgan le Fay" else 1)
+        assert e.get("among", 1) == len(among) and ("among" in e) == (name == "Morgan le Fay"), e
         return "to discard pile"
     if name in PUT_BACKS and "draw pile" in text:
         end = PUT_BACKS[name]

@@ -450,7 +450,7 @@ def _morgan_le_fay(game, f):
     _forget(game, [cid])
     game.put_on_top_of_discard(cid)  # not a discard: an eight is not wild (item 22)
     _say(game, f, f"player {p} puts {game.card_text(cid)} on top of the discard pile", cards=[cid],
-         source="draw_pile", to="discard_pile")
+         source="draw_pile", to="discard_pile", among=len(cards))
 
 
 # ----------------------------------------------------------------- registration
