@@ -100,8 +100,9 @@ def test_init_writes_starter_and_never_overwrites(tmp_path):
     runner = CliRunner()
     assert runner.invoke(app, ["init", str(path)]).exit_code == 0
     original = path.read_text()
-    cfg = load_config(path, check_commands=False)
+    cfg = load_config(path)  # its bot is there: init wrote it beside the config
     assert cfg.event["name"] == "my-event"
+    assert (tmp_path / "my-bot" / "bot.py").is_file() and "examples/" not in original
     path.write_text(original + "\n# mine\n")
     again = runner.invoke(app, ["init", str(path)])
     assert again.exit_code == 2

@@ -371,6 +371,9 @@ def entrant_from_arg(arg: str, taken: set[str], known: dict[str, dict] | None = 
     return spec
 
 
+#: the folder of the starter bot, beside the config (``tourney init`` writes it with ``new-bot``)
+STARTER_BOT = "my-bot"
+
 STARTER = {
     "event": {
         "name": "my-event",
@@ -387,7 +390,8 @@ STARTER = {
     "entrants": [
         {"name": "greedy", "builtin": "greedy"},
         {"name": "random", "builtin": "random"},
-        {"name": "my-bot", "command": ["{python}", "examples/bots/random_bot.py"], "cwd": "."},
+        # the starter bot tourney init writes beside the config (a tourney new-bot skeleton)
+        {"name": STARTER_BOT, "command": ["{python}", "bot.py"], "cwd": STARTER_BOT},
     ],
 }
 
@@ -447,12 +451,14 @@ def starter_text() -> str:
         "# Reference: docs/formats.md. format = single | match | league | round-robin |\n"
         "# gauntlet | swiss | knockout | sprt; duplicate = true plays every deal once per seat rotation.\n"
         "# Command entrants: argv list; \"{python}\" is the Python running tourney; cwd is\n"
-        "# relative to this file's folder.\n\n"
+        "# relative to this file's folder. my-bot/ is a bot made by tourney new-bot: give it a\n"
+        "# strategy in my-bot/bot.py (its README.md says how).\n\n"
     )
     return head + tomli_w.dumps(STARTER)
 
 
 __all__ = [
+    "STARTER_BOT",
     "ConfigError",
     "EventConfig",
     "entrant_from_arg",
