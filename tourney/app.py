@@ -47,6 +47,29 @@ COMMAND_MODULES = {
     "new-bot": "new_bot", "play": "play", "replay": "replay", "report": "report", "run": "run",
     "serve": "serve", "sprt": "sprt", "standings": "standings", "upgrade": "upgrade",
 }
+#: every command's line in ``tourney --help``: one line each (at 80 columns), as git and cargo
+#: list theirs; the detail stays in the command's own help (tests/test_cli_start.py checks both)
+SUMMARIES = {
+    "check": "Check that a bot follows the protocol",
+    "club": "Keep the scores of a club league played with real cards",
+    "demo": "Play one seeded game between built-in bots and print it",
+    "events": "List or delete the stored events",
+    "export-bot": "Turn a trained policy into a bot folder",
+    "fairplay": "Test the entrants of an event for collusion",
+    "games": "List the stored games",
+    "init": "Write a starter event and a bot of your own to run",
+    "ladder": "Run a ladder: submitted bots, games all the time",
+    "match": "Play a best-of-N match",
+    "new-bot": "Write a new bot to start from (Python, JavaScript or C)",
+    "play": "Play one game and print its log",
+    "replay": "Replay a stored game decision by decision",
+    "report": "Report an event's standings as text, csv, json, html or a site",
+    "run": "Run the event a config defines",
+    "serve": "Serve the results as web pages",
+    "sprt": "Play two bots until the SPRT tells which is stronger",
+    "standings": "Show an event's standings",
+    "upgrade": "Bring an older results database up to date",
+}
 #: set by the console script (tourney.cli) to the one command module it runs, before importing
 #: it: importing tourney.commands then registers that command only. None: every command.
 load_only: str | None = None
@@ -59,6 +82,8 @@ class _Group(TyperGroup):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         flow_help(self)
+        for name, command in self.commands.items():
+            command.short_help = SUMMARIES.get(name, command.short_help)
 
     def invoke(self, ctx):
         try:
@@ -78,7 +103,10 @@ app = typer.Typer(
     name="tourney",
     cls=_Group,
     help="Run Crazier Eights games, matches, leagues and bot tournaments; keep and report results.",
-    epilog="Example: tourney run configs/demo.toml, then tourney standings\n\n" + exit_codes_help(),
+    epilog=("New here? Start with tourney init (an event and a bot of your own, ready to run) or tourney"
+            " new-bot NAME (a bot to write, with the commands to check and play it; docs/tutorial.md).\n\n"
+            "Example, in an empty folder: tourney init && tourney run tourney.toml\n\n"
+            "Each command's own help has the detail: tourney COMMAND --help\n\n" + exit_codes_help()),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
