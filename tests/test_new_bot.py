@@ -4,6 +4,7 @@
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -203,3 +204,17 @@ def test_every_skeleton_reuses_its_process_and_plays_a_game_as_a_fresh_one_would
     if lang == "c":
         assert subprocess.run(["make"], cwd=folder, capture_output=True).returncode == 0
     assert_reused_plays_as_fresh(EntrantSpec("warmy", command=tuple(command), cwd=str(folder)))
+
+
+@pytest.mark.parametrize("lang", ["python", "javascript", "c"])
+@pytest.mark.parametrize("name", ["wily", "a-much-longer-bot-name-than-the-template-had"])
+def test_the_readme_s_commands_have_their_comments_in_one_column(tmp_path, lang, name):
+    """Issue 43, point 8: the names filled in change the commands' lengths, not the comments' column."""
+    folder = tmp_path / name
+    assert runner.invoke(app, ["new-bot", name, "--lang", lang, "--dir", str(folder)]).exit_code == 0
+    text = (folder / "README.md").read_text()
+    for block in re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S):
+        commented = [line for line in block.splitlines() if " # " in line and not line.startswith("#")]
+        assert len(commented) >= 3
+        assert len({line.index(" # ") for line in commented}) == 1, block
+        assert any(re.search(r"\S   # ", line) for line in commented), block  # the longest: 3 spaces

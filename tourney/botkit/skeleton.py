@@ -44,6 +44,29 @@ def _write(path: Path, text: str, executable: bool = False) -> Path:
     return path
 
 
+_COMMENTED = re.compile(r"^(?P<command>\S.*?)\s+# (?P<comment>.*)$")
+
+
+def align_comments(markdown: str) -> str:
+    """``markdown`` with the end-of-line comments of each shell block starting in one column, three
+    spaces after its longest commented command (the names filled in make the commands' lengths).
+
+    >>> print(align_comments("```sh\\nmake  # build\\ntourney run x.toml # run\\n```"))
+    ```sh
+    make                 # build
+    tourney run x.toml   # run
+    ```
+    """
+    def align(block: re.Match) -> str:
+        lines = block.group(0).split("\n")
+        found = [_COMMENTED.match(line) for line in lines]
+        width = max((len(m.group("command")) for m in found if m), default=0)
+        return "\n".join(f"{m.group('command'):<{width}}   # {m.group('comment')}" if m else line
+                         for line, m in zip(lines, found))
+
+    return re.sub(r"^```sh\n.*?^```", align, markdown, flags=re.M | re.S)
+
+
 def write_skeleton(name: str, lang: str, folder: str | os.PathLike | None = None) -> list[Path]:
     """Write bot ``name`` in ``lang`` into ``folder`` (default: ``./name``); the files written.
 
@@ -69,14 +92,13 @@ def write_skeleton(name: str, lang: str, folder: str | os.PathLike | None = None
     ]
     if lang == "c":
         written.append(_write(target / "Makefile", _package_text("files/Makefile.txt")))
-    build = "\n```sh\nmake                                                 # builds ./bot (needs a C compiler)\n```\n" \
-        if lang == "c" else ""
+    build = "make  # builds ./bot (needs a C compiler)\n" if lang == "c" else ""
     extra = "| `Makefile` | `make` builds `./bot` |\n" if lang == "c" else ""
     readme = (_package_text("files/README.md.txt")
               .replace("__NAME__", name).replace("__LANG__", _TITLES[lang]).replace("__MAIN__", main)
               .replace("__HELPER__", helper).replace("__EXTRA_ROWS__", extra).replace("__BUILD__", build)
               .replace("__CHECK__", check))
-    written.append(_write(target / "README.md", readme))
+    written.append(_write(target / "README.md", align_comments(readme)))
     gauntlet = (_package_text("files/gauntlet.toml.txt").replace("__NAME__", name)
                 .replace("__COMMAND__", json.dumps(command)))
     written.append(_write(target / "gauntlet.toml", gauntlet))
