@@ -174,6 +174,12 @@ def test_render_fps_is_declared():
     (Snapshots(), "holds no policy"),
     (EntrantSpec("x", builtin="grandmaster"), "no built-in bot"),
     (EntrantSpec("x"), "exactly one of builtin and command"),
+    # a protocol bot that cannot start is refused now, not found out as a fault at a game's end (issue 43.6)
+    (["{python}", "no-such-bot.py"], "script not found: "),
+    (["no-such-bot-program"], "program not found on PATH: no-such-bot-program"),
+    (["./no-such-bot"], "program not found: ./no-such-bot"),
+    (EntrantSpec("x", command=("{python}", "bot.py"), cwd="/no/such/folder"), "no such directory: /no/such/folder"),
+    (EntrantSpec("x", command=("{python}", "bot.py"), cwd=str(ROOT)), "script not found: " + str(ROOT / "bot.py")),
 ])
 def test_a_wrong_opponent_is_refused_at_construction_saying_what_is_accepted(opponent, says):
     with pytest.raises(ValueError) as caught:
@@ -471,3 +477,12 @@ def _players(env):
         seats.append(game.pending.player)
         game.apply(choice)
     return seats
+
+
+def test_gymnasium_make_refuses_an_opponent_script_that_is_not_there(tmp_path):
+    import gymnasium
+
+    import tourney.rl  # noqa: F401  (registers the id in a checkout run)
+
+    with pytest.raises(ValueError, match=r"opponent 0 .*script not found: .*gone\.py; an opponent is"):
+        gymnasium.make("tourney/Eights-v0", opponents=[["{python}", str(tmp_path / "gone.py")]])

@@ -35,7 +35,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import os
-import shutil
 import sys
 import tomllib
 from dataclasses import dataclass
@@ -49,7 +48,7 @@ from engine.bots import BOT_NAMES
 from tourney import formats
 from tourney.bots import sandbox
 from tourney.bots.sandbox import Policy
-from tourney.bots.spec import EntrantSpec, Limits, Reuse
+from tourney.bots.spec import EntrantSpec, Limits, Reuse, command_problem, not_executable
 from tourney.errors import UserError
 
 BUILTIN_BOTS = BOT_NAMES
@@ -184,33 +183,11 @@ def resolve_entrant(spec: dict, base_dir: str) -> dict:
     return out
 
 
-def not_executable(program: str) -> str:
-    """Why a bot program cannot be started, and the two ways to fix it."""
-    runner = {".js": "node", ".py": "{python}", ".rb": "ruby", ".sh": "sh"}.get(Path(program).suffix)
-    how = f', or run it with its interpreter: ["{runner}", "{program}"]' if runner else ""
-    return f"{program} is not executable: make it so (chmod +x {program}){how}"
-
-
 def check_command(path: str, place: str, spec: dict, base_dir: str) -> None:
     """A command entrant's program (and a Python script argument) must exist."""
-    resolved = resolve_entrant(spec, base_dir)
-    cwd = Path(resolved["cwd"])
-    if not cwd.is_dir():
-        _fail(path, f"{place}.cwd", f"no such directory: {cwd}")
-    argv = resolved["command"]
-    program = argv[0]
-    if os.sep in program or (os.altsep and os.altsep in program):
-        prog_path = Path(program) if os.path.isabs(program) else cwd / program
-        if not prog_path.exists():
-            _fail(path, f"{place}.command", f"program not found: {spec['command'][0]}")
-        if not prog_path.is_file() or not os.access(prog_path, os.X_OK):
-            _fail(path, f"{place}.command", not_executable(spec["command"][0]))
-    elif shutil.which(program) is None:
-        _fail(path, f"{place}.command", f"program not found on PATH: {program}")
-    if len(argv) > 1 and argv[1].endswith(".py") and "python" in Path(program).name:
-        script = Path(argv[1]) if os.path.isabs(argv[1]) else cwd / argv[1]
-        if not script.exists():
-            _fail(path, f"{place}.command", f"script not found: {script}")
+    problem = command_problem(spec["command"], resolve_entrant(spec, base_dir)["cwd"])
+    if problem is not None:
+        _fail(path, f"{place}.{problem[0]}", problem[1])
 
 
 def check_entrant(path: str, place: str, raw, default_limits: dict, base_dir: str,

@@ -6,7 +6,12 @@ them without importing any process machinery.
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from tourney.bots.resources import OPEN_FILES, PROCESSES, SCRATCH_MB, Resources
 from tourney.bots.sandbox import Policy
@@ -106,3 +111,37 @@ class EntrantSpec:
     sandbox: Policy = Policy()
     reuse: Reuse = Reuse()
 
+
+def not_executable(program: str) -> str:
+    """Why a bot program cannot be started, and the two ways to fix it."""
+    runner = {".js": "node", ".py": "{python}", ".rb": "ruby", ".sh": "sh"}.get(Path(program).suffix)
+    how = f', or run it with its interpreter: ["{runner}", "{program}"]' if runner else ""
+    return f"{program} is not executable: make it so (chmod +x {program}){how}"
+
+
+def command_problem(command: Sequence[str], cwd: str | os.PathLike) -> tuple[str, str] | None:
+    """Why the bot program ``command`` (an argv; ``"{python}"`` stands for the interpreter running
+    tourney) cannot be started in ``cwd``: the part at fault (``"cwd"`` or ``"command"``) and the
+    reason; None when the folder, the program and a Python script it names all exist.
+
+    >>> command_problem(["{python}", "no-such-bot.py"], ".")[1]  # doctest: +ELLIPSIS
+    'script not found: .../no-such-bot.py'
+    """
+    folder = Path(cwd).resolve()
+    if not folder.is_dir():
+        return "cwd", f"no such directory: {folder}"
+    argv = [arg.replace("{python}", sys.executable) for arg in command]
+    program = argv[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = Path(program) if os.path.isabs(program) else folder / program
+        if not path.exists():
+            return "command", f"program not found: {command[0]}"
+        if not path.is_file() or not os.access(path, os.X_OK):
+            return "command", not_executable(command[0])
+    elif shutil.which(program) is None:
+        return "command", f"program not found on PATH: {program}"
+    if len(argv) > 1 and argv[1].endswith(".py") and "python" in Path(program).name:
+        script = Path(argv[1]) if os.path.isabs(argv[1]) else folder / argv[1]
+        if not script.exists():
+            return "command", f"script not found: {script}"
+    return None

@@ -20,6 +20,7 @@ from engine import bots
 from tourney.bots.base import Entrant
 from tourney.bots.entrants import EntrantSpec
 from tourney.bots.protocol import FaultCode, ProtocolError
+from tourney.bots.spec import command_problem
 from tourney.rl.aec import IllegalAction
 from tourney.rl.encoding import EncodingError
 
@@ -108,7 +109,7 @@ def opponent_problem(opponent: Any) -> str | None:
             return "an EntrantSpec needs exactly one of builtin and command"
         if opponent.builtin is not None and opponent.builtin not in bots.BOT_NAMES:
             return f"{opponent.builtin!r} is no built-in bot (known: {', '.join(bots.BOT_NAMES)})"
-        return None
+        return _program_problem(opponent.command, opponent.cwd)
     if isinstance(opponent, str):
         if opponent not in bots.BOT_NAMES:
             return f"{opponent!r} is no built-in bot (known: {', '.join(bots.BOT_NAMES)})"
@@ -116,10 +117,19 @@ def opponent_problem(opponent: Any) -> str | None:
     if isinstance(opponent, list | tuple):
         if not opponent or not all(isinstance(a, str) and a for a in opponent):
             return "a command is a non-empty list of non-empty strings"
-        return None
+        return _program_problem(opponent, None)
     if callable(opponent):
         return _policy_problem(opponent)
     return f"{type(opponent).__name__} is none of these"
+
+
+def _program_problem(command: Any, cwd: str | None) -> str | None:
+    """Why a protocol bot's program cannot start (checked when the environment is made, not when
+    its first game finds the seat empty); None when it can, or when there is no command."""
+    if command is None:
+        return None
+    problem = command_problem(command, cwd or ".")
+    return None if problem is None else problem[1]
 
 
 def opponent_spec(opponent: Any, seat: int) -> EntrantSpec:
