@@ -1,5 +1,6 @@
 """Every command README.md and docs/*.md show in a shell block runs, in the order the page shows
-them, in a scratch folder with a fresh database, and exits 0 as the page implies.
+them, from an empty folder, with tourney installed from its wheel and nothing else (issue 43), and
+exits 0 as the page implies.
 
 A shell block is a fenced block marked ``sh``, ``bash``, ``shell`` or ``console``, or an unmarked
 one whose every line starts with ``$ ``. A command that cannot run here is marked on the line
@@ -9,22 +10,28 @@ before its block, visibly in the Markdown source::
     <!-- not run: `tourney serve` runs until stopped -->   only the commands starting with a
                                                            backticked text; the rest run
 
-Each command runs as the page's reader would type it, with ``tourney`` and ``python3`` being
-this checkout's; ``configs/``, ``examples/`` and ``bench/`` are there to be named, and the
-default database (``results/tourney.db``) holds one game of ``tourney play greedy random``.
+A block that needs the files of a checkout (``configs/``, ``examples/``, ``bench/``) says so
+in its text and is marked the same way; its commands then find those folders in the current one
+(linked from the checkout for that block alone)::
+
+    <!-- in a checkout: why -->                    (a not-run marker may follow on the same line)
+
+Each command runs as the page's reader would type it, with ``tourney``, ``python`` and
+``python3`` being those of a fresh venv that has the wheel of this checkout installed
+(tests/installed.py), no ``PYTHONPATH`` and no ``TOURNEY_*`` setting. The folder starts empty, with
+no database: a page that shows a stored game makes it first.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from installed import installed_tourney
 
 ROOT = Path(__file__).resolve().parent.parent
 #: docs/tutorial.md is left to tests/test_tutorial.py, which runs its blocks as one walk-through
@@ -33,7 +40,8 @@ PAGES = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").glob("*.md") if 
 SHELL = {"sh", "bash", "shell", "console"}
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)[^\n]*\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)
 NOT_RUN = re.compile(r"<!--\s*not run:(?P<why>.*?)-->", re.S)
-#: what a scratch folder offers the commands of a page (linked from the checkout)
+IN_CHECKOUT = re.compile(r"<!--\s*in a checkout:(?P<why>.*?)-->", re.S)
+#: what a block marked "in a checkout" finds in its folder (linked from the checkout)
 SHARED = ("configs", "examples", "bench")
 #: a guard against a command that waits for ever (an unmarked server or prompt), not a speed limit
 HANG_GUARD_S = 900
@@ -46,6 +54,7 @@ class Block:
     commands: list[str]
     skipped: list[str] = field(default_factory=list)
     marker: str | None = None  # the not-run reason, if any
+    checkout: bool = False  # the block is run where a checkout's files are
 
 
 def commands_of(body: str, lang: str) -> list[str]:
@@ -76,7 +85,8 @@ def blocks(page: Path) -> list[Block]:
         before = text[:m.start()].rstrip().rsplit("\n", 1)[-1]
         marker = NOT_RUN.search(before)
         block = Block(page.name, text[:m.start()].count("\n") + 1,
-                      commands_of(body, lang), marker=marker.group("why").strip() if marker else None)
+                      commands_of(body, lang), marker=marker.group("why").strip() if marker else None,
+                      checkout=IN_CHECKOUT.search(before) is not None)
         if marker:
             prefixes = re.findall(r"`([^`]+)`", block.marker or "")
             if not prefixes:
@@ -90,25 +100,11 @@ def blocks(page: Path) -> list[Block]:
     return found
 
 
-def scratch(tmp_path: Path) -> dict:
-    """A folder like a checkout for the commands, and an environment where ``tourney`` and
-    ``python3`` are this checkout's."""
-    for name in SHARED:
-        (tmp_path / name).symlink_to(ROOT / name)
-    bin_dir = tmp_path / ".bin"
-    bin_dir.mkdir()
-    for name, line in (("tourney", f'exec "{sys.executable}" -m tourney "$@"'),
-                       ("python3", f'exec "{sys.executable}" "$@"')):
-        (bin_dir / name).write_text(f"#!/bin/sh\n{line}\n")
-        (bin_dir / name).chmod(0o755)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
-    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
-               PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""), CI="true")
-    # the pages show commands run where results exist: one stored game to start from
-    seeded = subprocess.run(["tourney", "play", "greedy", "random"], cwd=tmp_path, env=env,
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True)
-    assert seeded.returncode == 0, seeded.stderr
-    return env
+def empty_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "reader"
+    folder.mkdir()
+    folder.chmod(0o755)  # bots run as nobody when the tests run as root: their folder must be readable
+    return folder
 
 
 def test_the_parser_reads_blocks_markers_and_chains(tmp_path):
@@ -117,26 +113,38 @@ def test_the_parser_reads_blocks_markers_and_chains(tmp_path):
                     "<!-- not run: `tourney serve` serves until stopped -->\n"
                     "   ```bash\n   tourney serve --port 1\n   tourney d\n   ```\n"
                     "<!-- not run: needs a cluster -->\n```console\n$ dask worker\nsome output\n```\n"
-                    "```\n$ tourney e\n```\n```json\n{}\n```\n")
-    found = [(b.line, b.commands, b.skipped) for b in blocks(page)]
-    assert found == [(3, ["tourney a", "tourney b --x", "tourney c"], []),
-                     (11, ["tourney d"], ["tourney serve --port 1"]),
-                     (16, [], ["dask worker"]),
-                     (20, ["tourney e"], [])]
+                    "```\n$ tourney e\n```\n```json\n{}\n```\n"
+                    "<!-- in a checkout: bench/ --> <!-- not run: `python3 bench` takes minutes -->\n"
+                    "```sh\npython3 bench/x.py\ntourney f\n```\n")
+    found = [(b.line, b.commands, b.skipped, b.checkout) for b in blocks(page)]
+    assert found == [(3, ["tourney a", "tourney b --x", "tourney c"], [], False),
+                     (11, ["tourney d"], ["tourney serve --port 1"], False),
+                     (16, [], ["dask worker"], False),
+                     (20, ["tourney e"], [], False),
+                     (27, ["tourney f"], ["python3 bench/x.py"], True)]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_shell_command_of_the_page_runs(page, tmp_path):
     found = blocks(page)
-    env = scratch(tmp_path)
+    if not any(block.commands for block in found):
+        return
+    env = installed_tourney().env(CI="true")
+    folder = empty_folder(tmp_path)
     for block in found:
+        links = [folder / name for name in SHARED] if block.checkout and block.commands else []
+        for link in links:
+            link.symlink_to(ROOT / link.name)
         for command in block.commands:
-            done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+            done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, stdin=subprocess.DEVNULL,
                                   capture_output=True, text=True, timeout=HANG_GUARD_S)
             assert done.returncode == 0, (
                 f"{block.page}:{block.line}: `{command}` exited {done.returncode}\n"
                 f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}\n"
-                f"(mark it <!-- not run: why --> before its block if it cannot run in a test)")
+                "(a block that needs files says how to get them first: run from an empty folder, it gets them; "
+                "mark it <!-- in a checkout: why --> if it needs the checkout's, or <!-- not run: why -->)")
+        for link in links:
+            link.unlink()
     # the command names stay quoted the way a shell reads them
     for block in found:
         for command in block.commands:
