@@ -1,8 +1,9 @@
-"""examples/train (issue 24, point 4): the training script runs end to end (tiny), and the
-protocol bot plays exactly what the policy picks from the learner's own encoding."""
+"""``python -m tourney.rl.train`` (issue 24, point 4; issue 43, point 1): the training runs end to
+end (tiny) from an empty folder with tourney installed from its wheel, writing only under that
+folder, and examples/train/policy_bot.py plays exactly what the policy picks from the learner's
+own encoding."""
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,35 +12,40 @@ pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 
 import numpy as np
+from installed import installed_tourney
 
 import engine
 from tourney.bots.entrants import EntrantSpec, Limits, open_entrant
 from tourney.bots.referee import play_game
+from tourney.rl.encoding import Encoding
+from tourney.rl.export import FILES
+from tourney.rl.linear import LinearPolicy
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = ROOT / "examples" / "train"
-sys.path.insert(0, str(TRAIN))
-
-from policy import LinearPolicy  # noqa: E402
-
-from tourney.rl.encoding import Encoding  # noqa: E402
-from tourney.rl.export import FILES  # noqa: E402
 
 
-def test_train_script_trains_saves_and_reports_an_sprt_verdict(tmp_path):
-    tmp_path.chmod(0o755)  # bots run as nobody when the tests run as root: the policy must be readable
-    out = tmp_path / "policy.json"
+def test_training_runs_from_an_empty_folder_and_writes_only_there(tmp_path):
+    tourney = installed_tourney()
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    folder.chmod(0o755)  # bots run as nobody when the tests run as root: the policy must be readable
+    checkout_before = sorted(p.name for p in ROOT.iterdir())
     done = subprocess.run(
-        [sys.executable, str(TRAIN / "train.py"), "--episodes", "6", "--eval", "2", "--sprt-games", "4",
-         "--out", str(out), "--db", str(tmp_path / "t.db")],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+        ["python", "-m", "tourney.rl.train", "--episodes", "6", "--eval", "2", "--sprt-games", "4"],
+        cwd=folder, env=tourney.env(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
     assert "trained 6 games" in done.stdout
     verdict = [line for line in done.stdout.splitlines() if line.startswith("sprt against greedy: verdict=")]
     assert verdict and verdict[0].split("verdict=")[1].split()[0] in ("H0", "H1", "inconclusive")
-    assert f"exported the bot to {tmp_path / 'policy_bot'}" in done.stdout
-    assert sorted(p.name for p in (tmp_path / "policy_bot").iterdir()) == sorted(FILES)
-    policy = LinearPolicy.load(out)
+    out = folder / "train"
+    assert f"exported the bot to {Path('train') / 'policy_bot'}" in done.stdout
+    assert sorted(p.name for p in (out / "policy_bot").iterdir()) == sorted(FILES)
+    # under the folder it ran in, and nowhere else: the policy, its bot, the SPRT's config and results
+    assert sorted(p.name for p in folder.iterdir()) == ["results", "train"]
+    assert sorted(p.name for p in out.iterdir()) == ["policy.json", "policy.npz", "policy_bot", "policy_bot.toml"]
+    assert sorted(p.name for p in ROOT.iterdir()) == checkout_before
+    policy = LinearPolicy.load(out / "policy.json")
     assert policy.weights.any()  # six games of learning moved some weights
     assert policy.rule_set == "crazier-eights" and policy.encoding == Encoding(52, 2)
 

@@ -1,25 +1,22 @@
 #!/usr/bin/env python3
-"""The trained linear policy as a protocol bot: tourney check -- python3 examples/train/policy_bot.py
+"""A trained linear policy as a protocol bot that imports tourney (``tourney export-bot`` makes
+one that needs numpy alone): tourney check -- {python} examples/train/policy_bot.py POLICY.json
 
-It reads results/train/policy.json, where train.py saves it (or the file named as its first
-argument), encodes every
-request with tourney.rl's Encoding, the function the policy was trained with, and answers the
-offered option the policy rates highest. Run it from the project root (it imports tourney from
-this checkout; in a sandbox it may read only its own folder and the working directory).
+It reads the policy file named as its first argument (default: train/policy.json in the working
+folder, where ``python -m tourney.rl.train`` saves it), encodes every request with tourney.rl's
+Encoding, the function the policy was trained with, and answers the offered option the policy
+rates highest. In the sandbox it imports the installed tourney read-only (docs/tutorial.md).
 """
 
 import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # a sandboxed bot writes only its scratch directory
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from policy import LinearPolicy  # noqa: E402
 
 from tourney.botkit import game, log, run  # noqa: E402
+from tourney.rl.linear import LinearPolicy  # noqa: E402
 
-policy = LinearPolicy.load(sys.argv[1] if len(sys.argv) > 1 else
-                           Path(__file__).resolve().parents[2] / "results" / "train" / "policy.json")
+policy = LinearPolicy.load(sys.argv[1] if len(sys.argv) > 1 else Path("train") / "policy.json")
 
 
 def choose(view, options):

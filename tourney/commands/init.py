@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from tourney.app import app
+from tourney.botkit.skeleton import write_skeleton
 from tourney.commands.common import EXIT_CODES
 from tourney.config import STARTER_BOT, starter_text
 from tourney.errors import UserError
@@ -22,8 +23,6 @@ def init(
     The config runs as it is, from any folder (tourney run tourney.toml). An existing file, or a
     my-bot/ folder that is not empty, is never overwritten (exit code 2; nothing written).
     """
-    from tourney.botkit.skeleton import write_skeleton
-
     bot = path.parent / STARTER_BOT
     if path.exists():
         raise UserError(f"{path}: already exists; not overwritten")

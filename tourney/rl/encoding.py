@@ -3,7 +3,7 @@
 Everything here is built from what a bot is sent in a protocol ``request`` (docs/protocol.md): the
 seat's ``view``, the decision's ``kind`` and its option ids. Nothing else of the game is read, so
 an observation never holds hidden information, and a protocol bot can encode its requests with
-exactly the function a learner was trained with (examples/train/).
+exactly the function a learner was trained with (``python -m tourney.rl.train``).
 
 The shapes depend on two numbers fixed for a game's set-up: ``cards`` (the size of the game's card
 table: 52 or 104, more with Crazier Eights' promo cards) and ``players``. :class:`Encoding` holds

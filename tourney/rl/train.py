@@ -1,21 +1,20 @@
-#!/usr/bin/env python3
 """Train a tiny linear policy against the greedy bot, save it, and test it as a protocol bot.
 
-    python3 examples/train/train.py --minutes 3            # train for three minutes
-    python3 examples/train/train.py --episodes 50 --sprt-games 20 --db /tmp/t.db   # a quick run
+    python -m tourney.rl.train --minutes 3            # train for three minutes
+    python -m tourney.rl.train --episodes 50 --sprt-games 20 --db t.db   # a quick run
 
 1. Training: REINFORCE (policy gradient with a running-mean baseline) on a linear policy over
-   tourney.rl's observation encoding (examples/train/policy.py), in the single-seat Gymnasium
+   tourney.rl's observation encoding (:mod:`tourney.rl.linear`), in the single-seat Gymnasium
    environment, one learned seat against the built-in greedy bot, the learner's seat drawn from
    each game's seed. Only numpy and the standard library.
-2. The policy is saved as JSON (results/train/policy.json, or --out; results/ is the folder
-   .gitignore keeps out of the checkout), and as an MLP of one layer (policy.npz beside it,
-   tourney/rl/mlp.py's format).
-3. `tourney export-bot` turns policy.npz into a bot folder (policy_bot/ beside it: the bot, the
-   weights, the forward pass, the encoding, the helper; numpy only). `tourney check` checks it
-   and `tourney sprt` runs it against greedy; this script prints the verdict.
+2. The policy is saved as JSON (``train/policy.json`` under the current folder, or ``--out``),
+   and as an MLP of one layer (policy.npz beside it, tourney/rl/mlp.py's format).
+3. ``tourney export-bot`` turns policy.npz into a bot folder (policy_bot/ beside it: the bot, the
+   weights, the forward pass, the encoding, the helper; numpy only). ``tourney check`` checks it
+   and ``tourney sprt`` runs it against greedy; this prints the verdict.
 
-Needs the rl extra: pip install -e '.[rl]'. Run it from the project root.
+Part of the installed package, so it runs from any folder; it writes only under the current
+folder (or where ``--out`` says). Needs the rl extra's packages (gymnasium, pettingzoo).
 """
 
 from __future__ import annotations
@@ -30,17 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from tourney.rl.export import save_mlp
+from tourney.rl.linear import LinearPolicy
+from tourney.rl.single import SingleSeatEnv
 
-#: where the policy (and the config of its SPRT) go unless --out says otherwise: never into the
-#: checkout's tracked files (results/ is gitignored)
-DEFAULT_OUT = HERE.parents[1] / "results" / "train" / "policy.json"
-
-from policy import LinearPolicy  # noqa: E402
-
-from tourney.rl.export import save_mlp  # noqa: E402
-from tourney.rl.single import SingleSeatEnv  # noqa: E402
+#: where the policy (and the bot and config made from it) go unless --out says otherwise: under
+#: the folder it is run from, wherever tourney is installed
+DEFAULT_OUT = Path("train") / "policy.json"
 
 
 def softmax(z):
@@ -116,7 +111,7 @@ def sprt(folder: Path, games: int, db: str | None, seed: int) -> dict:
     result. The entrant is defined in a small config written beside the folder."""
     config = folder.with_suffix(".toml")
     config.write_text(
-        "# written by examples/train/train.py: the trained policy as an entrant\n"
+        "# written by python -m tourney.rl.train: the trained policy as an entrant\n"
         '[event]\nname = "linear-policy-sprt"\nformat = "sprt"\nentrants = ["linear_policy", "greedy"]\n\n'
         "[[entrants]]\n"
         'name = "linear_policy"\n'
@@ -142,7 +137,7 @@ def sprt(folder: Path, games: int, db: str | None, seed: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tourney.rl.train", description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=None, help="train this long (default: 3 minutes)")
     parser.add_argument("--episodes", type=int, default=None, help="train this many games instead")
     parser.add_argument("--rule-set", default="crazier-eights")
@@ -150,7 +145,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--eval", type=int, default=200, help="games to evaluate on afterwards (0: none)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help="the policy file; the SPRT's config goes next to it (default: results/train/policy.json)")
+                        help="the policy file; the bot and the SPRT's config go next to it "
+                        "(default: train/policy.json under the current folder)")
     parser.add_argument("--sprt-games", type=int, default=400,
                         help="most games of the SPRT against greedy (0: no SPRT)")
     parser.add_argument("--db", default=None, help="database for the SPRT (default: tourney's)")

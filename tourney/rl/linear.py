@@ -1,4 +1,5 @@
-"""A linear policy over tourney.rl's observation encoding: what train.py learns and policy_bot.py plays.
+"""A linear policy over tourney.rl's observation encoding: what ``python -m tourney.rl.train``
+learns and examples/train/policy_bot.py plays.
 
 One weight row per action: an option's score is ``weights[action] . observation + bias[action]``
 over the offered options only (the action mask), and the bot plays the best one. Training
@@ -9,16 +10,11 @@ samples from the softmax of the scores instead. Both sides encode with the same 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # run from a checkout: bots get no PYTHONPATH (docs/protocol.md)
-    sys.path.insert(0, str(ROOT))
-
-from tourney.rl.encoding import Encoding  # noqa: E402
+from tourney.rl.encoding import Encoding
 
 
 class LinearPolicy:
