@@ -28,6 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("engine", "tourney", "build_tools", "pyproject.toml", "setup.py", "README.md")
 
 
+HINT = (" (without build isolation the build uses this environment's setuptools, which needs bdist_wheel: "
+        "setuptools>=70.1, a test extra; python3 -m pip install -e '.[test]' installs it)")
+
+
 @dataclass(frozen=True)
 class Installed:
     venv: Path
@@ -70,8 +74,10 @@ def installed_tourney() -> Installed:
                             ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"))
         else:
             shutil.copy2(ROOT / name, source / name)
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, source],
-         cwd=base)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                            "-w", dist, source], cwd=base, capture_output=True, text=True)
+    assert built.returncode == 0, (
+        f"building the wheel failed{HINT if 'bdist_wheel' in built.stderr else ''}:\n{built.stderr[-3000:]}")
     (wheel,) = dist.glob("tourney-*.whl")
     _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv])
     ours = {Path(p) for p in site.getsitepackages()} | {Path(sysconfig.get_paths()["purelib"])}
