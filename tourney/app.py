@@ -48,7 +48,7 @@ COMMAND_MODULES = {
     "serve": "serve", "sprt": "sprt", "standings": "standings", "upgrade": "upgrade",
 }
 #: every command's line in ``tourney --help``: one line each (at 80 columns), as git and cargo
-#: list theirs; the detail stays in the command's own help (tests/test_cli_start.py checks both)
+#: list theirs; the detail stays in the command's own help (tests/test_cli_help.py checks both)
 SUMMARIES = {
     "check": "Check that a bot follows the protocol",
     "club": "Keep the scores of a club league played with real cards",
