@@ -43,6 +43,8 @@ NOT_RUN = re.compile(r"<!--\s*not run:(?P<why>.*?)-->", re.S)
 IN_CHECKOUT = re.compile(r"<!--\s*in a checkout:(?P<why>.*?)-->", re.S)
 #: what a block marked "in a checkout" finds in its folder (linked from the checkout)
 SHARED = ("configs", "examples", "bench")
+#: a command that names them, or installs the checkout, is one for a checkout
+CHECKOUT_WORDS = re.compile(r"(?:^|[\s='\"])(?:\./)?(?:configs|examples|bench)/|pip install (?:-q )?-e ")
 #: a guard against a command that waits for ever (an unmarked server or prompt), not a speed limit
 HANG_GUARD_S = 900
 
@@ -122,6 +124,15 @@ def test_the_parser_reads_blocks_markers_and_chains(tmp_path):
                      (16, [], ["dask worker"], False),
                      (20, ["tourney e"], [], False),
                      (27, ["tourney f"], ["python3 bench/x.py"], True)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_a_block_that_needs_a_checkout_says_so(page):
+    """Run or not, a block naming the checkout's folders is marked, so that a reader of the page
+    sees where it runs (issue 43: every block runs as written from an empty folder otherwise)."""
+    unmarked = [f"{block.page}:{block.line}: {command}" for block in blocks(page) if not block.checkout
+                for command in block.commands + block.skipped if CHECKOUT_WORDS.search(command)]
+    assert not unmarked, "mark these blocks <!-- in a checkout: why --> and say so in the text:\n" + "\n".join(unmarked)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
