@@ -79,17 +79,20 @@ def outcome_free(line):
 
 
 def shape(line):
-    """A pattern matching any line of the shape of ``line``: its numbers and verdict may differ, and
-    an Elo's ± may be missing (a test that stopped too soon for an interval)."""
+    """A pattern matching any line of the shape of ``line``: its numbers (signed or not) and verdict
+    may differ, and so may the Elo estimate, which a test stopped early gives without its ± or
+    not at all."""
     verdicts = r"H0 accepted|H1 accepted|inconclusive"
+    number = r"[-+]?(?:\d+(?:\.\d+)?|inf)"
+    elo = f"; Elo {number}(?: ± {number})?"
     parts = []
-    for piece in re.split(f"({verdicts}|-?\\d+(?:\\.\\d+)?(?: ± \\d+(?:\\.\\d+)?)?)", line):
+    for piece in re.split(f"({verdicts}|{elo}|{number})", line):
         if re.fullmatch(verdicts, piece):
             parts.append(f"(?:{verdicts})")
-        elif re.fullmatch(r"-?\d+(?:\.\d+)?", piece):
-            parts.append(r"-?\d+(?:\.\d+)?")
-        elif re.fullmatch(r"-?\d+(?:\.\d+)? ± \d+(?:\.\d+)?", piece):
-            parts.append(r"-?\d+(?:\.\d+)?(?: ± \d+(?:\.\d+)?)?")
+        elif re.fullmatch(elo, piece):
+            parts.append(f"(?:{elo})?")
+        elif re.fullmatch(number, piece):
+            parts.append(number)
         else:
             parts.append(re.escape(piece))
     return "".join(parts)
@@ -140,6 +143,9 @@ def test_the_shape_of_a_shown_line_matches_other_numbers_but_not_other_words():
     other = shown.replace("H0 accepted", "inconclusive").replace("-3.70", "1.2").replace("48 games", "8 games")
     assert re.fullmatch(shape(shown), other)
     assert re.fullmatch(shape(shown), other.replace(" ± 145.5", ""))
+    assert re.fullmatch(shape(shown), other.replace("Elo -307.1 ± 145.5", "Elo +88.7"))
+    assert re.fullmatch(shape(shown), other.replace("; Elo -307.1 ± 145.5", ""))
+    assert re.fullmatch(shape(shown), other.replace("Elo -307.1 ± 145.5", "Elo -inf"))
     assert not re.fullmatch(shape(shown), shown.replace("H0 accepted", "H2 accepted"))
     assert not re.fullmatch(shape(shown), shown.replace("; restart never", ""))
     assert not re.fullmatch(shape(shown), shown.replace("; restart never", "; restart game"))
