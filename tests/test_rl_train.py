@@ -38,11 +38,14 @@ def test_training_runs_from_an_empty_folder_and_writes_only_there(tmp_path):
     assert "trained 6 games" in done.stdout
     verdict = [line for line in done.stdout.splitlines() if line.startswith("sprt against greedy: verdict=")]
     assert verdict and verdict[0].split("verdict=")[1].split()[0] in ("H0", "H1", "inconclusive")
-    out = folder / "train"
-    assert f"exported the bot to {Path('train') / 'policy_bot'}" in done.stdout
+    out = folder / "results" / "train"
+    assert f"exported the bot to {Path('results') / 'train' / 'policy_bot'}" in done.stdout
     assert sorted(p.name for p in (out / "policy_bot").iterdir()) == sorted(FILES)
     # under the folder it ran in, and nowhere else: the policy, its bot, the SPRT's config and results
-    assert sorted(p.name for p in folder.iterdir()) == ["results", "train"]
+    assert sorted(p.name for p in folder.iterdir()) == ["results"]
+    # the results database (with its -wal and -shm while those are left behind) and the training's own
+    assert sorted(p.name for p in (folder / "results").iterdir() if not p.name.startswith("tourney.db-")) == \
+        ["tourney.db", "train"]
     assert sorted(p.name for p in out.iterdir()) == ["policy.json", "policy.npz", "policy_bot", "policy_bot.toml"]
     assert sorted(p.name for p in ROOT.iterdir()) == checkout_before
     policy = LinearPolicy.load(out / "policy.json")

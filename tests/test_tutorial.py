@@ -117,7 +117,7 @@ def test_tutorial_runs_end_to_end_from_an_empty_folder(tmp_path):
     # part 2's programs ran to their ends, and the training wrote under the folder it ran in
     assert "rewards:" in out and "reward:" in out and "snapshots: 10" in out
     assert "faults: {}" in out  # wily, as an opponent in the Gymnasium environment, played without fault
-    assert (scratch / "my-bots" / "train" / "policy.npz").is_file()
+    assert (scratch / "my-bots" / "results" / "train" / "policy.npz").is_file()
 
     # the outputs shown are what the commands print
     shown = [body for kind, body, _ in found if kind == "text"]

@@ -2,8 +2,8 @@
 """A trained linear policy as a protocol bot that imports tourney (``tourney export-bot`` makes
 one that needs numpy alone): tourney check -- {python} examples/train/policy_bot.py POLICY.json
 
-It reads the policy file named as its first argument (default: train/policy.json in the working
-folder, where ``python -m tourney.rl.train`` saves it), encodes every request with tourney.rl's
+It reads the policy file named as its first argument (default: results/train/policy.json in the
+working folder, where ``python -m tourney.rl.train`` saves it), encodes every request with tourney.rl's
 Encoding, the function the policy was trained with, and answers the offered option the policy
 rates highest. In the sandbox it imports the installed tourney read-only (docs/tutorial.md).
 """
@@ -16,7 +16,7 @@ sys.dont_write_bytecode = True  # a sandboxed bot writes only its scratch direct
 from tourney.botkit import game, log, run  # noqa: E402
 from tourney.rl.linear import LinearPolicy  # noqa: E402
 
-policy = LinearPolicy.load(sys.argv[1] if len(sys.argv) > 1 else Path("train") / "policy.json")
+policy = LinearPolicy.load(sys.argv[1] if len(sys.argv) > 1 else Path("results") / "train" / "policy.json")
 
 
 def choose(view, options):

@@ -7,8 +7,9 @@
    tourney.rl's observation encoding (:mod:`tourney.rl.linear`), in the single-seat Gymnasium
    environment, one learned seat against the built-in greedy bot, the learner's seat drawn from
    each game's seed. Only numpy and the standard library.
-2. The policy is saved as JSON (``train/policy.json`` under the current folder, or ``--out``),
-   and as an MLP of one layer (policy.npz beside it, tourney/rl/mlp.py's format).
+2. The policy is saved as JSON (``results/train/policy.json`` under the current folder, beside
+   tourney's results database, or ``--out``), and as an MLP of one layer (policy.npz beside it,
+   tourney/rl/mlp.py's format).
 3. ``tourney export-bot`` turns policy.npz into a bot folder (policy_bot/ beside it: the bot, the
    weights, the forward pass, the encoding, the helper; numpy only). ``tourney check`` checks it
    and ``tourney sprt`` runs it against greedy; this prints the verdict.
@@ -34,8 +35,9 @@ from tourney.rl.linear import LinearPolicy
 from tourney.rl.single import SingleSeatEnv
 
 #: where the policy (and the bot and config made from it) go unless --out says otherwise: under
-#: the folder it is run from, wherever tourney is installed
-DEFAULT_OUT = Path("train") / "policy.json"
+#: the folder it is run from, wherever tourney is installed, beside the results database (in a
+#: checkout, results/ is what git ignores)
+DEFAULT_OUT = Path("results") / "train" / "policy.json"
 
 
 def softmax(z):
@@ -146,7 +148,7 @@ def main() -> None:
     parser.add_argument("--eval", type=int, default=200, help="games to evaluate on afterwards (0: none)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help="the policy file; the bot and the SPRT's config go next to it "
-                        "(default: train/policy.json under the current folder)")
+                        "(default: results/train/policy.json under the current folder)")
     parser.add_argument("--sprt-games", type=int, default=400,
                         help="most games of the SPRT against greedy (0: no SPRT)")
     parser.add_argument("--db", default=None, help="database for the SPRT (default: tourney's)")
