@@ -46,6 +46,7 @@ COMMAND_MODULES = {
     "fairplay": "fairplay", "games": "games", "init": "init", "ladder": "ladder", "match": "match",
     "new-bot": "new_bot", "play": "play", "replay": "replay", "report": "report", "run": "run",
     "serve": "serve", "sprt": "sprt", "standings": "standings", "upgrade": "upgrade",
+    "compact": "storage", "backup": "storage",
 }
 #: set by the console script (tourney.cli) to the one command module it runs, before importing
 #: it: importing tourney.commands then registers that command only. None: every command.

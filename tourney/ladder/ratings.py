@@ -1,5 +1,6 @@
-"""A ladder's ratings: every stored game read once, refitted with a warm start as games arrive
-(:mod:`tourney.stats.mle`), and the leaderboard made from the fit."""
+"""A ladder's ratings: the stored games read once (their kept sums and the games after them),
+refitted with a warm start as games arrive (:mod:`tourney.stats.mle`), and the leaderboard made
+from the fit."""
 
 from __future__ import annotations
 
@@ -24,7 +25,19 @@ class Ratings:
         self._stored = rows.last_fit(db, ladder["id"]) or {}
         for v in rows.versions(db, ladder["id"]):
             self._index_of(v["entrant_id"])
-        self.load()
+        # the kept sums of the games folded so far, then the few games stored after them
+        # (tourney.results.stages): the same fit as reading every game, in time that does not grow
+        kept, count, self.last_game, new = rows.fit_input(db, ladder)
+        if kept:
+            width = self.games.width
+            members = np.full((len(kept), width), -1, dtype=np.int64)
+            for r, (_, group, _) in enumerate(kept):
+                ids = sorted(self._index_of(e) for e in group)
+                members[r, :len(ids)] = ids
+            chosen = np.array([self._index_of(c) for c, _, _ in kept], dtype=np.int64)
+            weight = np.array([w for _, _, w in kept], dtype=np.float64)
+            self.games.add_arrays(members, chosen, weight, count)
+        self._add_all(new)
 
     def track(self, versions: list[dict]) -> None:
         """Give versions submitted since this fit began a place in it (they start at 0)."""
@@ -39,10 +52,13 @@ class Ratings:
     def load(self) -> int:
         """Read the games stored since the last load; returns how many."""
         new = rows.games(self.db, self.ladder["event_id"], self.last_game)
+        self._add_all(new)
+        return len(new)
+
+    def _add_all(self, new: list[tuple[int, list[tuple[int, float]]]]) -> None:
         for game_id, seats in new:
             self.add(seats)
             self.last_game = game_id
-        return len(new)
 
     def add(self, seats: list[tuple[int, float]]) -> None:
         """One game, as ``(entrant_id, placement)`` per seat."""

@@ -12,7 +12,7 @@ import json
 
 from sqlite_utils import Database
 
-from tourney.results import store
+from tourney.results import logs, stages, store
 
 #: what a version can be: waiting for its check, playing, kept out of play by a newer version of
 #: its author, disabled for its faults, or refused by its check
@@ -52,7 +52,8 @@ def listing(db: Database) -> list[dict]:
     return [dict(r) for r in db.query(
         "select l.id, l.name, l.rule_set, l.players, l.status, l.created_at, "
         "(select count(*) from ladder_versions v where v.ladder_id = l.id) as versions, "
-        "(select count(*) from games g where g.event_id = l.event_id) as games "
+        "(select coalesce(sum(t.games), 0) from entrant_totals t where t.event_id = l.event_id) / l.players "
+        "as games "
         "from ladders l order by l.id desc")]
 
 
@@ -134,17 +135,41 @@ def retire_others(db: Database, ladder_id: int, author: str, keep_id: int, reaso
 def games(db: Database, event_id: int, after_game: int = 0) -> list[tuple[int, list[tuple[int, float]]]]:
     """The ladder's games with id above ``after_game``, in game order, as ``(game_id, [(entrant_id,
     placement), ...])`` (a game without placements is ranked by its points, fewer first)."""
-    out: list[tuple[int, list[tuple[int, float]]]] = []
-    current = None
-    for game_id, entrant_id, placement, points in db.execute(
-            "select st.game_id, st.entrant_id, st.placement, st.points from seats st "
-            "join games g on g.id = st.game_id where g.event_id = ? and g.id > ? order by g.id, st.seat",
-            [event_id, after_game]):
-        if game_id != current:
-            out.append((game_id, []))
-            current = game_id
-        out[-1][1].append((entrant_id, placement if placement is not None else (points or 0)))
-    return out
+    return stages.games_after(db.conn, event_id, after_game)
+
+
+def fit_input(db: Database, ladder: dict) -> tuple[list[stages.Stage], int, int, list]:
+    """What a fit of the ladder reads, in one snapshot: the kept stage sums (:mod:`tourney.results.stages`),
+    how many games they hold, the last game they hold, and the games stored after it (see :func:`games`)."""
+    own = not db.conn.in_transaction
+    if own:
+        db.execute("BEGIN")
+    try:
+        kept, count, through = stages.kept(db.conn, ladder["id"])
+        return kept, count, through, games(db, ladder["event_id"], through)
+    finally:
+        if own:
+            db.execute("COMMIT")
+
+
+def fold_stages(db: Database, ladder_id: int) -> int:
+    """Fold the games stored since the last fold into the ladder's kept stage sums; returns how many."""
+    with db.atomic():
+        return stages.fold(db.conn, ladder_id)
+
+
+def keep_logs(ladder: dict) -> int | None:
+    """The ladder's keep-logs setting (:mod:`tourney.results.logs`; ladders made before it: the default)."""
+    return logs.parse_keep(ladder["settings"].get("keep_logs", logs.LADDER_KEEP))
+
+
+def tidy(db: Database, ladder: dict, full: bool = False) -> int:
+    """After a batch, in one transaction: fold the games stored since the last time into the kept
+    stage sums, and drop the stderr the keep-logs policy does not keep (``full``: looking at every
+    game again). Returns the bytes of stderr dropped."""
+    with db.atomic():
+        stages.fold(db.conn, ladder["id"])
+        return logs.apply(db.conn, ladder["event_id"], keep_logs(ladder), full=full)
 
 
 def seat_faults(db: Database, event_id: int, entrant_id: int, last: int) -> list[tuple[int, str | None, str | None]]:
