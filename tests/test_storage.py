@@ -9,6 +9,7 @@ import sqlite3
 import threading
 
 import pytest
+from helpers import ROOT
 
 import engine
 from engine.bots import make_bot
@@ -246,3 +247,28 @@ def test_backup_beside_a_running_writer_is_a_whole_copy(tmp_path, run):
 @pytest.mark.parametrize("text, keep", [("all", None), ("0", 0), ("20", 20)])
 def test_keep_logs_values(text, keep):
     assert logs.parse_keep(text) == keep
+
+
+NOISY_BOT = (ROOT / "examples" / "bots" / "random_bot.py").read_text().replace(
+    '            if "seed" in message:',
+    '            sys.stderr.write("NOISE\\n")\n            sys.stderr.flush()\n            if "seed" in message:', 1)
+
+
+def test_an_events_storage_table_cuts_stderr_when_it_ends(tmp_path, run):
+    (tmp_path / "bot").mkdir()  # apart from the database, which the sandbox hides
+    (tmp_path / "bot" / "noisy.py").write_text(NOISY_BOT)
+    config = tmp_path / "e.toml"
+    config.write_text(
+        '[event]\nname = "cup"\nformat = "league"\nplayers = 2\ngames = 6\nseed = 1\n\n'
+        '[storage]\nkeep_logs = 2\n\n'
+        '[[entrants]]\nname = "noisy"\ncommand = ["{python}", "noisy.py"]\ncwd = "bot"\n\n'
+        '[[entrants]]\nname = "house"\nbuiltin = "greedy"\n')
+    run("run", str(config), "-q")
+    with sqlite3.connect(run.db) as con:
+        kept = [g for (g,) in con.execute("select game_id from game_logs where stderr like '%NOISE%'")]
+        last = [g for (g,) in con.execute("select id from games order by id desc limit 2")]
+    assert sorted(kept) == sorted(last)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(config.read_text().replace("keep_logs = 2", "keep_logs = -1"))
+    r = run("run", str(bad), ok=False)
+    assert r.exit_code == 2 and "storage.keep_logs" in r.stderr
