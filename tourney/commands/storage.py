@@ -6,7 +6,7 @@ from __future__ import annotations
 import typer
 
 from tourney.app import app
-from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, out_json
+from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store
 from tourney.errors import UserError
 from tourney.results import ladder as ladder_rows
 from tourney.results import logs, maintenance, store
@@ -20,7 +20,6 @@ def compact(
                                   "in full ('all': every game). Default: the ladder's setting; for an event 20."),
     vacuum: bool = typer.Option(False, "--vacuum", help="Then give the freed space back to the file system "
                                 "(rewrites the file; other writers wait meanwhile)."),
-    json_out: bool = typer.Option(False, "--json", help="Print what was done as JSON."),
     db: str = typer.Option(None, "--db", help=DB_HELP),
 ) -> None:
     """Bring an old event's or ladder's stored games to what their record needs: the stderr
@@ -55,11 +54,6 @@ def compact(
     if vacuum:
         maintenance.vacuum(database)
     after = maintenance.size(database)
-    done = {**done, "keep_logs": "all" if keep is None else keep, "bytes_before": before,
-            "bytes_after": after}
-    if json_out:
-        out_json(done)
-        return
     err(f"{name}: {done['games']} games; {done['stderr_dropped']:,} characters of stderr dropped, "
         f"{done['rows_rewritten']} older rows rewritten; database {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB"
         + ("" if vacuum else " (--vacuum gives the freed space back)"))
