@@ -16,8 +16,6 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
-from tourney.stats.mle import stages_of
-
 #: one stage: the chosen entrant's id, the ids of those it was chosen from (sorted), its weight
 Stage = tuple[int, tuple[int, ...], float]
 
@@ -55,6 +53,9 @@ def kept(conn: sqlite3.Connection, ladder_id: int) -> tuple[list[Stage], int, in
 def fold(conn: sqlite3.Connection, ladder_id: int) -> int:
     """Add the ladder's games stored since the last fold to its kept sums, in one transaction
     (a savepoint inside a caller's); returns how many games were added."""
+    # commands that only open the database import the schema, and with it this module: they do without numpy
+    from tourney.stats.mle import stages_of  # heavy: numpy
+
     conn.execute("savepoint fold_stages")
     try:
         event_id, through = conn.execute("select event_id, stages_through from ladders where id = ?",
