@@ -74,8 +74,11 @@ def set_status(db: Database, ladder_id: int, status: str) -> None:
 
 def add_version(db: Database, ladder: dict, author: str, spec: dict) -> dict:
     """Add the next version of ``author`` (entrant ``spec["name"]`` is made from the ladder, the
-    author and the number): pending until checked. Returns the version's row."""
-    with db.atomic():
+    author and the number): pending until checked. Returns the version's row.
+
+    The write lock is taken first (``BEGIN IMMEDIATE``): beside a running ladder, whose runner
+    commits games all the time, a transaction that read first could not then write."""
+    with store.write_lock(db):
         number = 1 + (db.execute("select max(version) from ladder_versions where ladder_id = ? and author = ?",
                                  [ladder["id"], author]).fetchone()[0] or 0)
         spec = {**spec, "name": entrant_name(ladder["name"], author, number)}
