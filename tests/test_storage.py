@@ -274,3 +274,24 @@ def test_an_events_storage_table_cuts_stderr_when_it_ends(tmp_path, run):
     bad.write_text(config.read_text().replace("keep_logs = 2", "keep_logs = -1"))
     r = run("run", str(bad), ok=False)
     assert r.exit_code == 2 and "storage.keep_logs" in r.stderr
+
+
+def test_the_page_charts_a_hundred_fits_at_most_and_ranks_as_pair_by_pair(tmp_path):
+    db = store.open_db(tmp_path / "t.db")
+    ladder = fill(db, games=30)
+    for k in range(250):
+        rows.save_fit(db, ladder["id"], k + 1, {e: [k / 100, 0.1] for e in (1, 2, 3)})
+    history = rows.fit_history(db, ladder["id"], points=100)
+    assert len(history) == 100 and history[0][0] == 1 and history[-1][0] == 250
+    assert [g for g, _, _ in history] == sorted({g for g, _, _ in history})
+    assert len(rows.fit_history(db, ladder["id"])) == 250
+    page = service.page(db, ladder["id"])
+    assert len(page["course"]["games"]) == 100
+    # the rank ranges of the page (every pair at once) are those of separated(), pair by pair
+    from tourney.ladder.ratings import Ratings
+    from tourney.stats.separation import rank_ranges_from
+
+    fit = Ratings(db, ladder).refit()
+    order = sorted(range(fit.n), key=lambda i: (-fit.theta[i], i))
+    slow = rank_ranges_from([str(i) for i in order], lambda a, b: fit.separated(int(a), int(b)))
+    assert fit.rank_ranges() == {int(r.entrant): r for r in slow}

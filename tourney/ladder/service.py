@@ -480,7 +480,7 @@ def page(db, ladder_id: int, recent: int = 20) -> dict | None:
     by_entrant = {v["entrant_id"]: v["entrant"] for v in versions}
     ids = {v["entrant"]: v["entrant_id"] for v in versions}
     shown = [r["entrant"] for r in board["standings"] if r["status"] == "active"][:10]  # a readable chart
-    history = rows.fit_history(db, ladder_id)
+    history = rows.fit_history(db, ladder_id, points=100)  # a chart's worth, whatever the fits kept
     course = {"games": [g for g, _, _ in history],
               "series": {n: [round(fit[ids[n]][0] * ELO_PER_UNIT, 1) if ids[n] in fit else None
                              for _, _, fit in history] for n in shown}}

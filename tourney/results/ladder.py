@@ -214,10 +214,20 @@ def last_fit(db: Database, ladder_id: int) -> dict[int, list[float]] | None:
     return {int(k): v for k, v in json.loads(row[0]).items()} if row else None
 
 
-def fit_history(db: Database, ladder_id: int) -> list[tuple[int, str, dict[int, list[float]]]]:
-    """Every kept fit, oldest first: ``(games, at, ratings)``."""
-    return [(r[0], r[1], {int(k): v for k, v in json.loads(r[2]).items()}) for r in db.execute(
-        "select games, at, ratings from ladder_fits where ladder_id = ? order by id", [ladder_id]).fetchall()]
+def fit_history(db: Database, ladder_id: int,
+                points: int | None = None) -> list[tuple[int, str, dict[int, list[float]]]]:
+    """Every kept fit, oldest first: ``(games, at, ratings)``; with ``points``, at most that many
+    of them, evenly spread, the first and the last among them (a chart's worth)."""
+    ids = [r[0] for r in db.execute("select id from ladder_fits where ladder_id = ? order by id", [ladder_id])]
+    if points is not None and len(ids) > points:
+        step = (len(ids) - 1) / (points - 1)
+        ids = [ids[round(k * step)] for k in range(points)]
+    out = []
+    for at in range(0, len(ids), 500):
+        part = ids[at:at + 500]
+        out.extend((r[0], r[1], {int(k): v for k, v in json.loads(r[2]).items()}) for r in db.execute(
+            f"select games, at, ratings from ladder_fits where id in ({','.join('?' * len(part))}) order by id", part))
+    return out
 
 
 def pending_series(db: Database, event_id: int) -> list[dict]:
