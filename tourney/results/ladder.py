@@ -222,7 +222,7 @@ def fit_history(db: Database, ladder_id: int,
     if points is not None and len(ids) > points:
         step = (len(ids) - 1) / (points - 1)
         ids = [ids[round(k * step)] for k in range(points)]
-    out = []
+    out: list[tuple[int, str, dict[int, list[float]]]] = []
     for at in range(0, len(ids), 500):
         part = ids[at:at + 500]
         out.extend((r[0], r[1], {int(k): v for k, v in json.loads(r[2]).items()}) for r in db.execute(
