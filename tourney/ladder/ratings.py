@@ -8,7 +8,7 @@ import numpy as np
 
 from tourney.results import ladder as rows
 from tourney.stats.elo import Z95
-from tourney.stats.mle import ELO_PER_UNIT, Fit, Games, fit
+from tourney.stats.mle import ELO_PER_UNIT, Fit, Games, fit, stages_of
 
 
 class Ratings:
@@ -25,19 +25,21 @@ class Ratings:
         self._stored = rows.last_fit(db, ladder["id"]) or {}
         for v in rows.versions(db, ladder["id"]):
             self._index_of(v["entrant_id"])
-        # the kept sums of the games folded so far, then the few games stored after them
-        # (tourney.results.stages): the same fit as reading every game, in time that does not grow
+        # the kept sums of the games folded so far and the few games stored after them, added in
+        # one step (tourney.results.stages): the fit of every game, in time that does not grow
         kept, count, self.last_game, new = rows.fit_input(db, ladder)
-        if kept:
-            width = self.games.width
-            members = np.full((len(kept), width), -1, dtype=np.int64)
-            for r, (_, group, _) in enumerate(kept):
+        stages = list(kept)
+        for game_id, seats in new:
+            stages.extend(stages_of(seats))
+            self.last_game = game_id
+        if stages:
+            members = np.full((len(stages), self.games.width), -1, dtype=np.int64)
+            for r, (_, group, _) in enumerate(stages):
                 ids = sorted(self._index_of(e) for e in group)
                 members[r, :len(ids)] = ids
-            chosen = np.array([self._index_of(c) for c, _, _ in kept], dtype=np.int64)
-            weight = np.array([w for _, _, w in kept], dtype=np.float64)
-            self.games.add_arrays(members, chosen, weight, count)
-        self._add_all(new)
+            chosen = np.array([self._index_of(c) for c, _, _ in stages], dtype=np.int64)
+            weight = np.array([w for _, _, w in stages], dtype=np.float64)
+            self.games.add_arrays(members, chosen, weight, count + len(new))
 
     def track(self, versions: list[dict]) -> None:
         """Give versions submitted since this fit began a place in it (they start at 0)."""
@@ -52,13 +54,10 @@ class Ratings:
     def load(self) -> int:
         """Read the games stored since the last load; returns how many."""
         new = rows.games(self.db, self.ladder["event_id"], self.last_game)
-        self._add_all(new)
-        return len(new)
-
-    def _add_all(self, new: list[tuple[int, list[tuple[int, float]]]]) -> None:
         for game_id, seats in new:
             self.add(seats)
             self.last_game = game_id
+        return len(new)
 
     def add(self, seats: list[tuple[int, float]]) -> None:
         """One game, as ``(entrant_id, placement)`` per seat."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 from sqlite_utils import Database
 
 from tourney.results import logs, stages, store
@@ -76,9 +77,10 @@ def add_version(db: Database, ladder: dict, author: str, spec: dict) -> dict:
     """Add the next version of ``author`` (entrant ``spec["name"]`` is made from the ladder, the
     author and the number): pending until checked. Returns the version's row.
 
-    The write lock is taken first (``BEGIN IMMEDIATE``): beside a running ladder, whose runner
-    commits games all the time, a transaction that read first could not then write."""
-    with store.write_lock(db):
+    The write lock is taken first (``BEGIN IMMEDIATE``, unless the caller holds a transaction):
+    beside a running ladder, whose runner commits games all the time, a transaction that read
+    first could not then write."""
+    with db.atomic() if db.conn.in_transaction else store.write_lock(db):
         number = 1 + (db.execute("select max(version) from ladder_versions where ladder_id = ? and author = ?",
                                  [ladder["id"], author]).fetchone()[0] or 0)
         spec = {**spec, "name": entrant_name(ladder["name"], author, number)}
@@ -225,7 +227,7 @@ def fit_history(db: Database, ladder_id: int,
     out: list[tuple[int, str, dict[int, list[float]]]] = []
     for at in range(0, len(ids), 500):
         part = ids[at:at + 500]
-        out.extend((r[0], r[1], {int(k): v for k, v in json.loads(r[2]).items()}) for r in db.execute(
+        out.extend((r[0], r[1], {int(k): v for k, v in orjson.loads(r[2]).items()}) for r in db.execute(
             f"select games, at, ratings from ladder_fits where id in ({','.join('?' * len(part))}) order by id", part))
     return out
 
