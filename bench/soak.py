@@ -86,6 +86,7 @@ class Soak:
         self.env = {**os.environ, "TOURNEY_DB": str(self.db), "PYTHONPATH": str(ROOT)}
         self.scripts: dict[str, str] = {}  # version's entrant name -> its script's unique name
         self.samples: list[tuple[float, float, float, int]] = []  # (t, runner MB, server MB, fds)
+        self.wal_mb = 0.0  # the largest the write-ahead log was seen
         self.requests: list[tuple[float, float, str]] = []  # (t, ms, url)
         self.stop = threading.Event()
         self.runner: subprocess.Popen | None = None
@@ -125,7 +126,9 @@ class Soak:
                 rmb = runner.memory_info().rss / 2**20 if runner else 0.0
                 fds = (runner.num_fds() if runner else 0) + server.num_fds()
                 self.samples.append((self.elapsed(), rmb, server.memory_info().rss / 2**20, fds))
-            except psutil.Error:
+                wal = self.db.with_name(self.db.name + "-wal")
+                self.wal_mb = max(self.wal_mb, wal.stat().st_size / 2**20 if wal.exists() else 0.0)
+            except (psutil.Error, OSError):
                 continue
 
     def client(self, base: str, ladder_id: int, event_id: int) -> None:
@@ -261,7 +264,8 @@ class Soak:
         fd_last = [s[3] for s in self.samples if last[0] <= s[0] <= last[1]]
         print(f"versions: {dict(statuses)}; {len(self.requests)} page requests; database {size / 1e6:.1f} MB; "
               f"runner RSS first/last {window(*first, 1):.1f}/{window(*last, 1):.1f} MB, server "
-              f"{window(*first, 2):.1f}/{window(*last, 2):.1f} MB", file=sys.stderr)
+              f"{window(*first, 2):.1f}/{window(*last, 2):.1f} MB; write-ahead log at most {self.wal_mb:.1f} MB",
+              file=sys.stderr)
         return (f"games={games} rss_growth_mb={window(*last, 1) - window(*first, 1):.1f} "
                 f"server_rss_growth_mb={window(*last, 2) - window(*first, 2):.1f} "
                 f"fd_growth={(max(fd_last) if fd_last else 0) - (min(fd_first) if fd_first else 0)} "
