@@ -126,6 +126,14 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     Each kept fit: the games it read and, per entrant id, ``[theta, se]`` (the next fit's warm
     start, and the ratings over time).
 
+``ladder_stages``
+    A ladder's games as its fit reads them (``m017_ladder_storage``; :mod:`tourney.results.stages`):
+    per distinct choice, ``members`` (the entrant ids it was made from, sorted, comma-separated),
+    ``chosen`` (the entrant id chosen) and the summed ``weight``, for the games up to
+    ``ladders.stages_through`` (``ladders.stages_games`` of them). ``entrant_totals.logs_through``:
+    the last game whose stderr the keep-logs policy has settled for that entrant
+    (:mod:`tourney.results.logs`).
+
 ``ladder_codes``, ``ladder_requests``
     Author codes (``m016_ladder_codes``): salt and scrypt hash of each, found by ``lookup`` (the
     public part); the idempotency key of each web submission and the version it made.
