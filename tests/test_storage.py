@@ -270,6 +270,12 @@ def test_an_events_storage_table_cuts_stderr_when_it_ends(tmp_path, run):
         kept = [g for (g,) in con.execute("select game_id from game_logs where stderr like '%NOISE%'")]
         last = [g for (g,) in con.execute("select id from games order by id desc limit 2")]
     assert sorted(kept) == sorted(last)
+    before = json.loads(run("standings", "cup", "--json").stdout)
+    r = run("compact", "--event", "cup", "--keep-logs", "0")
+    assert "event cup: 6 games" in r.stderr
+    with sqlite3.connect(run.db) as con:
+        assert con.execute("select count(*) from game_logs where stderr like '%NOISE%'").fetchone()[0] == 0
+    assert json.loads(run("standings", "cup", "--json").stdout) == before
     bad = tmp_path / "bad.toml"
     bad.write_text(config.read_text().replace("keep_logs = 2", "keep_logs = -1"))
     r = run("run", str(bad), ok=False)
