@@ -157,8 +157,9 @@ def fit_input(db: Database, ladder: dict) -> tuple[list[stages.Stage], int, int,
             db.execute("COMMIT")
 
 
-def fold_stages(db: Database, ladder_id: int) -> int:
-    """Fold the games stored since the last fold into the ladder's kept stage sums; returns how many."""
+def fold_stages(db: Database, ladder_id: int) -> set[int]:
+    """Fold the games stored since the last fold into the ladder's kept stage sums; returns the
+    entrants that played in them."""
     with db.atomic():
         return stages.fold(db.conn, ladder_id)
 
@@ -168,13 +169,13 @@ def keep_logs(ladder: dict) -> int | None:
     return logs.parse_keep(ladder["settings"].get("keep_logs", logs.LADDER_KEEP))
 
 
-def tidy(db: Database, ladder: dict, full: bool = False) -> int:
+def tidy(db: Database, ladder: dict) -> int:
     """After a batch, in one transaction: fold the games stored since the last time into the kept
-    stage sums, and drop the stderr the keep-logs policy does not keep (``full``: looking at every
-    game again). Returns the bytes of stderr dropped."""
+    stage sums, and drop the stderr the keep-logs policy does not keep for the versions that
+    played in them (only theirs moved). Returns the characters of stderr dropped."""
     with db.atomic():
-        stages.fold(db.conn, ladder["id"])
-        return logs.apply(db.conn, ladder["event_id"], keep_logs(ladder), full=full)
+        played = stages.fold(db.conn, ladder["id"])
+        return logs.apply(db.conn, ladder["event_id"], keep_logs(ladder), sorted(played)) if played else 0
 
 
 def seat_faults(db: Database, event_id: int, entrant_id: int, last: int) -> list[tuple[int, str | None, str | None]]:

@@ -50,9 +50,9 @@ def kept(conn: sqlite3.Connection, ladder_id: int) -> tuple[list[Stage], int, in
     return rows, games, through
 
 
-def fold(conn: sqlite3.Connection, ladder_id: int) -> int:
+def fold(conn: sqlite3.Connection, ladder_id: int) -> set[int]:
     """Add the ladder's games stored since the last fold to its kept sums, in one transaction
-    (a savepoint inside a caller's); returns how many games were added."""
+    (a savepoint inside a caller's); returns the entrants that played in them."""
     # commands that only open the database import the schema, and with it this module: they do without numpy
     from tourney.stats.mle import stages_of  # heavy: numpy
 
@@ -77,7 +77,7 @@ def fold(conn: sqlite3.Connection, ladder_id: int) -> int:
         conn.execute("release fold_stages")
         raise
     conn.execute("release fold_stages")
-    return len(new)
+    return {entrant for _, seats in new for entrant, _ in seats}
 
 
 def recount(conn: sqlite3.Connection, ladder_id: int) -> None:
