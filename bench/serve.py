@@ -18,6 +18,18 @@ Prints one line per size; the last line is for the larger size::
     event_page_ms=<warm median> game_page_ms=<median> games=<int>
 
 Usage: python bench/serve.py [--sizes 10000,100000] [--keep DIR]
+
+With ``--ladder`` it measures a ladder's page instead (docs/ladder.md, "The ladder's page"): a
+ladder of 24 versions with 10^3, 10^5 and 10^6 stored games (rows written directly, as the
+runner stores them: series, games, seats, compressed replays of real games, the kept totals,
+stage sums folded by the ladder's own code and fits saved as the runner saves them, with the
+last 50 games not yet folded, as between two batches), then ``tourney serve`` on each file and
+this script's own client asks for the page and its JSON in turn (a warm-up, then 100 of each).
+The last line::
+
+    ladder_p99_ms_1e3=<float> ladder_p99_ms_1e5=<float> ladder_p99_ms_1e6=<float>
+
+``--ladder-sizes`` and ``--requests`` change the sizes and the number of requests.
 """
 
 from __future__ import annotations
@@ -38,6 +50,9 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
+from tourney.ladder import service as ladders  # noqa: E402
+from tourney.ladder.ratings import Ratings  # noqa: E402
+from tourney.results import ladder as ladder_rows  # noqa: E402
 from tourney.results import store  # noqa: E402
 
 ENTRANTS = 8
@@ -144,11 +159,146 @@ def measure(path: Path, sample: dict) -> tuple[float, float, float, float]:
         proc.wait(timeout=10)
 
 
+VERSIONS = 24
+UNFOLDED = 50
+STAMP = "2026-11-29T00:00:00"
+
+
+def fill_ladder(path: Path, games: int, samples: list[dict]) -> int:
+    """A ladder of :data:`VERSIONS` versions and ``games`` stored games, written as rows; returns its id."""
+    db = store.open_db(path)
+    ladder = ladders.new_ladder(db, "bench", "crazier-eights", 2, seed=1)
+    for k in range(VERSIONS):
+        v = ladder_rows.add_version(db, ladder, f"a{k}", {"builtin": "random"})
+        ladder_rows.set_version_status(db, v["id"], "active")
+    ids = [v["entrant_id"] for v in ladder_rows.versions(db, ladder["id"])]
+    strength = {e: k / VERSIONS for k, e in enumerate(ids)}  # later versions win more often
+    event_id = ladder["event_id"]
+    options_id = store._option_set_id(db.conn, store._canonical({}))
+    packed = [store.pack_choices(g["choices"]) for g in samples]
+    rng = random.Random(games)
+    conn = db.conn
+
+    def write(lo: int, hi: int) -> None:
+        series, seated, game_rows, seat_rows, replays = [], [], [], [], []
+        for n in range(lo, hi):
+            sid = gid = n + 1
+            a, b = rng.sample(ids, 2)
+            first_wins = rng.random() < 0.5 + 0.4 * (strength[a] - strength[b])
+            k = rng.randrange(len(samples))
+            g = samples[k]
+            first = g["first_player"]
+            won = 0 if g["winners"] == [0] else 1  # the seat that won the sample game
+            table = [a, b] if (won == 0) == first_wins else [b, a]
+            series.append((sid, event_id, n, 0, "league", n, 1, "finished", "win", table[won], 1, STAMP))
+            for seat in range(2):
+                seated.append((sid, table[seat], seat, int(seat == won), g["points"][seat], g["placements"][seat]))
+                seat_rows.append((gid, seat, table[seat], int(seat == first), int(seat == won), g["points"][seat],
+                                  g["placements"][seat], 0, None))
+            game_rows.append((gid, event_id, sid, 0, 0, "crazier-eights", g["seed"], 2, first,
+                              f"[{first},{1 - first}]", store.dumps(g["winners"]), g["reason"], "",
+                              len(g["choices"]), 0.0, STAMP))
+            replays.append((gid, "crazier-eights", 2, g["seed"], options_id, first, None, packed[k], "[]"))
+        with conn:
+            conn.executemany("insert into series (id, event_id, idx, round, kind, seed, games_target, status, "
+                             "outcome, winner_id, games_played, finished_at) values (?,?,?,?,?,?,?,?,?,?,?,?)", series)
+            conn.executemany("insert into series_entrants (series_id, entrant_id, seat, wins, points, placement) "
+                             "values (?,?,?,?,?,?)", seated)
+            conn.executemany("insert into games (id, event_id, series_id, idx, leg, rule_set, seed, players, "
+                             "first_player, turn_order, winners, reason, detail, decisions, seconds, finished_at) "
+                             "values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", game_rows)
+            conn.executemany("insert into seats (game_id, seat, entrant_id, first, winner, points, placement, "
+                             "eliminated, fault) values (?,?,?,?,?,?,?,?,?)", seat_rows)
+            conn.executemany("insert into replays (game_id, rule_set, players, seed, options_id, first_player, "
+                             "teams, choices_z, forfeits) values (?,?,?,?,?,?,?,?,?)", replays)
+
+    # the stage sums as the runner keeps them: every game folded but the last few, as between two batches
+    last = max(0, games - UNFOLDED)
+    for lo in range(0, last, 50_000):
+        write(lo, min(last, lo + 50_000))
+    ladder_rows.fold_stages(db, ladder["id"])
+    write(last, games)
+    with conn:
+        conn.execute("insert into entrant_totals (event_id, entrant_id, games, wins, draws, losses, points, faults) "
+                     "select ?, entrant_id, count(*), sum(winner), 0, count(*) - sum(winner), sum(points), 0 "
+                     "from seats group by entrant_id", [event_id])
+    # the fits the runner keeps (one each time the games grew by 5%, at least 20)
+    ratings = Ratings(db, ladders.get(db, "bench"))
+    ratings.refit()
+    assert ratings.fit is not None
+    saved = {e: [round(float(ratings.fit.theta[i]), 6), round(ratings.fit.se(i), 6)] for e, i in ratings.index.items()}
+    at = 0
+    while at < games:
+        at += max(20, at // 20)
+        ladder_rows.save_fit(db, ladder["id"], min(at, games), saved)
+    ladder_id = ladder["id"]
+    db.conn.close()
+    return ladder_id
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def measure_ladder(path: Path, ladder_id: int, requests: int) -> tuple[float, float, float]:
+    """(p99 of every request, median of the page, median of its JSON) in ms."""
+    proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(path), "--port", "0"],
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        match = re.search(r"http://127\.0\.0\.1:\d+", proc.stderr.readline())
+        assert match, "tourney serve did not start"
+        base = match[0]
+        page, twin = f"{base}/ladder/{ladder_id}", f"{base}/ladder/{ladder_id}.json"
+        for _ in range(3):
+            fetch_ms(page)
+            fetch_ms(twin)
+        html, data = [], []
+        for _ in range(requests):
+            html.append(fetch_ms(page))
+            data.append(fetch_ms(twin))
+        return p99(html + data), statistics.median(html), statistics.median(data)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def ladder_main(args) -> None:
+    samples = sample_games(SAMPLE_GAMES)
+    folder = Path(args.keep or tempfile.mkdtemp(prefix="tourney-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    figures = []
+    for size in (int(s) for s in args.ladder_sizes.split(",")):
+        path = folder / f"ladder-{size}.db"
+        for leftover in folder.glob(f"ladder-{size}.db*"):
+            leftover.unlink()
+        start = time.perf_counter()
+        ladder_id = fill_ladder(path, size, samples)
+        filled = time.perf_counter() - start
+        worst, html, data = measure_ladder(path, ladder_id, args.requests)
+        print(f"games={size}: filled in {filled:.0f} s ({path.stat().st_size / size:.0f} bytes a game); "
+              f"ladder page median {html:.1f} ms, JSON median {data:.1f} ms, p99 of both {worst:.1f} ms",
+              file=sys.stderr)
+        figures.append(f"ladder_p99_ms_{_exponent(size)}={worst:.1f}")
+    print(" ".join(figures))
+
+
+def _exponent(size: int) -> str:
+    exp = len(str(size)) - 1
+    return f"1e{exp}" if size == 10 ** exp else str(size)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="10000,100000", help="Games per synthetic event, comma-separated.")
     ap.add_argument("--keep", help="Keep the databases in this folder.")
+    ap.add_argument("--ladder", action="store_true", help="Measure a ladder's page instead (see above).")
+    ap.add_argument("--ladder-sizes", default="1000,100000,1000000", help="Games per ladder, comma-separated.")
+    ap.add_argument("--requests", type=int, default=100, help="Requests of the page and of its JSON, each.")
     args = ap.parse_args()
+    if args.ladder:
+        ladder_main(args)
+        return
     samples = sample_games(SAMPLE_GAMES)
     folder = Path(args.keep or tempfile.mkdtemp(prefix="tourney-bench-"))
     folder.mkdir(parents=True, exist_ok=True)

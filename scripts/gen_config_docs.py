@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tourney.config import EntrantTable, LimitsTable  # noqa: E402
+from tourney.config import EntrantTable, LimitsTable, StorageTable  # noqa: E402
 from tourney.formats import FORMATS  # noqa: E402
 
 DOC = ROOT / "docs" / "formats.md"
@@ -59,6 +59,7 @@ def config_schema() -> dict:
     limits = _hoist(LimitsTable.model_json_schema(), defs)
     entrant = _hoist(EntrantTable.model_json_schema(), defs)
     defs["LimitsTable"] = limits
+    storage = _hoist(StorageTable.model_json_schema(), defs)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "tourney event config (TOML)",
@@ -69,6 +70,7 @@ def config_schema() -> dict:
         "properties": {
             "event": {"oneOf": events},
             "limits": {"$ref": "#/$defs/LimitsTable"},
+            "storage": storage,
             "entrants": {"type": "array", "minItems": 2, "items": entrant},
         },
         "$defs": dict(sorted(defs.items())),
@@ -82,6 +84,8 @@ def _type(prop: dict, defs: dict) -> str:
     options = [p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"]
     if len(options) == 1 and "$ref" in options[0]:
         return _type(options[0], defs)
+    if len(options) > 1 and all("type" in o or "const" in o or "enum" in o for o in options):
+        return " or ".join(_type(o, defs) for o in options)
     prop = options[0] if len(options) == 1 else prop
     if "enum" in prop:
         return " or ".join(f"`{json.dumps(v)}`" for v in prop["enum"])
@@ -153,6 +157,10 @@ def reference() -> str:
         "`network` and `writable` are for command entrants):",
         "",
         *model_table(EntrantTable, ""),
+        "",
+        "**`[storage]`** (how the games are kept; not part of what identifies the event):",
+        "",
+        *model_table(StorageTable, ""),
         "",
         END,
     ])

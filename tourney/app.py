@@ -46,6 +46,7 @@ COMMAND_MODULES = {
     "fairplay": "fairplay", "games": "games", "init": "init", "ladder": "ladder", "match": "match",
     "new-bot": "new_bot", "play": "play", "replay": "replay", "report": "report", "run": "run",
     "serve": "serve", "sprt": "sprt", "standings": "standings", "upgrade": "upgrade",
+    "compact": "storage", "backup": "storage",
 }
 #: every command's line in ``tourney --help``: one line each (at 80 columns), as git and cargo
 #: list theirs; the detail stays in the command's own help (tests/test_cli_help.py checks both)

@@ -59,7 +59,7 @@ HUMAN = "human"
 BOT_SETTINGS = ("iterations", "budget_ms")
 #: what a command entrant's sandbox may be opened up to, each false by default
 SANDBOX_SWITCHES = ("network", "writable")
-TOP_KEYS = {"event", "entrants", "limits"}
+TOP_KEYS = {"event", "entrants", "limits", "storage"}
 
 
 class LimitsTable(BaseModel):
@@ -89,6 +89,18 @@ class LimitsTable(BaseModel):
     max_games: int | None = Field(None, gt=0, description="Games one process plays before it is replaced.")
     max_rss_mb: int | None = Field(None, gt=0, description=(
         "Resident memory (MiB) above which a process is replaced between games."))
+
+
+class StorageTable(BaseModel):
+    """``[storage]``: what an event keeps of its bots' stderr (tourney/results/logs.py; docs/formats.md,
+    "Storage"). How the event is stored, not what it is: not part of its identity."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    unknown: ClassVar[str] = "unknown storage key"
+
+    keep_logs: Annotated[int, Field(ge=0)] | Literal["all"] = Field("all", description=(
+        "Each entrant's last N games keep its stderr in full once the event ends; a faulted seat keeps "
+        "its fault and the end of its stderr; \"all\": every game."))
 
 
 class EntrantTable(BaseModel):
@@ -141,6 +153,8 @@ class EventConfig:
     #: address of a Dask scheduler to play on (``[event] cluster``); like concurrency, how
     #: the event is played and not part of what identifies it
     cluster: str | None = None
+    #: ``[storage]`` (:class:`StorageTable`): how the games are kept, not part of what identifies the event
+    storage: dict = dataclasses.field(default_factory=dict)
 
     def canonical(self) -> dict:
         """What identifies the event in the database (concurrency is not part of it)."""
@@ -260,8 +274,12 @@ def parse_config(data: dict, path: str = "<config>", base_dir: str = ".",
     if check_commands:
         check_sandbox(path, chosen)
     cluster = data["event"].get("cluster")
+    storage = data.get("storage", {})
+    if not isinstance(storage, dict):
+        _fail(path, "storage", "expected a table [storage]")
     return EventConfig(path=path, event=event, entrants=chosen, concurrency=concurrency,
-                       base_dir=base_dir, cluster=cluster)
+                       base_dir=base_dir, cluster=cluster,
+                       storage=_checked(StorageTable, storage, path, "storage", StorageTable.unknown))
 
 
 def check_sandbox(path: str, entrants: list[dict]) -> None:

@@ -15,6 +15,7 @@ from tabulate import tabulate
 from tourney.app import app
 from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, parse_options
 from tourney.errors import CheckFailed, UserError
+from tourney.results import logs
 
 ladder_app = typer.Typer(
     name="ladder",
@@ -75,17 +76,23 @@ def new(
     decision_timeout: float = typer.Option(None, "--decision-timeout", min=0.01, help="Seconds per decision."),
     startup_timeout: float = typer.Option(None, "--startup-timeout", min=0.01, help="Seconds for the handshake."),
     sandbox: str = typer.Option("auto", "--sandbox", help="Isolate the bots: auto, on or off."),
+    keep_logs: str = typer.Option("20", "--keep-logs", help="Each version's last N games keep its stderr in "
+                                  "full ('all': every game); faulted games keep their fault and stderr's end."),
     db: str = _db(),
 ) -> None:
     """Make a ladder: tables of --players, games of --rule-set."""
     service = _service()
     if sandbox not in ("auto", "on", "off"):
         raise service.LadderError(f"--sandbox must be auto, on or off, not {sandbox!r}")
+    try:
+        keep = logs.parse_keep(keep_logs)
+    except ValueError as exc:
+        raise service.LadderError(f"--{exc}") from None
     limits = {"sandbox": sandbox, **({"decision_timeout": decision_timeout} if decision_timeout else {}),
               **({"startup_timeout": startup_timeout} if startup_timeout else {})}
     ladder = service.new_ladder(open_store(db), name, rule_set, players, parse_options(option), seed,
                                 same_author=same_author, keep_versions=keep_versions, min_share=min_share,
-                                limits=limits)
+                                limits=limits, keep_logs=keep if keep is not None else "all")
     typer.echo(f"ladder {ladder['name']}: {ladder['rule_set']}, tables of {ladder['players']}; "
                f"submit with: tourney ladder submit {ladder['name']} AUTHOR -- COMMAND...")
 

@@ -12,7 +12,7 @@ from tourney import formats
 from tourney.bots import sandbox
 from tourney.commands.common import err, open_store, parse_options, show_progress
 from tourney.config import HUMAN, event_from_words
-from tourney.results import reads, store
+from tourney.results import logs, reads, store
 
 
 def keep_from_bots(db, cfg) -> None:
@@ -232,6 +232,10 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
         err(f"interrupted: finished games are stored{tail}")
         raise typer.Exit(130) from None
     store.finish_event(db, event_id)
+    keep = logs.parse_keep(cfg.storage.get("keep_logs", "all"))
+    if keep is not None:  # [storage] keep_logs: the event's stderr cut once it has ended
+        with db.atomic():
+            logs.apply(db.conn, event_id, keep)
     for line in fault_summary(cfg.event["name"], screen.faults):
         err(line)
     summary = summaries.event_summary(db, event_id)

@@ -1,5 +1,6 @@
-"""A ladder's ratings: every stored game read once, refitted with a warm start as games arrive
-(:mod:`tourney.stats.mle`), and the leaderboard made from the fit."""
+"""A ladder's ratings: the stored games read once (their kept sums and the games after them),
+refitted with a warm start as games arrive (:mod:`tourney.stats.mle`), and the leaderboard made
+from the fit."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 
 from tourney.results import ladder as rows
 from tourney.stats.elo import Z95
-from tourney.stats.mle import ELO_PER_UNIT, Fit, Games, fit
+from tourney.stats.mle import ELO_PER_UNIT, Fit, Games, fit, stages_of
 
 
 class Ratings:
@@ -24,7 +25,21 @@ class Ratings:
         self._stored = rows.last_fit(db, ladder["id"]) or {}
         for v in rows.versions(db, ladder["id"]):
             self._index_of(v["entrant_id"])
-        self.load()
+        # the kept sums of the games folded so far and the few games stored after them, added in
+        # one step (tourney.results.stages): the fit of every game, in time that does not grow
+        kept, count, self.last_game, new = rows.fit_input(db, ladder)
+        stages = list(kept)
+        for game_id, seats in new:
+            stages.extend(stages_of(seats))
+            self.last_game = game_id
+        if stages:
+            members = np.full((len(stages), self.games.width), -1, dtype=np.int64)
+            for r, (_, group, _) in enumerate(stages):
+                ids = sorted(self._index_of(e) for e in group)
+                members[r, :len(ids)] = ids
+            chosen = np.array([self._index_of(c) for c, _, _ in stages], dtype=np.int64)
+            weight = np.array([w for _, _, w in stages], dtype=np.float64)
+            self.games.add_arrays(members, chosen, weight, count + len(new))
 
     def track(self, versions: list[dict]) -> None:
         """Give versions submitted since this fit began a place in it (they start at 0)."""

@@ -40,7 +40,7 @@ from tourney.ladder import vetting
 from tourney.ladder.matchmaking import Matchmaker, Pool
 from tourney.ladder.ratings import Ratings
 from tourney.results import ladder as rows
-from tourney.results import reads, store
+from tourney.results import logs, reads, store
 from tourney.stats.mle import ELO_PER_UNIT
 
 #: a ladder's settings and their defaults (``tourney ladder new`` options)
@@ -50,6 +50,7 @@ DEFAULTS = {
     "min_share": 0.25,         # each active version's least share of the mean games, while running
     "check_games": vetting.CHECK_GAMES,
     "limits": {},              # bot limits (docs/protocol.md), "sandbox" among them
+    "keep_logs": logs.LADDER_KEEP,  # each version's last games with stderr in full ("all": every game)
 }
 #: on a Dask cluster: tables per batch, and tables per Dask task (the scheduler's ~13 ms a task,
 #: bench/scale.py, and the pause of a worker between two tasks, spread over a group;
@@ -282,6 +283,7 @@ class LadderRun:
         versions = self._versions()
         self.ratings.track(versions)
         self._release(keep=set(self._open))
+        rows.tidy(self.db, self.ladder)
         fit = self.ratings.refit()
         self._save_fit()
         active = [v for v in versions if v["status"] == "active"]
@@ -406,6 +408,7 @@ class LadderRun:
         self.ratings.load()
         self.ratings.refit()
         self._save_fit(force=True)
+        rows.tidy(self.db, self.ladder)
         return {"games": self.played}
 
 
@@ -477,7 +480,7 @@ def page(db, ladder_id: int, recent: int = 20) -> dict | None:
     by_entrant = {v["entrant_id"]: v["entrant"] for v in versions}
     ids = {v["entrant"]: v["entrant_id"] for v in versions}
     shown = [r["entrant"] for r in board["standings"] if r["status"] == "active"][:10]  # a readable chart
-    history = rows.fit_history(db, ladder_id)
+    history = rows.fit_history(db, ladder_id, points=100)  # a chart's worth, whatever the fits kept
     course = {"games": [g for g, _, _ in history],
               "series": {n: [round(fit[ids[n]][0] * ELO_PER_UNIT, 1) if ids[n] in fit else None
                              for _, _, fit in history] for n in shown}}

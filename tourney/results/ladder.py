@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 
+import orjson
 from sqlite_utils import Database
 
-from tourney.results import store
+from tourney.results import logs, stages, store
 
 #: what a version can be: waiting for its check, playing, kept out of play by a newer version of
 #: its author, disabled for its faults, or refused by its check
@@ -52,7 +53,8 @@ def listing(db: Database) -> list[dict]:
     return [dict(r) for r in db.query(
         "select l.id, l.name, l.rule_set, l.players, l.status, l.created_at, "
         "(select count(*) from ladder_versions v where v.ladder_id = l.id) as versions, "
-        "(select count(*) from games g where g.event_id = l.event_id) as games "
+        "(select coalesce(sum(t.games), 0) from entrant_totals t where t.event_id = l.event_id) / l.players "
+        "as games "
         "from ladders l order by l.id desc")]
 
 
@@ -73,8 +75,12 @@ def set_status(db: Database, ladder_id: int, status: str) -> None:
 
 def add_version(db: Database, ladder: dict, author: str, spec: dict) -> dict:
     """Add the next version of ``author`` (entrant ``spec["name"]`` is made from the ladder, the
-    author and the number): pending until checked. Returns the version's row."""
-    with db.atomic():
+    author and the number): pending until checked. Returns the version's row.
+
+    The write lock is taken first (``BEGIN IMMEDIATE``, unless the caller holds a transaction):
+    beside a running ladder, whose runner commits games all the time, a transaction that read
+    first could not then write."""
+    with db.atomic() if db.conn.in_transaction else store.write_lock(db):
         number = 1 + (db.execute("select max(version) from ladder_versions where ladder_id = ? and author = ?",
                                  [ladder["id"], author]).fetchone()[0] or 0)
         spec = {**spec, "name": entrant_name(ladder["name"], author, number)}
@@ -134,17 +140,42 @@ def retire_others(db: Database, ladder_id: int, author: str, keep_id: int, reaso
 def games(db: Database, event_id: int, after_game: int = 0) -> list[tuple[int, list[tuple[int, float]]]]:
     """The ladder's games with id above ``after_game``, in game order, as ``(game_id, [(entrant_id,
     placement), ...])`` (a game without placements is ranked by its points, fewer first)."""
-    out: list[tuple[int, list[tuple[int, float]]]] = []
-    current = None
-    for game_id, entrant_id, placement, points in db.execute(
-            "select st.game_id, st.entrant_id, st.placement, st.points from seats st "
-            "join games g on g.id = st.game_id where g.event_id = ? and g.id > ? order by g.id, st.seat",
-            [event_id, after_game]):
-        if game_id != current:
-            out.append((game_id, []))
-            current = game_id
-        out[-1][1].append((entrant_id, placement if placement is not None else (points or 0)))
-    return out
+    return stages.games_after(db.conn, event_id, after_game)
+
+
+def fit_input(db: Database, ladder: dict) -> tuple[list[stages.Stage], int, int, list]:
+    """What a fit of the ladder reads, in one snapshot: the kept stage sums (:mod:`tourney.results.stages`),
+    how many games they hold, the last game they hold, and the games stored after it (see :func:`games`)."""
+    own = not db.conn.in_transaction
+    if own:
+        db.execute("BEGIN")
+    try:
+        kept, count, through = stages.kept(db.conn, ladder["id"])
+        return kept, count, through, games(db, ladder["event_id"], through)
+    finally:
+        if own:
+            db.execute("COMMIT")
+
+
+def fold_stages(db: Database, ladder_id: int) -> set[int]:
+    """Fold the games stored since the last fold into the ladder's kept stage sums; returns the
+    entrants that played in them."""
+    with db.atomic():
+        return stages.fold(db.conn, ladder_id)
+
+
+def keep_logs(ladder: dict) -> int | None:
+    """The ladder's keep-logs setting (:mod:`tourney.results.logs`; ladders made before it: the default)."""
+    return logs.parse_keep(ladder["settings"].get("keep_logs", logs.LADDER_KEEP))
+
+
+def tidy(db: Database, ladder: dict) -> int:
+    """After a batch, in one transaction: fold the games stored since the last time into the kept
+    stage sums, and drop the stderr the keep-logs policy does not keep for the versions that
+    played in them (only theirs moved). Returns the characters of stderr dropped."""
+    with db.atomic():
+        played = stages.fold(db.conn, ladder["id"])
+        return logs.apply(db.conn, ladder["event_id"], keep_logs(ladder), sorted(played)) if played else 0
 
 
 def seat_faults(db: Database, event_id: int, entrant_id: int, last: int) -> list[tuple[int, str | None, str | None]]:
@@ -186,10 +217,20 @@ def last_fit(db: Database, ladder_id: int) -> dict[int, list[float]] | None:
     return {int(k): v for k, v in json.loads(row[0]).items()} if row else None
 
 
-def fit_history(db: Database, ladder_id: int) -> list[tuple[int, str, dict[int, list[float]]]]:
-    """Every kept fit, oldest first: ``(games, at, ratings)``."""
-    return [(r[0], r[1], {int(k): v for k, v in json.loads(r[2]).items()}) for r in db.execute(
-        "select games, at, ratings from ladder_fits where ladder_id = ? order by id", [ladder_id]).fetchall()]
+def fit_history(db: Database, ladder_id: int,
+                points: int | None = None) -> list[tuple[int, str, dict[int, list[float]]]]:
+    """Every kept fit, oldest first: ``(games, at, ratings)``; with ``points``, at most that many
+    of them, evenly spread, the first and the last among them (a chart's worth)."""
+    ids = [r[0] for r in db.execute("select id from ladder_fits where ladder_id = ? order by id", [ladder_id])]
+    if points is not None and len(ids) > points:
+        step = (len(ids) - 1) / (points - 1)
+        ids = [ids[round(k * step)] for k in range(points)]
+    out: list[tuple[int, str, dict[int, list[float]]]] = []
+    for at in range(0, len(ids), 500):
+        part = ids[at:at + 500]
+        out.extend((r[0], r[1], {int(k): v for k, v in orjson.loads(r[2]).items()}) for r in db.execute(
+            f"select games, at, ratings from ladder_fits where id in ({','.join('?' * len(part))}) order by id", part))
+    return out
 
 
 def pending_series(db: Database, event_id: int) -> list[dict]:

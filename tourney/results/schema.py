@@ -126,6 +126,14 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     Each kept fit: the games it read and, per entrant id, ``[theta, se]`` (the next fit's warm
     start, and the ratings over time).
 
+``ladder_stages``
+    A ladder's games as its fit reads them (``m017_ladder_storage``; :mod:`tourney.results.stages`):
+    per distinct choice, ``members`` (the entrant ids it was made from, sorted, comma-separated),
+    ``chosen`` (the entrant id chosen) and the summed ``weight``, for the games up to
+    ``ladders.stages_through`` (``ladders.stages_games`` of them). ``entrant_totals.logs_through``:
+    the last game whose stderr the keep-logs policy has settled for that entrant
+    (:mod:`tourney.results.logs`).
+
 ``ladder_codes``, ``ladder_requests``
     Author codes (``m016_ladder_codes``): salt and scrypt hash of each, found by ``lookup`` (the
     public part); the idempotency key of each web submission and the version it made.
@@ -141,7 +149,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
-from tourney.results import ratings, tallies
+from tourney.results import ratings, stages, tallies
 
 MIGRATIONS = Migrations("tourney")
 
@@ -894,3 +902,27 @@ def m016_ladder_codes(db: Database) -> None:
         pk="key", foreign_keys=[("ladder_id", "ladders", "id"), ("code_id", "ladder_codes", "id")],
         not_null={"ladder_id", "code_id", "at"}, if_not_exists=True,
     )
+
+
+@MIGRATIONS()
+def m017_ladder_storage(db: Database) -> None:
+    """Bounded storage and pages that do not read every game (issue 42). ``ladder_stages``: each
+    ladder's games as the fit reads them (one row per distinct choice: who was chosen from which
+    entrants, with the summed weight; :func:`tourney.stats.mle.stages_of`), kept for the games
+    through ``ladders.stages_through`` (``stages_games`` of them), so that a page or ``standings``
+    reads these rows and the few games after them instead of every game. ``logs_through`` (per
+    ladder version, or per entrant of an event in ``entrant_totals``): the game id up to which the
+    stored stderr has been cut by the keep-logs policy. The index of seats by entrant becomes one by
+    entrant and game, so that an entrant's last games are found without reading all of them."""
+    db.table("ladder_stages").create(
+        {"ladder_id": int, "members": str, "chosen": int, "weight": float},
+        pk=("ladder_id", "members", "chosen"), foreign_keys=[("ladder_id", "ladders", "id")],
+        not_null={"weight"}, if_not_exists=True,
+    )
+    db.table("ladders").add_column("stages_through", int, not_null_default=0)
+    db.table("ladders").add_column("stages_games", int, not_null_default=0)
+    db.table("entrant_totals").add_column("logs_through", int, not_null_default=0)
+    db.execute("DROP INDEX IF EXISTS idx_seats_entrant_id")
+    db.execute("CREATE INDEX IF NOT EXISTS idx_seats_entrant_game ON seats (entrant_id, game_id)")
+    for (ladder_id,) in db.execute("SELECT id FROM ladders").fetchall():
+        stages.fold(db.conn, ladder_id)
