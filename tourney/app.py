@@ -51,8 +51,10 @@ COMMAND_MODULES = {
 #: every command's line in ``tourney --help``: one line each (at 80 columns), as git and cargo
 #: list theirs; the detail stays in the command's own help (tests/test_cli_help.py checks both)
 SUMMARIES = {
+    "backup": "Copy a results database, even while it is written",
     "check": "Check that a bot follows the protocol",
     "club": "Keep the scores of a club league played with real cards",
+    "compact": "Cut an old event's or ladder's stored logs",
     "demo": "Play one seeded game between built-in bots and print it",
     "events": "List or delete the stored events",
     "export-bot": "Turn a trained policy into a bot folder",
