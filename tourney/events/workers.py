@@ -58,8 +58,16 @@ def _abandon(code: int) -> None:
 
 
 def _watch_main(main_pid: int) -> None:
+    """Abandon the work when the main process is gone. Its death is seen in our parent
+    changing: a dead process's children are handed on at once, while the dead process itself
+    may stay a zombie, still answering ``kill(pid, 0)``, for as long as its own parent does not
+    reap it (a worker that asked only that played on after ``kill -9`` of its runner). Under
+    forkserver our parent is the server, which ends when the main process does."""
+    parent = os.getppid()
     while True:
         time.sleep(0.2)
+        if os.getppid() != parent:
+            _abandon(137)
         try:
             os.kill(main_pid, 0)
         except ProcessLookupError:
