@@ -495,10 +495,11 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
     winners = set(game["winners"])
     conn.executemany(
         "insert into seats (game_id, seat, entrant_id, first, winner, points, placement, "
-        "eliminated, fault) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "eliminated, fault, forfeit) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(game_id, s["seat"], s["entrant_id"], int(s["seat"] == game["first_player"]),
           int(s["seat"] in winners), s["points"], s["placement"], int(bool(s.get("eliminated"))),
-          s.get("fault")) for s in game["seats"]],
+          s.get("fault"), None if s.get("fault") is None else int(s.get("forfeit") is not False))
+         for s in game["seats"]],
     )
     conn.execute(
         "insert into replays (game_id, rule_set, players, seed, options_id, first_player, "
