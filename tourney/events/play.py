@@ -31,7 +31,7 @@ def game_payload(record, idx: int, players: int, leg: int | None = None,
     result = record.result
     fp = record.first_player
     faults = {int(k): v for k, v in (record.faults or {}).items()}
-    decided = getattr(record, "decided_faults", frozenset())
+    decided: frozenset[int] = getattr(record, "decided_faults", frozenset())
     eliminated = set(result.eliminated or [])
     return {
         "idx": idx,
