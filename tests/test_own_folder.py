@@ -64,7 +64,7 @@ def check(folder: Path):
                                     "--", "{python}", "bot.py"])
 
 
-def test_two_runs_in_a_row_of_a_bot_that_appends_to_its_own_file_both_pass(tmp_path):
+def test_two_runs_in_a_row_of_a_bot_that_appends_to_its_own_file_both_pass(tmp_path, monkeypatch):
     assert sandbox.problem() is None  # the README's test command installs bubblewrap
     top = bot_folder(tmp_path / "top", PRYING_BOT)
     noter = bot_folder(top / "noter", NOTING_BOT)
@@ -82,6 +82,16 @@ def test_two_runs_in_a_row_of_a_bot_that_appends_to_its_own_file_both_pass(tmp_p
     assert prying.exit_code == 0, prying.stdout
     assert (top / "found.txt").read_text() == "denied"
     assert (top / "found.txt").stat().st_uid == sandbox.folder_uid([str(top.resolve())]) != uid
+    # and in an event, the same bot on the same folder carries on where tourney check left off
+    config = tmp_path / "event.toml"
+    config.write_text(f'[event]\nname = "e"\nformat = "single"\nplayers = 2\n[limits]\nsandbox = "on"\n'
+                      f'[[entrants]]\nname = "noter"\ncommand = ["{{python}}", "bot.py"]\ncwd = "{noter}"\n'
+                      f'writable = true\n[[entrants]]\nname = "random"\nbuiltin = "random"\n')
+    monkeypatch.delenv(sandbox.PRIVATE_ENV, raising=False)  # what the run hides stays the run's
+    event = CliRunner().invoke(app, ["run", str(config), "--db", str(tmp_path / "e.db"), "-q", "-j", "1"])
+    assert event.exit_code == 0, event.stderr
+    assert "fault" not in event.stderr
+    assert (noter / "notes.txt").read_text() == "run\nrun\nrun\n"
 
 
 def test_a_bot_that_may_not_write_still_has_a_uid_per_process():
