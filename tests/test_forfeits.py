@@ -68,6 +68,15 @@ def test_a_fault_after_the_game_was_decided_is_no_forfeit(tmp_path):
     assert (rows["B"]["wins"], rows["B"]["faults"], rows["B"]["fault_count"], rows["B"]["forfeits"]) == (
         1, {"timeout": 1}, 1, 0)
     assert (rows["A"]["faults"], rows["A"]["forfeits"]) == ({"crash": 1}, 1)
+    # the game's page (tourney serve, report --format site) says it in words
+    from tourney.web import pages
+
+    reader = store.open_db(db, readonly=True)
+    summary = pages.game_data(reader, 1)["summary"]
+    reader.conn.close()
+    assert any(line.startswith("A (seat 0) lost by a fault: crash") for line in summary)
+    assert any(line.startswith("B (seat 1) faulted after the game was decided: timeout")
+               and line.endswith("(not a forfeit).") for line in summary)
 
     # a file written before seats said so: the upgrade reads it from the replay
     old = tmp_path / "old.db"
