@@ -141,6 +141,9 @@ events, :mod:`tourney.results.standings`), ``club_results_current`` and ``club_s
 
 from __future__ import annotations
 
+import json
+import zlib
+
 from sqlite_utils import Database, Migrations
 
 from tourney.results import ratings, tallies
@@ -905,9 +908,6 @@ def m017_seat_forfeits(db: Database) -> None:
     (docs/protocol.md, section 5). Stored games are read from their replays: the engine records
     a forfeit in the choices only while the game is undecided. ``seat_outcomes`` and
     ``entrant_faults`` show it."""
-    import json
-    import zlib
-
     db.table("seats").add_column("forfeit", int)
     columns = {c.name for c in db.table("replays").columns}
     text = "r.choices" if "choices" in columns else "NULL"
