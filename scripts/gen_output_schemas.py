@@ -74,8 +74,12 @@ class EventRow(Shape):
     losses: int
     points: Number
     average: Opt
-    faults: dict[str, int] = Field(description="Games forfeited, by fault code.")
-    fault_count: int
+    faults: dict[str, int] = Field(description=(
+        "Faults recorded, by fault code: every breach of the protocol, one that came after its game "
+        "was decided included (docs/protocol.md, section 5)."))
+    fault_count: int = Field(description="Faults recorded, in all.")
+    forfeits: int | None = Field(None, description=(
+        "Games forfeited: lost to a fault of its own, recorded while the game was undecided."))
     series: SeriesCount | None = None
     rating: Rating | None = None
     elo: Estimate | None = None

@@ -58,7 +58,8 @@ def test_a_fault_prints_one_line_at_once_and_the_run_ends_with_a_summary(tmp_pat
         assert line.startswith(f"fault: crasher in game {game['id']}: crash: the bot ")
         assert line.endswith("(exit status 3)") and line.count("\n") == 0
     summary = r.stderr.splitlines()[r.stderr.splitlines().index("faults in this run:") + 1]
-    assert summary.startswith(f"  crasher: {len(games)} games forfeited (crash {len(games)}); see: ")
+    n = len(games)
+    assert summary.startswith(f"  crasher: {n} faults (crash {n}), {n} games forfeited; see: ")
     assert "tourney games --event crashy --entrant crasher" in summary and "--stderr" in summary
     assert "fault" not in r.stdout.split("event crashy")[0]  # stdout stays data: series lines and the table
 

@@ -9,6 +9,7 @@ command does not handle itself is ``interrupted`` and exit code 130.
 from __future__ import annotations
 
 import inspect
+import sys
 
 import typer
 from typer.core import TyperGroup
@@ -89,6 +90,8 @@ class _Group(TyperGroup):
             command.short_help = SUMMARIES.get(name, command.short_help)
 
     def invoke(self, ctx):
+        store = sys.modules.get("tourney.results.store")  # not imported here: start-up time
+        before = store.open_writers() if store is not None else set()
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:  # Ctrl-C where a command does not say more: exit 130, as documented
@@ -100,6 +103,12 @@ class _Group(TyperGroup):
                 raise
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code) from None
+        finally:
+            # however the command ended (done, a user error, Ctrl-C, a bot's crash), the results
+            # file it wrote is whole: its WAL folded back and removed (docs/formats.md)
+            store = sys.modules.get("tourney.results.store")
+            if store is not None:
+                store.close_writers(keep=before)
 
 
 app = typer.Typer(

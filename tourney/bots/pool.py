@@ -2,8 +2,10 @@
 for start-ups (docs/protocol.md, "Warm bots").
 
 A :class:`WarmPool` belongs to one worker (a local worker process, a Dask worker, or the main
-process when it plays alone) for the life of an event. :meth:`WarmPool.take` gives a series an
-idle warm process of an entrant, or a new entrant when none is idle; :meth:`WarmPool.release`
+process when it plays alone) for the life of an event. :meth:`WarmPool.prestart` starts processes
+ahead of their series without greeting them; :meth:`WarmPool.take` gives a series an idle warm
+process of an entrant, else one started ahead (greeted now, with the seed that series gives: the
+seeding table of docs/formats.md), else a new entrant; :meth:`WarmPool.release`
 takes them back when the series is over: a process whose bot said in its hello that it can play
 games of different series (protocol 1.2 ``reuse``) and whose ``restart`` setting is ``never``
 waits, idle, for the next series; any other is sent ``goodbye`` (all at once, then waited for).
@@ -22,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from tourney.bots.base import Entrant, EntrantError
+from tourney.bots.base import Entrant
 from tourney.bots.factory import open_entrant
 from tourney.bots.protocol import REUSE
 from tourney.bots.spec import EntrantSpec
@@ -77,12 +79,14 @@ def _key(spec: EntrantSpec) -> str:
 
 class WarmPool:
     """The warm processes of one worker, by entrant; thread-safe (a Dask worker plays series in
-    threads). ``seed`` derives the hello seeds of processes started ahead of their series (a
-    reusing bot takes each game's seed from ``game_start``)."""
+    threads)."""
 
-    def __init__(self, seed: int = 0):
-        self.seed = seed
+    def __init__(self):
         self.idle: dict[str, list[SubprocessEntrant]] = {}
+        #: processes started ahead of their series, not greeted yet: the series that takes one
+        #: sends its hello, with that series' seed, so even a bot that plays one series per
+        #: process (protocol 1.0) uses the start it was given
+        self.launched: dict[str, list[SubprocessEntrant]] = {}
         self.cold: set[str] = set()  # entrants whose bots did not choose reuse: per series
         self.lock = threading.RLock()  # re-entered by a worker that must quit at once (kill)
         self.started = 0  # processes started ahead of their series
@@ -99,41 +103,35 @@ class WarmPool:
 
     # start and end ------------------------------------------------------------------------------
     def prestart(self, wanted: list[tuple[EntrantSpec, int]]) -> None:
-        """Start ``count`` warm processes of each ``(spec, count)`` (less those already idle),
-        all at once, and wait for their hellos together. A bot that turns out not to play many
-        series in one process is said goodbye and started per series, as before; one that cannot
-        start keeps its error for its first game, which it forfeits (``startup``)."""
+        """Start ``count`` processes of each ``(spec, count)`` (less those already idle or
+        started) ahead of their series, all at once, so that their start-ups overlap with each
+        other and with the event's setting up. They are not greeted here: the hello, which
+        carries the seed of the series the process is for (docs/formats.md, "Seeding"), waits
+        for the series that takes it (:meth:`take`). A bot that then turns out not to play many
+        series in one process plays that one series, and gets a process per series after it; one
+        that cannot start forfeits its first game (``startup``), as any bot."""
         new: list[SubprocessEntrant] = []
         with self.lock:
             for spec, count in wanted:
                 if not self.keeps(spec):
                     continue
-                have = len(self.idle.get(_key(spec), []))
+                key = _key(spec)
+                have = len(self.idle.get(key, [])) + len(self.launched.get(key, []))
                 for _ in range(count - have):
                     self.started += 1
-                    entrant = open_entrant(spec, seed=self.seed + self.started)
+                    entrant = open_entrant(spec, seed=0)  # its seed is set by take()
                     assert isinstance(entrant, SubprocessEntrant)
                     new.append(entrant)
+                    self.launched.setdefault(key, []).append(entrant)
         for e in new:
             e.launch()
-        cold: list[Entrant] = []
-        for e in new:
-            try:
-                e.start()
-            except EntrantError as exc:
-                e.startup_error = exc
-            if e.startup_error is None and REUSE not in e.features:
-                self.cold.add(_key(e.spec))
-                cold.append(e)
-                continue
-            with self.lock:
-                self.idle.setdefault(_key(e.spec), []).append(e)
-        close_together(cold)
 
     def take(self, spec: EntrantSpec, seed: int, fits: Callable[[SubprocessEntrant], bool] | None = None
              ) -> Entrant:
-        """An idle warm process of ``spec`` (that ``fits``, if given), or a new entrant whose
-        hello will carry ``seed`` (started by its first game)."""
+        """An idle warm process of ``spec`` (that ``fits``, if given), else a process of it
+        started ahead and not greeted yet, else a new entrant; whichever it is, ``seed`` is the
+        seed of its hello if it still has one to get (now, or when it is started again between
+        games: ``max_games``, ``max_rss_mb``, a process that left)."""
         key = _key(spec)
         with self.lock:
             self.last_used = time.monotonic()
@@ -141,7 +139,14 @@ class WarmPool:
             idle = self.idle.get(key, [])
             for i, e in enumerate(idle):
                 if fits is None or fits(e):
-                    return idle.pop(i)
+                    e = idle.pop(i)
+                    e.seed = seed
+                    return e
+            launched = self.launched.get(key, [])
+            if launched:  # fresh: usable even by a bot that plays one series per process
+                e = launched.pop(0)
+                e.seed = seed
+                return e
         return open_entrant(spec, seed=seed)
 
     def release(self, entrants: list[Entrant]) -> None:
@@ -163,8 +168,6 @@ class WarmPool:
             return False
         if not self.keeps(e.spec):
             return False
-        if e.startup_error is not None:  # its first game is still to come
-            return True
         if REUSE not in e.features:  # a 1.0 or 1.1 bot: one series per process, as ever
             if e.bot_version is not None:
                 self.cold.add(_key(e.spec))
@@ -173,10 +176,12 @@ class WarmPool:
         return e.running or e._left is not None
 
     def close(self) -> None:
-        """Goodbye to every idle process, all at once (the event is over)."""
+        """Goodbye to every idle process, all at once, and an end to those started ahead and
+        never used (the event is over)."""
         with self.lock:
-            idle = [e for group in self.idle.values() for e in group]
+            idle = [e for groups in (self.idle, self.launched) for group in groups.values() for e in group]
             self.idle.clear()
+            self.launched.clear()
         close_together(idle)
 
     def kill(self) -> None:
@@ -187,7 +192,8 @@ class WarmPool:
         a list being changed at that moment is read again."""
         for _ in range(3):
             try:
-                pids = [e.pid for group in list(self.idle.values()) for e in list(group)]
+                pids = [e.pid for groups in (self.idle, self.launched) for group in list(groups.values())
+                        for e in list(group)]
                 break
             except RuntimeError:  # pragma: no cover - changed while read
                 continue

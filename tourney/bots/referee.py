@@ -72,6 +72,9 @@ class GameRecord:
     seconds: float
     fault_details: dict[int, str] = field(default_factory=dict)
     first_player_drawn: bool = False
+    #: seats whose fault came when their game was already decided (over, or the seat already
+    #: out): recorded faults that cost nothing, so not forfeits (docs/protocol.md, section 5)
+    decided_faults: frozenset[int] = frozenset()
 
     @property
     def log(self) -> list[str]:
@@ -154,6 +157,7 @@ def play_game(
         seconds=time.monotonic() - started,
         fault_details=table.details,
         first_player_drawn=first_player is None,
+        decided_faults=frozenset(table.decided),
     )
 
 
@@ -203,6 +207,7 @@ class _Table:
         self.narration = narrate.make_table(game.rule_set, [e.name for e in entrants], self.cards, game.options)
         self.story = _Story(self.narration, game.events)
         self.faults: dict[int, str] = {}
+        self.decided: set[int] = set()  # faults that came after the seat's game was decided
         self.details: dict[int, str] = {}
         self.shown = 0  # events of the game already narrated
         # bots that may leave while others decide: looked at whenever another seat is to decide
@@ -231,6 +236,8 @@ class _Table:
         self.flush_events()  # what happened before the fault is told before it
         entrant = self.entrants[seat]
         self.faults[seat] = code
+        if self.game.result is not None or not self.game.alive[seat]:
+            self.decided.add(seat)  # recorded, and its process replaced; it costs nothing
         entrant.fault(code)
         status = getattr(entrant, "exit_status", None)
         if code == FaultCode.CRASH and status is not None:

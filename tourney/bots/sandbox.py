@@ -22,8 +22,9 @@ bubblewrap>`_ (``bwrap``, a small unprivileged namespace tool) so that the bot
   loaded by bwrap just before the bot starts, makes them fail with EPERM;
 - shares no kernel object kept by user with any other bot: unprivileged, each bot has a user
   namespace of its own; when tourney runs as root, each bot runs as a uid of its own
-  (:func:`bot_uid`, never root), switched to inside the sandbox once it is built (``setpriv``,
-  from util-linux), in the group ``nogroup`` (65534);
+  (:func:`bot_uid`, never root; a bot that may write its folders: the uid of those folders,
+  :func:`folder_uid`, the same at every start), switched to inside the sandbox once it is built
+  (``setpriv``, from util-linux), in the group ``nogroup`` (65534), with umask 077;
 - is held to :class:`Resources`: processes (and threads), open files per process, scratch bytes.
 
 ``Policy.mode`` is ``"auto"`` (isolate where possible; elsewhere run the bot as before, with one
@@ -38,6 +39,7 @@ that started ``bwrap``); tourney starts bots from the main thread of each proces
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import json
 import os
 import select
@@ -76,7 +78,14 @@ BOT_UID_BASE = 0x70000000
 #: environment variable that a shell inside the sandbox hands to setpriv, then drops
 UID_ENV = "TOURNEY_BOT_UID"
 UID_SLOT = "<bot-uid>"
-SWITCH_USER = f'uid=${UID_ENV}; unset {UID_ENV}; exec "$0" --reuid="$uid" "$@"'
+#: when tourney runs as root, a bot that may write its folders (``writable``) runs as this plus a
+#: number made from those folders' paths (:func:`folder_uid`): the same uid at every start, in
+#: every event and in ``tourney check``, so it owns what its earlier processes wrote there; a range
+#: of its own, above the per-process one of :data:`BOT_UID_BASE` (still below 2**31)
+FOLDER_UID_BASE = BOT_UID_BASE + (1 << 22)
+#: a bot's files are its own: created 0600 (folders 0700), so a bot with another uid cannot read
+#: them even where it sees them (a bot whose folder holds another's)
+SWITCH_USER = f'umask 077; uid=${UID_ENV}; unset {UID_ENV}; exec "$0" --reuid="$uid" "$@"'
 #: read-only everywhere: what a program needs to run
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 #: where the bot's scratch directory appears inside the sandbox
@@ -127,6 +136,8 @@ class Launch:
     #: the bot's resources, and the uid it runs as (when tourney runs as root), once started
     resources: Resources = Resources()
     uid: int | None = None
+    #: the uid of a bot that may write its folders, known before it starts (:func:`folder_uid`)
+    folder_uid: int | None = None
     _child: int | None = None  # the sandbox's first process, once bwrap has told
     _scratch_fd: int | None = None  # the sandbox's /tmp, held open by observe()
 
@@ -135,7 +146,8 @@ class Launch:
         end it if we die (:mod:`tourney.bots.keeper`): sends bwrap its options, which it waits
         for before it builds anything (so a sandbox is never half-built before its process group
         is known), and closes the ends of pipes that are the child's. When tourney runs as root
-        the bot's uid is made from ``pid`` (:func:`bot_uid`), so it must be given."""
+        the bot's uid is made from ``pid`` (:func:`bot_uid`), so it must be given; a bot that may
+        write its folders has the uid of those folders (:func:`folder_uid`)."""
         if self.args_fd is not None:
             args = self.args
             slot = f"{UID_ENV}\0{UID_SLOT}\0".encode()
@@ -143,7 +155,7 @@ class Launch:
                 if pid is None:  # bwrap gets no options and fails: the bot never runs as root
                     args = b""
                 else:
-                    self.uid = bot_uid(pid)
+                    self.uid = self.folder_uid if self.folder_uid is not None else bot_uid(pid)
                     args = args.replace(slot, f"{UID_ENV}\0{self.uid}\0".encode())
             try:
                 os.write(self.args_fd, args)  # far below a pipe's capacity: one write
@@ -419,6 +431,16 @@ def bot_uid(bwrap_pid: int) -> int:
     return BOT_UID_BASE + bwrap_pid
 
 
+def folder_uid(dirs: Iterable[str]) -> int:
+    """The uid a bot that may write its folders runs as when tourney runs as root: made from
+    the real paths of those folders (the outermost ones it may write), so every process started
+    on those folders, in any event or in ``tourney check``, has it, and owns the files its
+    earlier processes wrote there. Bots on other folders have other uids. Processes of one bot
+    alive at once share it, and so share its count of processes (``max_processes``)."""
+    digest = hashlib.sha256("\0".join(sorted(dirs)).encode()).digest()
+    return FOLDER_UID_BASE + int.from_bytes(digest[:3], "big")
+
+
 def _as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
@@ -528,9 +550,10 @@ def prepare(command: Sequence[str], cwd: str | None, env: dict[str, str], policy
     args_read, args_write = os.pipe()
     argv = [argv[0], "--args", str(args_read), *argv[split:]]
     inside = dict(env, HOME=SCRATCH, TMPDIR=SCRATCH)
+    uid = folder_uid(_outermost(own_dirs(command, where))) if policy.writable and _as_root() else None
     return Launch(argv, where, inside, isolated=True, info_fd=info_read,
                   pass_fds=(info_write, args_read, seccomp), args_fd=args_write, args=options,
-                  resources=resources)
+                  resources=resources, folder_uid=uid)
 
 
 def _unisolated(launch: Launch) -> Launch:

@@ -65,8 +65,10 @@ class SubprocessEntrant(Entrant):
         self.pids: list[int] = []  # every process started, for tests and diagnostics
         self._pidfd: int | None = None
         self._launch: sandbox.Launch | None = None
-        #: whether the running (or last) process is isolated in a sandbox
+        #: whether the running (or last) process is isolated in a sandbox, and the uid it runs
+        #: as there when tourney runs as root (else None)
         self.isolated = False
+        self.uid: int | None = None
         self.wire_log: list | None = None
         self._launched = False  # launch(): started, hello not read yet
         self._goodbye_said = False  # say_goodbye(): goodbye sent, stdin closed
@@ -79,8 +81,6 @@ class SubprocessEntrant(Entrant):
         self.departures: list[tuple[float, SubprocessEntrant]] = []
         #: games begun by the running process (a warm process's ``max_games`` counts them)
         self.games_in_process = 0
-        #: why the process started ahead of its first game could not start: that game's fault
-        self.startup_error: EntrantError | None = None
         #: the deals (shuffle seeds) this entrant's processes have been dealt; a warm process is
         #: never given a deal it has seen (duplicate events)
         self.deals_seen: set[int] = set()
@@ -189,6 +189,7 @@ class SubprocessEntrant(Entrant):
         launch.started(proc.pid)
         self._launch = launch
         self.isolated = launch.isolated
+        self.uid = launch.uid
         stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
         assert stdin is not None and stdout is not None and stderr is not None  # three pipes
         self._proc, self._streams = proc, (stdin, stdout, stderr)
@@ -527,9 +528,6 @@ class SubprocessEntrant(Entrant):
     def begin_game(self, message: dict) -> EntrantError | ProtocolError | None:
         if self.failed is not None:
             return EntrantError(self.failed.code, f"could not be restarted: {self.failed.message}")
-        if self.startup_error is not None:  # started ahead of its game, and failed: this game's
-            error, self.startup_error = self.startup_error, None
-            return error
         if self._left is not None:
             left, self._left = self._left, None
             return ProtocolError(FaultCode.CRASH, left)

@@ -9,7 +9,7 @@ import typer
 
 from engine import OptionsError, validate_options
 from tourney.app import app
-from tourney.bots.sandbox import MODES, Policy, problem
+from tourney.bots.sandbox import MODES, NOBODY, Policy, problem
 from tourney.bots.spec import EntrantSpec, Limits
 from tourney.commands.common import EXIT_CODES
 from tourney.errors import CheckFailed, UserError
@@ -124,6 +124,9 @@ def _handshake(bot, sandbox: str) -> None:
         typer.echo(f"ok   sandbox: the bot runs isolated (system calls filtered, a user of its own; at most "
                    f"{lim.max_processes} processes and threads, {lim.max_open_files} open files per process, "
                    f"{lim.scratch_mb} MiB in /tmp)")
+        if bot.spec.sandbox.writable and bot.uid is not None:
+            typer.echo(f"ok   folder: the bot may write its folder; what it writes there belongs to uid {bot.uid}, "
+                       f"group nogroup ({NOBODY}), mode 600: the same uid at every start on this folder")
     elif sandbox == "off":
         typer.echo("--   sandbox: off, as asked")
     else:

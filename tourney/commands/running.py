@@ -25,9 +25,10 @@ def keep_from_bots(db, cfg) -> None:
     sandbox.keep_private(*files, *folders)
 
 
-def fault_lines(series: dict, payload: dict) -> list[tuple[str, tuple[str, str]]]:
+def fault_lines(series: dict, payload: dict) -> list[tuple[str, tuple[str, str, bool]]]:
     """One stderr line per fault of a finished game (entrant, game, code, the detail's first
-    line), each with its (entrant, code)."""
+    line), each with its (entrant, code, whether it was a forfeit: a fault that came after the
+    game was decided cost nothing, docs/protocol.md section 5)."""
     names = [e["name"] for e in series["entrants"]]
     details = payload.get("faults") or {}
     out = []
@@ -36,22 +37,27 @@ def fault_lines(series: dict, payload: dict) -> list[tuple[str, tuple[str, str]]
         if not code:
             continue
         name = names[seat["seat"]]
+        forfeit = seat.get("forfeit") is not False
         detail = str(details.get(seat["seat"], details.get(str(seat["seat"]), ""))).strip()
         first = detail.splitlines()[0] if detail else ""
         game = f"game {payload['game_id']}" if payload.get("game_id") is not None else f"game {payload['idx'] + 1}"
-        out.append((f"fault: {name} in {game}: {code}" + (f": {first}" if first else ""), (name, code)))
+        late = "" if forfeit else " (after the game was decided: not a forfeit)"
+        out.append((f"fault: {name} in {game}: {code}" + (f": {first}" if first else "") + late,
+                    (name, code, forfeit)))
     return out
 
 
-def fault_summary(event: str, faults: dict[str, dict[str, int]]) -> list[str]:
-    """The end-of-run lines: faults per entrant and the commands that show the details."""
+def fault_summary(event: str, faults: dict[str, dict[str, int]], forfeits: dict[str, int]) -> list[str]:
+    """The end-of-run lines: per entrant its faults (every breach of the protocol, by code) and
+    its forfeits (the games those faults cost it), and the commands that show the details."""
     if not faults:
         return []
     lines = ["faults in this run:"]
     for name, codes in sorted(faults.items()):
-        total = sum(codes.values())
-        lines.append(f"  {name}: {total} game{'s' if total != 1 else ''} forfeited ("
-                     + ", ".join(f"{c} {n}" for c, n in sorted(codes.items())) + ")"
+        total, lost = sum(codes.values()), forfeits.get(name, 0)
+        lines.append(f"  {name}: {total} fault{'s' if total != 1 else ''} ("
+                     + ", ".join(f"{c} {n}" for c, n in sorted(codes.items())) + "), "
+                     + f"{lost} game{'s' if lost != 1 else ''} forfeited"
                      + f"; see: tourney games --event {event} --entrant {name}, then tourney replay GAME --stderr")
     return lines
 
@@ -135,7 +141,8 @@ class Screen:
         self.task_id = None
         self.games = 0
         self.printed: set[int] = set()
-        self.faults: dict[str, dict[str, int]] = {}  # entrant -> fault code -> games
+        self.faults: dict[str, dict[str, int]] = {}  # entrant -> fault code -> faults
+        self.forfeits: dict[str, int] = {}  # entrant -> games its faults cost it
 
     def start(self, name: str, total: int, pending: int, games: int) -> None:
         self.games = games
@@ -151,9 +158,10 @@ class Screen:
 
     def game(self, s: dict, payload: dict) -> None:
         self.games += 1
-        for line, (name, code) in fault_lines(s, payload):
+        for line, (name, code, forfeit) in fault_lines(s, payload):
             self.faults.setdefault(name, {}).setdefault(code, 0)
             self.faults[name][code] += 1
+            self.forfeits[name] = self.forfeits.get(name, 0) + forfeit
             self.note(line)
         if self.progress is not None:
             self.progress.update(self.task_id, games=self.games, refresh=True)
@@ -236,7 +244,7 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
     if keep is not None:  # [storage] keep_logs: the event's stderr cut once it has ended
         with db.atomic():
             logs.apply(db.conn, event_id, keep)
-    for line in fault_summary(cfg.event["name"], screen.faults):
+    for line in fault_summary(cfg.event["name"], screen.faults, screen.forfeits):
         err(line)
     summary = summaries.event_summary(db, event_id)
     if not json_out and not quiet:  # series finished by an earlier run

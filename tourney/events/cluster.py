@@ -303,7 +303,7 @@ def run_on_cluster(runner, address: str) -> None:
         specs = {e["name"]: portable(e) for t in runner.tasks for e in t.entrants}
         check_workers(client, list(specs.values()))
         wanted = [(portable(spec), count) for spec, count in runner.warm_wanted()]
-        client.run(warm_start, run_id, wanted, runner.warm_seed())  # every worker at once
+        client.run(warm_start, run_id, wanted)  # every worker at once
         warmed = True
         held = {w: {spec["name"] for spec, _ in wanted} for w in client.scheduler_info()["workers"]}
         ClusterRun(runner, client, run_id, held).run()  # round after round

@@ -66,12 +66,11 @@ def _reap_idle() -> None:
             return
 
 
-def warm_start(run_id: str, wanted: list[tuple[dict, int]], seed: int) -> int:
-    """On a worker: start the run's warm bots (all at once); how many are idle and ready."""
+def warm_start(run_id: str, wanted: list[tuple[dict, int]]) -> int:
+    """On a worker: start the run's warm bots (all at once); how many are started or idle."""
     pool = _pool(run_id)
-    pool.seed = seed
     pool.prestart([(entrant_spec(spec), count) for spec, count in wanted])
-    return sum(len(group) for group in pool.idle.values())
+    return sum(len(group) for groups in (pool.idle, pool.launched) for group in groups.values())
 
 
 def warm_close(run_id: str) -> None:

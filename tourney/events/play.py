@@ -31,6 +31,7 @@ def game_payload(record, idx: int, players: int, leg: int | None = None,
     result = record.result
     fp = record.first_player
     faults = {int(k): v for k, v in (record.faults or {}).items()}
+    decided: frozenset[int] = getattr(record, "decided_faults", frozenset())
     eliminated = set(result.eliminated or [])
     return {
         "idx": idx,
@@ -57,7 +58,9 @@ def game_payload(record, idx: int, players: int, leg: int | None = None,
         "faults": {int(k): v for k, v in (getattr(record, "fault_details", None) or faults).items()},
         "seats": [
             {"seat": s, "points": result.points[s], "placement": result.placements[s],
-             "eliminated": s in eliminated, "fault": _fault_code(faults.get(s))}
+             "eliminated": s in eliminated, "fault": _fault_code(faults.get(s)),
+             # a fault that cost the seat its game; one after the game was decided did not
+             "forfeit": None if s not in faults else s not in decided}
             for s in range(players)
         ],
     }

@@ -204,7 +204,7 @@ class Runner:
             return
         size = min(self.concurrency, len(self.tasks))
         if size <= 1:
-            pool = WarmPool(seed=self.warm_seed())
+            pool = WarmPool()
             try:
                 pool.prestart([(entrant_spec(spec), n) for spec, n in self.warm_wanted()])
                 while self.tasks:
@@ -237,11 +237,6 @@ class Runner:
         if len(specs) > WARM_PRESTART_MAX:
             return []
         return [(spec, count) for spec in specs.values()]
-
-    def warm_seed(self) -> int:
-        """The hello seed base of processes started ahead of their series (a reusing bot takes
-        each game's own seed from its game_start)."""
-        return self.tasks[0].event_seed if self.tasks else 0
 
     def _abort(self, pool: ProcessPoolExecutor) -> None:
         procs = list((getattr(pool, "_processes", None) or {}).values())
@@ -286,7 +281,7 @@ class Runner:
         route = not warm and any(spec.get("command") for t in self.tasks for spec in t.entrants)
         claims = ctx.Array("i", ROUTE_MAX) if route else None
         pool = ProcessPoolExecutor(size, mp_context=ctx, initializer=workers.init,
-                                   initargs=(q, os.getpid(), warm, self.warm_seed(), dropped, claims))
+                                   initargs=(q, os.getpid(), warm, dropped, claims))
         try:
             _Rounds(self, pool, q, dropped, routed=route).play()
         except BaseException:

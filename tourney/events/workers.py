@@ -58,8 +58,16 @@ def _abandon(code: int) -> None:
 
 
 def _watch_main(main_pid: int) -> None:
+    """Abandon the work when the main process is gone. Its death is seen in our parent
+    changing: a dead process's children are handed on at once, while the dead process itself
+    may stay a zombie, still answering ``kill(pid, 0)``, for as long as its own parent does not
+    reap it (a worker that asked only that played on after ``kill -9`` of its runner). Under
+    forkserver our parent is the server, which ends when the main process does."""
+    parent = os.getppid()
     while True:
         time.sleep(0.2)
+        if os.getppid() != parent:
+            _abandon(137)
         try:
             os.kill(main_pid, 0)
         except ProcessLookupError:
@@ -68,8 +76,8 @@ def _watch_main(main_pid: int) -> None:
             _abandon(137)
 
 
-def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, warm_seed: int = 0,
-         dropped=None, claims=None) -> None:
+def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, dropped=None,
+         claims=None) -> None:
     """Set up a worker: its queue, its watch on the main process, its signals, and its warm
     pool, which starts ``count`` processes of each ``(entrant spec, count)`` of ``warm`` now.
     ``dropped`` is the shared array of dropped rounds (by ticket), ``claims`` that of the series
@@ -80,7 +88,7 @@ def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, warm_seed
     # the main process may be killed (kill -9): do not play on, do not leave bots behind
     threading.Thread(target=_watch_main, args=(main_pid,), daemon=True).start()
     init_signals()
-    _POOL = WarmPool(seed=warm_seed)
+    _POOL = WarmPool()
     # goodbye to the warm bots when the pool shuts this worker down (all at once)
     util.Finalize(None, _POOL.close, exitpriority=100)
     if warm:

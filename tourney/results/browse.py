@@ -139,8 +139,8 @@ def game(db: Database, game_id: int) -> dict | None:
 
 def game_seats(db: Database, game_id: int) -> list[dict]:
     return [dict(r) for r in db.query(
-        "SELECT st.seat, st.entrant_id, e.name, st.points, st.placement, st.winner, st.eliminated, st.fault "
-        "FROM seats st JOIN entrants e ON e.id = st.entrant_id WHERE st.game_id = ? ORDER BY st.seat",
+        "SELECT st.seat, st.entrant_id, e.name, st.points, st.placement, st.winner, st.eliminated, st.fault, "
+        "st.forfeit FROM seats st JOIN entrants e ON e.id = st.entrant_id WHERE st.game_id = ? ORDER BY st.seat",
         [game_id])]
 
 

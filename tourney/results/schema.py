@@ -77,7 +77,9 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     One row per seat of a finished game. pk (``game_id``, ``seat``); ``entrant_id`` (fk),
     ``first`` (1 if this seat played first), ``winner`` (1/0), ``points`` (league points of this
     game, rulings.md item 13 for eliminated players), ``placement`` (1 = best), ``eliminated``
-    (1/0), ``fault`` (fault reason code such as ``"timeout"``, or null).
+    (1/0), ``fault`` (fault reason code such as ``"timeout"``, or null), ``forfeit`` (1 if that
+    fault cost the seat the game, 0 if it came after the game was decided, null without a fault;
+    migration ``m018_seat_forfeits``).
 
 ``replays``
     Everything needed to replay a game exactly: pk ``game_id``; ``rule_set``, ``players``,
@@ -146,6 +148,9 @@ events, :mod:`tourney.results.standings`), ``club_results_current`` and ``club_s
 """
 
 from __future__ import annotations
+
+import json
+import zlib
 
 from sqlite_utils import Database, Migrations
 
@@ -926,3 +931,38 @@ def m017_ladder_storage(db: Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS idx_seats_entrant_game ON seats (entrant_id, game_id)")
     for (ladder_id,) in db.execute("SELECT id FROM ladders").fetchall():
         stages.fold(db.conn, ladder_id)
+
+
+@MIGRATIONS()
+def m018_seat_forfeits(db: Database) -> None:
+    """``seats.forfeit``: 1 when the seat's fault cost it the game (a forfeit), 0 when the fault
+    came after its game was decided (recorded, but it cost nothing), null without a fault
+    (docs/protocol.md, section 5). Stored games are read from their replays: the engine records
+    a forfeit in the choices only while the game is undecided. ``seat_outcomes`` and
+    ``entrant_faults`` show it."""
+    db.table("seats").add_column("forfeit", int)
+    columns = {c.name for c in db.table("replays").columns}
+    text = "r.choices" if "choices" in columns else "NULL"
+    rows = db.execute(f"SELECT st.game_id, st.seat, r.choices_z, {text}, r.forfeits FROM seats st "
+                      "JOIN replays r ON r.game_id = st.game_id WHERE st.fault IS NOT NULL").fetchall()
+    for game_id, seat, packed, plain, later in rows:
+        choices = json.loads(zlib.decompress(packed)) if packed is not None else json.loads(plain or "[]")
+        marked = any(str(c).startswith(f"forfeit:{seat}:") for c in choices) or any(
+            s == seat for _, s, _ in json.loads(later or "[]"))
+        db.execute("UPDATE seats SET forfeit = ? WHERE game_id = ? AND seat = ?", [int(marked), game_id, seat])
+    db.create_view("seat_outcomes", replace=True, sql="""
+        SELECT g.event_id, g.id AS game_id, g.series_id, g.idx AS game_idx, st.seat, st.entrant_id,
+               e.name AS entrant,
+               CASE WHEN st.winner = 1 THEN 'win'
+                    WHEN g.winners = '[]' AND st.placement = 1 THEN 'draw'
+                    ELSE 'loss' END AS outcome,
+               st.points, st.placement, st.eliminated, st.fault, st.forfeit
+        FROM seats st JOIN games g ON g.id = st.game_id JOIN entrants e ON e.id = st.entrant_id
+    """)
+    db.create_view("entrant_faults", replace=True, sql="""
+        SELECT ev.name AS event, so.event_id, so.entrant, so.entrant_id, so.fault, COUNT(*) AS count,
+               COALESCE(SUM(so.forfeit), 0) AS forfeits
+        FROM seat_outcomes so JOIN events ev ON ev.id = so.event_id
+        WHERE so.fault IS NOT NULL
+        GROUP BY so.event_id, so.entrant_id, so.fault
+    """)

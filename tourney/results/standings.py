@@ -83,9 +83,11 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
     rows = list(db.query("SELECT * FROM event_standings WHERE event_id = ? ORDER BY rank, position",
                          [event["id"]]))
     faults: dict[int, dict[str, int]] = {}
-    for f in db.query("SELECT entrant_id, fault, count FROM entrant_faults WHERE event_id = ? ORDER BY fault",
-                      [event["id"]]):
+    forfeits: dict[int, int] = {}  # games lost to a fault; a fault after the game was decided is none
+    for f in db.query("SELECT entrant_id, fault, count, forfeits FROM entrant_faults WHERE event_id = ? "
+                      "ORDER BY fault", [event["id"]]):
         faults.setdefault(f["entrant_id"], {})[f["fault"]] = f["count"]
+        forfeits[f["entrant_id"]] = forfeits.get(f["entrant_id"], 0) + f["forfeits"]
     rated = _ratings.kept_ratings(db, event["id"])
     rranks = _ratings.rating_ranks(rated)
     compared = event_comparisons(db, event["id"], [r["entrant"] for r in rows], reference)
@@ -106,6 +108,7 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
             "average": r["average"],
             "faults": faults.get(r["entrant_id"], {}),
             "fault_count": r["faults"],
+            "forfeits": forfeits.get(r["entrant_id"], 0),
             "series": {"played": r["series_played"], "won": r["series_won"], "drawn": r["series_drawn"],
                        "lost": r["series_lost"], "legs_won": r["legs_won"]},
             "rating": ({**rating.to_dict(), "rank": rranks[r["entrant"]]} if rating else

@@ -12,12 +12,14 @@ Default location: ``results/tourney.db``; ``--db PATH`` or the environment varia
 
 from __future__ import annotations
 
+import atexit
 import datetime as _dt
 import hashlib
 import json
 import os
 import sqlite3
 import time
+import weakref
 import zlib
 from collections import Counter
 from collections.abc import Iterator
@@ -37,6 +39,8 @@ DEFAULT_DB = "results/tourney.db"
 #: how long a command waits for another process's write to finish before giving up (generous: a
 #: loaded laptop can take seconds to set up a fresh file)
 BUSY_TIMEOUT_MS = 30_000
+#: how long closing a writer waits for readers to step aside before it folds the WAL back
+CLOSE_WAIT_MS = 5_000
 #: the ``events.source`` of the throwaway events ``tourney play`` and ``tourney match`` create
 COMMAND_LINE = "command line"
 
@@ -73,31 +77,49 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
     """Open the database; ``path=None`` uses :func:`db_path`.
 
     By default (writing commands) the file is created if needed and its schema brought up to date
-    (:func:`tourney.results.schema.migrate`). With ``readonly=True`` (commands that only read) the
-    file must exist and be current, and the connection cannot write: a read never changes the
-    file, and is safe next to a running event.
+    (:func:`tourney.results.schema.migrate`); an empty file is made a new database. With
+    ``readonly=True`` (commands that only read) the file must exist and be current, and the
+    connection cannot write: a read never changes the file, and is safe next to a running event.
+    A file that is no SQLite database, or the database of another program, is refused with what
+    it is (:func:`_refuse_foreign`).
+
+    A writing connection is kept in WAL mode while it is open (readers beside a running event
+    keep reading); :func:`close_db` folds the WAL back into the file. Every command closes the
+    writers it opened when it ends, however it ends (:mod:`tourney.app`), and so does the
+    process at exit (:func:`close_writers`): the ``.db`` alone then holds every game.
     """
     p = db_path(str(path) if path is not None else None)
     memory = str(p) == ":memory:"
     if readonly and not memory and not p.exists():
         raise StoreError(f"{p}: no such database (nothing has been stored there yet; --db names another file)")
+    if not memory:
+        _refuse_foreign_file(p)
     try:
         if memory:
             db = Database(memory=True)
         elif readonly:
             db = Database(sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True))
             db.execute("select count(*) from sqlite_master").fetchone()  # not a database: fail here
+            _refuse_foreign(db, p, readonly)
         else:
             p.parent.mkdir(parents=True, exist_ok=True)
-            db = Database(p)
+            # any thread may close it at the end (a server's request threads open their own)
+            db = Database(sqlite3.connect(str(p), check_same_thread=False, factory=_Connection))
+            _writers[db.conn] = os.getpid()
             # wait for another process's lock (before WAL: switching a fresh file takes a lock too)
             db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            _refuse_foreign(db, p, readonly)  # before WAL: another program's file stays as it was
             _switch_to_wal(db)
             # WAL + NORMAL: a committed game survives a crash or kill -9 of tourney (only a
             # power cut may lose the last commits), without an fsync per game
             db.execute("PRAGMA synchronous=NORMAL")
     except sqlite3.Error as exc:  # not a database, locked, unreadable ...
         raise StoreError(f"{p}: cannot open database ({exc})") from None
+    except StoreError:  # another program's file: closed as it was found
+        if not readonly:
+            _writers.pop(db.conn, None)
+        db.conn.close()
+        raise
     db.execute("PRAGMA foreign_keys=ON")
     db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     try:
@@ -114,6 +136,107 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
     except sqlite3.Error as exc:
         raise StoreError(f"{p}: cannot prepare database ({exc})") from None
     return db
+
+
+#: the first bytes of every SQLite database file
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _refuse_foreign_file(p: Path) -> None:
+    """Refuse a file that is not a SQLite database, saying what it looks like (an empty file is
+    a database with nothing in it yet)."""
+    try:
+        with open(p, "rb") as f:
+            head = f.read(512)
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        return  # created below, or SQLite says what is wrong
+    if not head or head.startswith(_SQLITE_HEADER):
+        return
+    if head.startswith(b"PK\x03\x04"):
+        what = "a zip archive"
+    elif head.startswith(b"\x1f\x8b"):
+        what = "a gzip file"
+    else:
+        try:
+            head.decode("utf-8")
+            what = "a text file"
+        except UnicodeDecodeError:
+            what = "a binary file"
+    raise StoreError(f"{p}: not a SQLite database ({what}); --db names a tourney results file")
+
+
+def _refuse_foreign(db: Database, p: Path, readonly: bool) -> None:
+    """Refuse a SQLite database that some other program made: it has tables, and no record of
+    tourney's migrations. One with no tables at all is new: a writer makes it a results file,
+    a reader finds nothing stored there yet."""
+    tables = [r[0] for r in db.execute(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")]
+    if not tables:
+        if readonly:
+            raise StoreError(f"{p}: an empty database (nothing has been stored there yet)")
+        return
+    ours = "_sqlite_migrations" in tables and db.execute(
+        "select 1 from _sqlite_migrations where migration_set = ? limit 1",
+        [schema.MIGRATIONS.name]).fetchone() is not None
+    if not ours:
+        shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+        raise StoreError(f"{p}: a SQLite database of another program (tables: {shown}), not tourney's "
+                         "results; --db names a tourney results file")
+
+
+class _Connection(sqlite3.Connection):
+    """A writer's connection; unlike sqlite3's own, it can be referred to weakly (:data:`_writers`)."""
+
+
+#: writing connections still open, and the process that opened each (a forked worker's copy of
+#: its parent's connection is never closed by the worker)
+_writers: weakref.WeakKeyDictionary[sqlite3.Connection, int] = weakref.WeakKeyDictionary()
+
+
+def open_writers() -> set[int]:
+    """The ids of the writing connections now open (what :func:`close_writers` leaves alone)."""
+    return {id(conn) for conn in list(_writers)}
+
+
+def close_db(db: Database) -> None:
+    """Close a writing connection, whole: what it did not commit is rolled back, the WAL is
+    copied into the database file and truncated (``wal_checkpoint(TRUNCATE)``) and, when no other
+    connection has the file open, the file goes back to journal mode DELETE: SQLite removes the
+    ``-wal`` and ``-shm`` files, and the next writer switches to WAL again. A reader beside it
+    (``tourney serve``, datasette) is waited for a few seconds at most and keeps working; the
+    WAL then stays, empty, and the ``.db`` holds every committed game either way."""
+    _close(db.conn)
+
+
+def _close(conn: sqlite3.Connection) -> None:
+    _writers.pop(conn, None)
+    try:
+        if conn.in_transaction:
+            conn.rollback()
+        conn.execute(f"PRAGMA busy_timeout={CLOSE_WAIT_MS}")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        # the last one out leaves an ordinary file, no WAL: a read-only reader opening it later
+        # (tourney standings, a copy) then makes no -wal and -shm beside it either. With another
+        # connection open (a reader, another writer) SQLite refuses at once, and WAL stays.
+        conn.execute("PRAGMA busy_timeout=0")
+        conn.execute("PRAGMA journal_mode=DELETE").fetchall()
+    except sqlite3.Error:
+        pass  # closed already, or busy: SQLite checkpoints on the last close anyway
+    try:
+        conn.close()
+    except sqlite3.Error:
+        pass
+
+
+def close_writers(keep: set[int] | frozenset[int] = frozenset()) -> None:
+    """Close (:func:`close_db`) every writing connection this process opened, except those of
+    ``keep`` (:func:`open_writers` before a command: a test's own connections stay open)."""
+    for conn, pid in list(_writers.items()):
+        if pid == os.getpid() and id(conn) not in keep:
+            _close(conn)
+
+
+atexit.register(close_writers)
 
 
 def _switch_to_wal(db: Database) -> None:
@@ -372,10 +495,11 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
     winners = set(game["winners"])
     conn.executemany(
         "insert into seats (game_id, seat, entrant_id, first, winner, points, placement, "
-        "eliminated, fault) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "eliminated, fault, forfeit) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(game_id, s["seat"], s["entrant_id"], int(s["seat"] == game["first_player"]),
           int(s["seat"] in winners), s["points"], s["placement"], int(bool(s.get("eliminated"))),
-          s.get("fault")) for s in game["seats"]],
+          s.get("fault"), None if s.get("fault") is None else int(s.get("forfeit") is not False))
+         for s in game["seats"]],
     )
     conn.execute(
         "insert into replays (game_id, rule_set, players, seed, options_id, first_player, "

@@ -335,6 +335,8 @@ def result_in_words(reason: str, detail: str, winners: list[str], seats: list[di
     >>> result_in_words("last_standing", "", ["Ann"], [{"name": "Bob", "seat": 1, "fault": "timeout",
     ...                  "fault_message": "no answer in 5 s"}])
     ['Ann won (last_standing).', 'Bob (seat 1) lost by a fault: timeout (no answer in 5 s).']
+    >>> result_in_words("forfeit", "", ["Bob"], [{"name": "Bob", "seat": 1, "fault": "timeout", "forfeit": 0}])
+    ['Bob won (forfeit).', 'Bob (seat 1) faulted after the game was decided: timeout (not a forfeit).']
     """
     head = (" and ".join(winners) + " won" if winners else "Nobody won") + f" ({reason}"
     head += f": {detail})." if detail else ")."
@@ -342,7 +344,11 @@ def result_in_words(reason: str, detail: str, winners: list[str], seats: list[di
     for s in seats:
         if s.get("fault"):
             why = f" ({s['fault_message']})" if s.get("fault_message") else ""
-            lines.append(f"{s['name']} (seat {s['seat']}) lost by a fault: {s['fault']}{why}.")
+            if s.get("forfeit") == 0:  # recorded, but the game was already decided (protocol.md, 5)
+                lines.append(f"{s['name']} (seat {s['seat']}) faulted after the game was decided: "
+                             f"{s['fault']}{why} (not a forfeit).")
+            else:
+                lines.append(f"{s['name']} (seat {s['seat']}) lost by a fault: {s['fault']}{why}.")
     return lines
 
 
