@@ -37,7 +37,8 @@ def test_migrations_create_schema_once(tmp_path):
     assert applied == ["m001_initial", "m002_replay_forfeits", "m003_game_legs", "m004_standings_views",
                        "m005_club_tables", "m006_event_secrets", "m007_duplicate_sets", "m008_scale",
                        "m009_club_nights", "m010_pair_tallies", "m011_luck", "m012_club_codes", "m013_ladders",
-                       "m014_club_code_lookup", "m015_progress_checkpoints", "m016_ladder_codes"]
+                       "m014_club_code_lookup", "m015_progress_checkpoints", "m016_ladder_codes",
+                       "m017_gauntlet_shares"]
     db2 = store.open_db(path)  # re-opening applies nothing twice
     assert [m.name for m in schema.MIGRATIONS.applied(db2)] == applied
     assert db2.execute("pragma foreign_keys").fetchone()[0] == 1

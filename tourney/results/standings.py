@@ -40,12 +40,16 @@ from tourney.results.luck import standings_luck
 from tourney.results import ratings as _ratings
 from tourney.results import store
 from tourney.results.comparisons import event_comparisons, field_estimate, field_scores
+from tourney.results.rating_fit import event_rating
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
     "series": ["series won (more first)", "series drawn (more first)", "legs won (more first)",
                "games won (more first)", "games drawn (more first)", "points (lower first)"],
     "games": ["wins (more first)", "draws (more first)", "points (lower first)", "faults (fewer first)"],
+    "share": ["share of series won, a drawn series half (more first)",
+              "share of games won, a drawn game half (more first)", "average points per game (lower first)",
+              "faults (fewer first)"],
 }
 
 #: version of the JSON shape of ``tourney standings --json`` and ``tourney report --format json``
@@ -88,7 +92,9 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
         faults.setdefault(f["entrant_id"], {})[f["fault"]] = f["count"]
     rated = _ratings.kept_ratings(db, event["id"])
     rranks = _ratings.rating_ranks(rated)
-    compared = event_comparisons(db, event["id"], [r["entrant"] for r in rows], reference)
+    names = [r["entrant"] for r in rows]
+    fitted = event_rating(db, event, names, {r["entrant"]: r["rank"] for r in rows}, reference)
+    compared = event_comparisons(db, event["id"], names, reference)
     games_played = db["games"].count_where("event_id = ?", [event["id"]])
     ranking = rows[0]["ranking"] if rows else "games"
     luck = standings_luck(db, event)  # tourney/luck: adjusted score and Elo, where switched on
@@ -108,11 +114,14 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
             "fault_count": r["faults"],
             "series": {"played": r["series_played"], "won": r["series_won"], "drawn": r["series_drawn"],
                        "lost": r["series_lost"], "legs_won": r["legs_won"]},
+            "series_score": r["series_score"],
+            "game_score": r["game_score"],
             "rating": ({**rating.to_dict(), "rank": rranks[r["entrant"]]} if rating else
                        {"mu": _ratings.MU, "sigma": round(_ratings.SIGMA, 4),
                         "ordinal": round(_ratings.MU - 3 * _ratings.SIGMA, 4), "games": 0, "rank": None}),
+            "fit": fitted["rows"][r["entrant"]],
+            "rank_range": fitted["rank_range"][r["entrant"]],
             "elo": compared["elo"][r["entrant"]],
-            "rank_range": compared["rank_range"][r["entrant"]],
             "luck_adjusted": luck["entrants"].get(r["entrant"], {}).get("adjusted"),
         })
     add_columns(db, event, out)
@@ -127,6 +136,7 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
         "tie_breaks": TIE_BREAKS[ranking],
         "lower_points_better": True,
         "games_played": games_played,
+        "rating_model": {**fitted["model"], "reference": fitted["reference"]},
         "elo_reference": compared["reference"],
         "standings": out,
         "pairwise": compared["pairwise"],
