@@ -20,7 +20,10 @@ sets, ``φ = tr(C·J) / tr(C·H)``, where ``C`` is the fit's covariance, ``H`` t
 the games in complete sets and ``J`` the sum over sets of the outer product of each set's score
 (gradient) vector: the set-clustered ("sandwich") variance, pooled over the field into one number
 so that a single entrant's few sets cannot make its interval vanish. ``φ = 1`` when the games of a
-set are as good as independent; duplicate deals that cancel luck give ``φ < 1``.
+set are as good as independent; duplicate deals that cancel luck give ``φ < 1``. The estimate
+is shrunk towards 1 as if :data:`PRIOR_SETS` more sets had shown ``φ = 1``:
+``φ = (U·φ̂ + 4) / (U + 4)`` over ``U`` sets, so that a few sets that all came out even cannot
+make every interval vanish.
 
 **Rank ranges.** Two entrants are told apart when the 95% interval of their rating difference
 (from the joint covariance) excludes 0 *and* the event's own ranking orders them the same way; an
@@ -72,12 +75,20 @@ def dispersion(result: Fit, sets: list[list[Game]]) -> float:
         grad, h = _gradient_and_information(result.theta, members, chosen, weight)
         scores[u] = grad
         info += h
-    return _ratio(result.cov, scores.T @ scores, info)
+    return _ratio(result.cov, scores.T @ scores, info, len(sets))
 
 
-def _ratio(cov: np.ndarray, outer: np.ndarray, info: np.ndarray) -> float:
+#: the dispersion's weak prior: as many sets as this at φ = 1, so that a few sets that all came
+#: out even cannot shrink every interval to nothing
+PRIOR_SETS = 4
+
+
+def _ratio(cov: np.ndarray, outer: np.ndarray, info: np.ndarray, sets: int) -> float:
     model = float(np.trace(cov @ info))
-    return 1.0 if model <= 0 else float(np.trace(cov @ outer)) / model
+    if model <= 0:
+        return 1.0
+    raw = float(np.trace(cov @ outer)) / model
+    return (sets * raw + PRIOR_SETS) / (sets + PRIOR_SETS)
 
 
 def pair_dispersion(result: Fit, mirror: dict[tuple[int, int], list[int]]) -> float:
@@ -98,7 +109,7 @@ def pair_dispersion(result: Fit, mirror: dict[tuple[int, int], list[int]]) -> fl
         info += sum(counts) * 2 * p * (1 - p) * dd
     if not mirror:
         return 1.0
-    return _ratio(result.cov, outer, info)
+    return _ratio(result.cov, outer, info, sum(sum(c) for c in mirror.values()))
 
 
 def rate(names: list[str], games: Games, ranks: dict[str, int], reference: str | None = None,

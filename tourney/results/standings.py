@@ -36,10 +36,10 @@ from sqlite_utils import Database
 from tourney.club import ClubError
 from tourney.club.league import League
 from tourney.errors import UserError
-from tourney.results.luck import standings_luck
 from tourney.results import ratings as _ratings
 from tourney.results import store
 from tourney.results.comparisons import event_comparisons, field_estimate, field_scores
+from tourney.results.luck import standings_luck
 from tourney.results.rating_fit import event_rating
 
 TIE_BREAKS = {
@@ -206,7 +206,7 @@ def checkpoints(rounds: list[int], limit: int = MAX_CHECKPOINTS) -> list[int]:
     ends = [i + 1 for i in range(n) if i + 1 == n or rounds[i + 1] != rounds[i]]
     if len(ends) < 2:
         step = -(-n // limit)
-        ends = [k for k in range(step, n + 1, step)]
+        ends = list(range(step, n + 1, step))
     if len(ends) > limit:
         step = -(-len(ends) // limit)
         ends = ends[step - 1::step]
