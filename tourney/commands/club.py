@@ -74,13 +74,11 @@ def _out_json(data) -> None:
 
 
 def _print_standings(summary: dict) -> None:
-    from tourney.results.report import footer_lines, render_table  # heavy at CLI start: loads when a report is shown
+    from tourney.results.report import render_table  # heavy at CLI start: loads when a report is shown
     from tourney.results.standings import club_envelope  # heavy at CLI start: loads when standings are shown
 
     data = club_envelope(summary)
-    typer.echo(render_table(data), nl=False)
-    if footer_lines(data):
-        typer.echo(footer_lines(data))
+    typer.echo(render_table(data), nl=False)  # the footnote included
 
 
 def _show(summary: dict, as_json: bool, **done) -> None:

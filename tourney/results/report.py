@@ -4,7 +4,10 @@ Every report is built from :func:`tourney.standings.resolve` (so from the databa
 views, never from memory) plus a *progress* series for the chart:
 
 * club leagues and bot events ranked by points: each entrant's cumulative points after each game;
-* other bot events: each entrant's rating ordinal (openskill, ``mu - 3*sigma``) after each game.
+* other bot events: each entrant's *online* rating after each game (Weng and Lin's update, the
+  conservative ``mu - 3*sigma``; :mod:`tourney.results.ratings`): how the event went, game by
+  game. The standings' rating is the maximum-likelihood fit (:mod:`tourney.results.rating_fit`),
+  which does not depend on the order of the games; this chart does.
 
 The html page draws that series as an inline SVG (:mod:`tourney.charts`: no script, no network,
 no external file) and shows the head-to-head matrix; every name is escaped. The JSON shape
@@ -41,15 +44,34 @@ def _fmt_faults(faults: dict) -> str:
 
 
 #: headers that say which way is better, shared by every table of standings
-POINTS = "points\n(fewer is better)"
-AVERAGE = "avg points\n(fewer is better)"
-PRORATED = "pro-rated\n(fewer is better)"
-RATING = "rating mu ± sigma\n(higher is better)"
-ORDINAL = "ordinal\n(higher is better)"
+POINTS = "points\n(fewer is\nbetter)"
+AVERAGE = "avg points\n(fewer is\nbetter)"
+PRORATED = "pro-rated\n(fewer is\nbetter)"
+RATING = "rating\n± 95%\n(higher is\nbetter)"
+SHARE = "series\nwon share\n(more is\nbetter)"
+GAME_SHARE = "games\nwon share\n(more is\nbetter)"
+FAULTS = "faults\n(fewer is\nbetter)"
+RANK_RANGE = "rank\n(95%)"
 #: right-aligned columns
-NUMERIC = {"rank", "rank\n(95%)", "games", "wins", "legs\nwon", POINTS, AVERAGE, ORDINAL, "start", PRORATED,
-           "absent"}
+NUMERIC = {"rank", RANK_RANGE, "games", "games\nplayed", "wins", "legs\nwon", POINTS, AVERAGE, "start", PRORATED,
+           "absent", RATING, SHARE, GAME_SHARE, FAULTS}
 
+
+def numeric(header: str) -> bool:
+    """Whether a column holds numbers (right-aligned): the rating against a named entrant too."""
+    return header in NUMERIC or header.startswith("rating vs")
+
+
+def rating_text(fit: dict | None) -> str:
+    """``+35 ± 20``: the standings' rating (Elo scale) and half its 95% interval; blank for an
+    entrant that has not played.
+
+    >>> rating_text({"rating": 34.6, "rating_pm": 120.4}), rating_text({"rating": -0.2, "rating_pm": 3})
+    ('+35 ± 120', '+0 ± 3')
+    """
+    if fit is None:
+        return ""
+    return f"{_signed(fit['rating'])} ± {fit['rating_pm']:.0f}"
 
 
 def elo_text(block: dict | None) -> str:
@@ -80,43 +102,70 @@ def _average(value) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
+def _share(value) -> str:
+    return "" if value is None else f"{value:.3f}"
+
+
 LUCK_SCORE = "luck-adjusted\nscore (higher\nis better)"
 LUCK_ELO = "luck-adjusted\nElo (higher\nis better)"
 
 
-def table_rows(data: dict) -> tuple[list[str], list[list]]:
+def table_rows(data: dict, wide: bool = False) -> tuple[list[str], list[list]]:
     """Headers and rows of a standings table: ``tourney standings``, ``tourney run``'s results and
-    ``tourney report --format table``/markdown/html all show this one table."""
+    ``tourney report --format table``/markdown/html all show this one table. By default it fits
+    a 100-column terminal (rank, its range, entrant, W-D-L, points, rating, faults); ``wide``
+    adds games played, games W-D-L beside series, legs, average points and faults by reason."""
     if data["kind"] == "club":
-        # absences and pro-rating get a column only in leagues that have them
-        absent = any(r.get("absences") for r in data["standings"])
-        prorate = data.get("withdrawal") == "prorate"
-        headers = ["rank", "entrant", POINTS, *([PRORATED] if prorate else []), "games",
-                   *(["absent"] if absent else []), "wins", AVERAGE, "start"]
-        rows = [[r["rank"], r["entrant"] + (" (withdrawn)" if r["withdrawn"] else ""), r["points"],
-                 *([_average(r["prorated"])] if prorate else []), r["games"],
-                 *([r["absences"] or ""] if absent else []),
-                 r["wins"], _average(r["average"]), r["start_points"] or ""] for r in data["standings"]]
-        return headers, rows
-    series = data["ranking"] == "series"
+        return _club_rows(data, wide)
+    ranking = data["ranking"]
+    rows_in = data["standings"]
+    # series W-D-L where the event ranks by series (a gauntlet of matches too), else games W-D-L
+    series = ranking == "series" or (ranking == "share" and any(r["series"]["played"] != r["games"] for r in rows_in))
     # a legs column only where legs are runs of deals (docs/formats.md, "Legs")
-    legs = series and any(r["series"]["legs_won"] != r["wins"] for r in data["standings"])
-    elo_head = f"Elo vs {data.get('elo_reference', 'field')}\n(higher is better)"
+    legs = series and any(r["series"]["legs_won"] != r["wins"] for r in rows_in)
+    share = ranking == "share"
     # luck-adjusted score and Elo beside the raw ones, where the event has them switched on
     luck = bool(data.get("luck", {}).get("on"))
-    headers = ["rank", "rank\n(95%)", "entrant", *(["series\nW-D-L"] if series else []),
-               *(["legs\nwon"] if legs else []), "games", "games\nW-D-L", POINTS, AVERAGE, "faults", elo_head,
-               *([LUCK_SCORE, LUCK_ELO] if luck else []),
-               RATING, ORDINAL]
+    reference = (data.get("rating_model") or {}).get("reference", "field")
+    rating_head = RATING if reference == "field" else f"rating vs\n{reference}\n± 95%\n(higher is\nbetter)"
+    headers = ["rank", RANK_RANGE, "entrant", "series\nW-D-L" if series else "games\nW-D-L",
+               *([SHARE] if share and series else []), *([GAME_SHARE] if share and not series else []),
+               *(["games\nplayed", "games\nW-D-L"] if wide and series else []), *(["games\nplayed"] if wide and not series else []),
+               *(["legs\nwon"] if legs else []),  # a ranking key where legs are runs of deals
+               POINTS, *([AVERAGE] if wide else []), rating_head, FAULTS,
+               *(["faults by reason"] if wide else []),
+               *([LUCK_SCORE, LUCK_ELO] if luck else [])]
     rows = []
-    for r in data["standings"]:
-        s, rt, adj = r["series"], r["rating"], r.get("luck_adjusted")
+    for r in rows_in:
+        s, adj = r["series"], r.get("luck_adjusted")
+        games_wdl = f"{r['wins']}-{r['draws']}-{r['losses']}"
         rows.append([r["rank"], r["rank_range"], r["entrant"],
-                     *([f"{s['won']}-{s['drawn']}-{s['lost']}"] if series else []),
-                     *([s["legs_won"]] if legs else []), r["games"], f"{r['wins']}-{r['draws']}-{r['losses']}",
-                     r["points"], _average(r["average"]), _fmt_faults(r["faults"]), elo_text(r["elo"]),
-                     *([_luck_score(adj), elo_text(adj) if adj else ""] if luck else []),
-                     f"{rt['mu']:.2f} ± {rt['sigma']:.2f}", f"{rt['ordinal']:.2f}"])
+                     f"{s['won']}-{s['drawn']}-{s['lost']}" if series else games_wdl,
+                     *([_share(r.get("series_score"))] if share and series else []),
+                     *([_share(r.get("game_score"))] if share and not series else []),
+                     *([r["games"], games_wdl] if wide and series else []), *([r["games"]] if wide and not series else []),
+                     *([s["legs_won"]] if legs else []),
+                     r["points"], *([_average(r["average"])] if wide else []),
+                     rating_text(r.get("fit")), r["fault_count"],
+                     *([_fmt_faults(r["faults"])] if wide else []),
+                     *([_luck_score(adj), elo_text(adj) if adj else ""] if luck else [])])
+    return headers, rows
+
+
+def _club_rows(data: dict, wide: bool) -> tuple[list[str], list[list]]:
+    # absences and pro-rating get a column only in leagues that have them
+    absent = any(r.get("absences") for r in data["standings"])
+    prorate = data.get("withdrawal") == "prorate"
+    rated = any(r.get("fit") for r in data["standings"])
+    headers = ["rank", *([RANK_RANGE] if rated else []), "entrant", POINTS, *([PRORATED] if prorate else []),
+               "games\nplayed", *(["absent"] if absent else []), "wins", AVERAGE, "start",
+               *([RATING] if rated else [])]
+    rows = [[r["rank"], *([r.get("rank_range", "")] if rated else []),
+             r["entrant"] + (" (withdrawn)" if r["withdrawn"] else ""), r["points"],
+             *([_average(r["prorated"])] if prorate else []), r["games"],
+             *([r["absences"]] if absent else []),
+             r["wins"], _average(r["average"]), r["start_points"],
+             *([rating_text(r.get("fit"))] if rated else [])] for r in data["standings"]]
     return headers, rows
 
 
@@ -271,9 +320,15 @@ def render_json(data: dict) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def render_table(data: dict) -> str:
-    headers, rows = table_rows(data)
-    text = title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True) + "\n"
+def render_table(data: dict, wide: bool = False) -> str:
+    """The table of ``tourney standings``, ``run`` and ``report``, with its footnote and what the
+    event's format adds (a Swiss table, a bracket, collusion checks)."""
+    headers, rows = table_rows(data, wide)
+    text = title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True,
+                                         colalign=[("right" if numeric(h) else "left") for h in headers]) + "\n"
+    below = footer_lines(data)
+    if below:
+        text += below + "\n"
     extra = _extra_lines(data)
     return text + "".join(f"\n{line}" for line in extra) + ("\n" if extra else "")
 
@@ -286,13 +341,13 @@ def _md(text) -> str:
     return s.replace("\n", " ")
 
 
-def render_markdown(data: dict) -> str:
-    headers, rows = table_rows(data)
+def render_markdown(data: dict, wide: bool = False) -> str:
+    headers, rows = table_rows(data, wide)
     lines = [f"## {_md(data['event'])}", ""]
     lines.append(_md(_subtitle(data)))
     lines.append("")
     lines.append("| " + " | ".join(_md(h) for h in headers) + " |")
-    lines.append("|" + "|".join(" ---: " if h in NUMERIC
+    lines.append("|" + "|".join(" ---: " if numeric(h)
                                 else " --- " for h in headers) + "|")
     for row in rows:
         lines.append("| " + " | ".join(_md(c) for c in row) + " |")
@@ -320,13 +375,20 @@ def footer_lines(data: dict, width: int = 79) -> str:
 
 
 def footer(data: dict) -> str:
-    """The line under a standings table: how ratings read, or where a club league stands."""
+    """The lines under a standings table: how the rating and the rank range read, or where a
+    club league stands."""
     if data["kind"] != "club":
         luck = data.get("luck")
-        return ("Elo: against the field (or the named reference), with half its 95% interval; rank (95%): "
-                "the places the results cannot yet tell apart. Rating: openskill Plackett-Luce, mu ± sigma; "
-                "ordinal = mu - 3 sigma. " + (f"Luck-adjusted scores: {luck['why']}. " if luck else "")
-                + "Methods: docs/evaluation.md.")
+        model = data.get("rating_model") or {}
+        against = ("the field's mean" if model.get("reference", "field") == "field"
+                   else model["reference"])
+        unit = " Duplicate sets are the unit of its interval." if model.get("unit") == "duplicate set" else ""
+        name = "Bradley-Terry" if model.get("model") == "bradley-terry" else "Plackett-Luce"
+        return (f"Rating: maximum likelihood ({name}, as the ladder's) on the Elo scale against {against}, "
+                f"± half its 95% interval; it does not decide the rank.{unit} Rank (95%): the places the "
+                "results cannot yet tell apart. Faults: games forfeited by a fault. "
+                + (f"Luck-adjusted scores: {luck['why']}. " if luck and luck.get("on") else "")
+                + "Methods: docs/standings.md.")
     if data.get("finished"):
         f = data["finished"]
         return f"Finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}."
@@ -348,8 +410,9 @@ def chart_svg(prog: dict) -> str:
     points = prog["metric"] == "points"
     series = [charts.Series(name, list(zip(prog["games"], values))) for name, values in prog["series"].items()]
     return charts.line_chart(
-        "progress", "Cumulative points after each game" if points else "Rating (conservative ordinal) after each game",
-        "game", "cumulative points (fewer is better)" if points else "rating ordinal, mu - 3 sigma (higher is better)",
+        "progress", "Cumulative points after each game" if points else
+        "Online rating after each game (Weng-Lin, game by game; not the standings' rating)",
+        "game", "cumulative points (fewer is better)" if points else "online rating, mu - 3 sigma (higher is better)",
         series)
 
 
@@ -390,14 +453,13 @@ small { color: #555; }
 """
 
 
-def render_html(data: dict) -> str:
-    headers, rows = table_rows(data)
+def render_html(data: dict, wide: bool = False) -> str:
+    headers, rows = table_rows(data, wide)
     e = html.escape
-    numeric = NUMERIC
     body = ["<table>", "<thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr></thead>", "<tbody>"]
     for row in rows:
         body.append("<tr>" + "".join(
-            f'<td class="num">{e(str(c))}</td>' if h in numeric else f"<td>{e(str(c))}</td>"
+            f'<td class="num">{e(str(c))}</td>' if numeric(h) else f"<td>{e(str(c))}</td>"
             for h, c in zip(headers, row)) + "</tr>")
     body.append("</tbody></table>")
     prog = data["progress"]
@@ -433,5 +495,7 @@ RENDERERS = {"table": render_table, "csv": render_csv, "json": render_json, "mar
              "html": render_html}
 
 
-def render(data: dict, fmt: str) -> str:
+def render(data: dict, fmt: str, wide: bool = False) -> str:
+    if fmt in ("table", "markdown", "html"):
+        return RENDERERS[fmt](data, wide)  # type: ignore[call-arg]
     return RENDERERS[fmt](data)
