@@ -12,8 +12,7 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
-from tourney.results.report import FAULTS, table_rows
-from tourney.results.report import CSV_COLUMNS
+from tourney.results.report import CSV_COLUMNS, FAULTS, table_rows
 from tourney.results.store import open_db
 
 ODD = 'Bob, "the <b>" & co\'s <script>x</script>'
@@ -55,7 +54,8 @@ def test_csv_parses_back(env):
     assert set(by) == {ODD, "Ann", "Cy"}
     assert by[ODD]["rank"] == "1" and by[ODD]["wins"] == "2" and by[ODD]["points"] == "2"
     assert by["Cy"]["faults"] == "timeout:1"
-    assert float(by[ODD]["rating_ordinal"]) > float(by["Cy"]["rating_ordinal"])
+    assert float(by[ODD]["rating"]) > float(by["Cy"]["rating"])
+    assert float(by[ODD]["rating_low"]) < float(by[ODD]["rating"]) < float(by[ODD]["rating_high"])
     club = list(csv.DictReader(io.StringIO(env("thu", "--club", "--format", "csv"))))
     assert [(r["entrant"], r["points"]) for r in club] == [("Ann", "3"), (ODD, "4"), ("Cy", "12")]
 

@@ -34,9 +34,8 @@ from tourney.results import standings as _standings
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
 CSV_COLUMNS = ["rank", "entrant", "games", "wins", "draws", "losses", "points", "average", "faults",
-               "series_played", "series_won", "series_drawn", "series_lost", "legs_won",
-               "rating_mu", "rating_sigma", "rating_ordinal", "rating_rank", "elo", "elo_low", "elo_high", "los",
-               "rank_range", "withdrawn"]
+               "series_played", "series_won", "series_drawn", "series_lost", "legs_won", "series_score", "game_score",
+               "rating", "rating_low", "rating_high", "rank_range", "withdrawn"]
 
 
 def _fmt_faults(faults: dict) -> str:
@@ -284,9 +283,8 @@ def _extra_lines(data: dict) -> list[str]:
 def flat_rows(data: dict) -> list[dict]:
     out = []
     for r in data["standings"]:
-        rating = r.get("rating") or {}
+        fit = r.get("fit") or {}
         series = r.get("series") or {}
-        elo = r.get("elo") or {}
 
         def value(d: dict, key: str):
             return "" if d.get(key) is None else d[key]
@@ -298,11 +296,10 @@ def flat_rows(data: dict) -> list[dict]:
             "faults": ";".join(f"{k}:{v}" for k, v in sorted((r.get("faults") or {}).items())),
             "series_played": series.get("played", ""), "series_won": series.get("won", ""),
             "series_drawn": series.get("drawn", ""), "series_lost": series.get("lost", ""),
-            "legs_won": series.get("legs_won", ""),
-            "rating_mu": rating.get("mu", ""), "rating_sigma": rating.get("sigma", ""),
-            "rating_ordinal": rating.get("ordinal", ""), "rating_rank": rating.get("rank", "") or "",
-            "elo": value(elo, "elo"), "elo_low": value(elo, "elo_low"), "elo_high": value(elo, "elo_high"),
-            "los": value(elo, "los"), "rank_range": r.get("rank_range", ""),
+            "legs_won": series.get("legs_won", ""), "series_score": value(r, "series_score"),
+            "game_score": value(r, "game_score"), "rating": value(fit, "rating"),
+            "rating_low": value(fit, "rating_low"), "rating_high": value(fit, "rating_high"),
+            "rank_range": r.get("rank_range", ""),
             "withdrawn": ("yes" if r.get("withdrawn") else "no") if data["kind"] == "club" else "",
         })
     return out
