@@ -56,11 +56,36 @@ class SeriesCount(Shape):
 
 
 class Rating(Shape):
+    """Deprecated: the online openskill-style rating (Weng-Lin); read ``fit``."""
+
     mu: Number
     sigma: Number
     ordinal: Number
     games: int
-    rank: int
+    rank: int | None
+
+
+class FitRow(Shape):
+    """The standings' rating: the maximum-likelihood fit on the Elo scale (docs/standings.md)."""
+
+    rating: Number = Field(description="Against the field's mean, or rating_model.reference (higher is better).")
+    rating_low: Number
+    rating_high: Number
+    rating_pm: Number = Field(description="Half the 95% interval.")
+    theta: Number = Field(description="The log-strength behind rating (rating = theta * 400 / ln 10).")
+    se: Number = Field(description="Standard error of theta.")
+
+
+class RatingModel(Shape):
+    """How the standings' rating was fitted (docs/standings.md, "The rating")."""
+
+    model: Literal["bradley-terry", "plackett-luce"]
+    unit: Literal["game", "duplicate set"]
+    prior: Number = Field(description="Precision of the normal prior on each log-strength.")
+    scale: Literal["elo"]
+    interval: Number
+    dispersion: Number = Field(description="Duplicate sets' dispersion the covariance is scaled by (1 otherwise).")
+    reference: str = Field(description="Whom ratings are against: \"field\" (the mean) or an entrant.")
 
 
 class EventRow(Shape):
@@ -77,9 +102,12 @@ class EventRow(Shape):
     faults: dict[str, int] = Field(description="Games forfeited, by fault code.")
     fault_count: int
     series: SeriesCount | None = None
-    rating: Rating | None = None
-    elo: Estimate | None = None
-    rank_range: str | None = None
+    series_score: Opt = Field(None, description="Share of series won, a drawn series half.")
+    game_score: Opt = Field(None, description="Share of games won, a drawn game half.")
+    fit: FitRow | None = Field(None, description="The rating; null for an entrant with no games.")
+    rank_range: str | None = Field(None, description="Places the entrant could hold at 95% (from fit).")
+    rating: Rating | None = Field(None, description="Deprecated: read fit.", json_schema_extra={"deprecated": True})
+    elo: Estimate | None = Field(None, description="Deprecated: read fit.", json_schema_extra={"deprecated": True})
 
 
 class ClubRow(Shape):
@@ -153,7 +181,9 @@ class EventStandings(Shape):
     tie_breaks: list[str]
     lower_points_better: bool
     games_played: int
-    elo_reference: str = Field(description="Whom each row's elo is against: \"field\" or an entrant.")
+    rating_model: RatingModel
+    elo_reference: str = Field(description="Deprecated: read rating_model.reference.",
+                               json_schema_extra={"deprecated": True})
     standings: list[EventRow]
     pairwise: list[Pair]
     luck: Luck
@@ -278,7 +308,9 @@ class Run(Shape):
     series: list[Series]
     ranking: str
     tie_breaks: list[str]
-    elo_reference: str = Field(description="Whom each row's elo is against: \"field\" or an entrant.")
+    rating_model: RatingModel
+    elo_reference: str = Field(description="Deprecated: read rating_model.reference.",
+                               json_schema_extra={"deprecated": True})
     standings: list[EventRow]
     pairwise: list[Pair]
     luck: Luck
