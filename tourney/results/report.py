@@ -109,6 +109,13 @@ LUCK_SCORE = "luck-adjusted\nscore (higher\nis better)"
 LUCK_ELO = "luck-adjusted\nElo (higher\nis better)"
 
 
+def shows_series(data: dict) -> bool:
+    """Whether a standings table counts series (W-D-L of series): where the event ranks by
+    series, and in a gauntlet whose series are more than single games."""
+    return data["ranking"] == "series" or (data["ranking"] == "share" and any(
+        r["series"]["played"] != r["games"] for r in data["standings"]))
+
+
 def table_rows(data: dict, wide: bool = False) -> tuple[list[str], list[list]]:
     """Headers and rows of a standings table: ``tourney standings``, ``tourney run``'s results and
     ``tourney report --format table``/markdown/html all show this one table. By default it fits
@@ -118,8 +125,7 @@ def table_rows(data: dict, wide: bool = False) -> tuple[list[str], list[list]]:
         return _club_rows(data, wide)
     ranking = data["ranking"]
     rows_in = data["standings"]
-    # series W-D-L where the event ranks by series (a gauntlet of matches too), else games W-D-L
-    series = ranking == "series" or (ranking == "share" and any(r["series"]["played"] != r["games"] for r in rows_in))
+    series = shows_series(data)
     # a legs column only where legs are runs of deals (docs/formats.md, "Legs")
     legs = series and any(r["series"]["legs_won"] != r["wins"] for r in rows_in)
     share = ranking == "share"

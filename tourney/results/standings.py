@@ -29,7 +29,6 @@ by conservative ordinal. docs/standings.md documents all of it and the JSON shap
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 from sqlite_utils import Database
 
@@ -38,9 +37,10 @@ from tourney.club.league import League
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
 from tourney.results import store
-from tourney.results.comparisons import event_comparisons, field_estimate, field_scores
+from tourney.results.comparisons import event_comparisons
 from tourney.results.luck import standings_luck
-from tourney.results.rating_fit import event_rating
+from tourney.results.rating_fit import event_rating, rate
+from tourney.stats.mle import Games
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
@@ -215,29 +215,32 @@ def checkpoints(rounds: list[int], limit: int = MAX_CHECKPOINTS) -> list[int]:
     return ends
 
 
-def elo_course(db: Database, event: dict) -> dict:
-    """Each entrant's Elo against the field, with its 95% interval, after each round (or batch,
-    or evenly spaced group of games): ``{"games": [game numbers], "rounds": [round after it],
-    "series": {entrant: [[elo, low, high] or None]}}``; the last point equals the standings' Elo
-    against the field (:mod:`tourney.results.comparisons`)."""
+def rating_course(db: Database, event: dict) -> dict:
+    """Each entrant's rating (the standings' fit, :mod:`tourney.results.rating_fit`) with its 95%
+    interval after each round (or batch, or evenly spaced group of games), fitted on the games
+    played by then: ``{"games": [game numbers], "rounds": [round after it], "series": {entrant:
+    [[rating, low, high] or None]}}`` (None before its first game). At most
+    :data:`MAX_CHECKPOINTS` fits; the last point is fitted on every game, as the standings are
+    (their duplicate sets' dispersion aside)."""
     games = _ratings.event_games(db, event["id"])
     rounds = [r["round"] for r in db.query(
         "SELECT s.round FROM games g JOIN series s ON s.id = g.series_id WHERE g.event_id = ? "
         "ORDER BY s.idx, g.idx", [event["id"]])][:len(games)]
     marks = checkpoints(rounds)
     names = sorted({name for seats in games for name, _ in seats})
-    tally: dict[str, Counter] = {name: Counter() for name in names}
+    index = {name: i for i, name in enumerate(names)}
+    kept = Games(width=max([2, *(len(seats) for seats in games)]))
     series: dict[str, list] = {name: [] for name in names}
     done = 0
     for mark in marks:
-        for name, counts in field_scores(games[done:mark]).items():
-            tally[name].update(counts)
+        for seats in games[done:mark]:
+            if len(seats) >= 2:
+                kept.add([(index[name], place) for name, place in seats])
         done = mark
+        fitted = rate(names, kept, dict.fromkeys(names, 1))["rows"]
         for name in names:
-            if not tally[name]:
-                series[name].append(None)
-                continue
-            series[name].append(elo_point(field_estimate(tally[name]).to_dict()))
+            f = fitted[name]
+            series[name].append(None if f is None else [f["rating"], f["rating_low"], f["rating_high"]])
     return {"games": marks, "rounds": [rounds[m - 1] + 1 for m in marks], "series": series}
 
 

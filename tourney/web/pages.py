@@ -106,7 +106,7 @@ def compute(db: Database, event: dict) -> Computed:
         stamp = event_stamp(db, event["id"])
         standings = _standings.event_standings(db, event)
         views = {"head_to_head": _standings.head_to_head(standings),
-                 "course": _standings.elo_course(db, event), **format_views(db, event)}
+                 "course": _standings.rating_course(db, event), **format_views(db, event)}
     return Computed(stamp, standings, views, time.perf_counter() - start)
 
 
