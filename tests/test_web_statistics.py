@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney import charts
 from tourney.app import app
+from tourney.club.standings import club_course
 from tourney.config import parse_config
 from tourney.events import runner
 from tourney.events import sprt as sprt_event
@@ -192,7 +193,7 @@ def test_the_sprt_course_ends_where_the_test_stands(stats_db):
 
 def test_the_club_chart_has_one_point_a_round(stats_db):
     db = store.open_db(stats_db["path"], readonly=True)
-    course = standings_mod.club_course(db, LEAGUE)
+    course = club_course(db, LEAGUE)
     # the start, game 1, the night's two tables (one round), game 4
     assert course["games"] == [0, 1, 3, 4] and course["rounds"][0] == 0 and len(set(course["rounds"])) == 4
     assert course["series"]["Ann"] == [0, 3, 3, 4] and course["series"][HOSTILE] == [0, 0, 5, 9]

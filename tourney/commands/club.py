@@ -74,8 +74,8 @@ def _out_json(data) -> None:
 
 
 def _print_standings(summary: dict) -> None:
+    from tourney.club.standings import club_envelope  # heavy at CLI start: loads when standings are shown
     from tourney.results.report import render_table  # heavy at CLI start: loads when a report is shown
-    from tourney.results.standings import club_envelope  # heavy at CLI start: loads when standings are shown
 
     data = club_envelope(summary)
     typer.echo(render_table(data), nl=False)  # the footnote included

@@ -32,8 +32,6 @@ import json
 
 from sqlite_utils import Database
 
-from tourney.club import ClubError
-from tourney.club.league import League
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
 from tourney.results import store
@@ -252,79 +250,15 @@ def elo_point(estimate: dict) -> list | None:
     return [round(estimate[k], 2) if estimate[k] is not None else None for k in ("elo", "elo_low", "elo_high")]
 
 
-def club_course(db: Database, name: str) -> dict:
-    """A club league's totals after each round (a club night's tables make one round; a game
-    entered on its own is a round of its own), from the start (round 0): ``{"games": [games
-    entered by then], "rounds": [round numbers], "series": {member: [total or None]}}`` (None
-    before the member joined)."""
-    from tourney.club.league import League  # club imports results: a top-level import would be a circle
-
-    league = League(db, name)
-    games = league.games()
-    cumulative = league.cumulative()
-    rounds = [g.round if g.round is not None else g.number for g in games]
-    ends = [0] + [i + 1 for i in range(len(games)) if i + 1 == len(games) or rounds[i + 1] != rounds[i]]
-    return {"games": ends, "rounds": [rounds[k - 1] if k else 0 for k in ends],
-            "series": {member: [values[k] for k in ends] for member, values in cumulative.items()}}
-
-
 def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float]]]:
     """entrant -> [(game number, ordinal after it)] over the event's games (for charts)."""
     return {n: r.history for n, r in _ratings.event_ratings(db, event["id"]).items()}
 
-#: a club league's ranking, by its withdrawal rule (docs/standings.md, "Withdrawing and joining")
-CLUB_TIE_BREAKS = {
-    "penalty": TIE_BREAKS["points"],
-    "total": TIE_BREAKS["points"],
-    "prorate": ["total points, pro-rated for withdrawn players (lower first)", "wins (more first)",
-                "average points per game (lower first)"],
-    "average": ["average points per game (lower first)", "wins (more first)"],
-}
-
-
-def club_standings(db: Database, name: str) -> dict:
-    """A club league's standings in the same envelope (``kind`` = ``club``)."""
-    return club_envelope(League(db, name).summary())
-
-
-def club_envelope(summary: dict) -> dict:
-    """The standings envelope of a club league from its :meth:`League.summary`."""
-    rows = [{k: r[k] for k in ("rank", "entrant", "games", "wins", "points", "average", "start_points",
-                                "withdrawn", "absences", "missed", "prorated")} for r in summary["standings"]]
-    return {
-        "version": JSON_VERSION,
-        "kind": "club",
-        "event": summary["league"],
-        "format": "club-league",
-        "rule_set": summary["rule_set"],
-        "status": "finished" if summary["finished"] else "running",
-        "ranking": "points",
-        "tie_breaks": CLUB_TIE_BREAKS[summary["withdrawal"]],
-        "lower_points_better": True,
-        "games_played": summary["games_played"],
-        "absence": summary["absence"],
-        "withdrawal": summary["withdrawal"],
-        "target": summary["target"],
-        "finished": summary["finished"],
-        "next_first": summary["next_first"],
-        "night": summary["night"],
-        "standings": rows,
-    }
-
-
-def resolve(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:
-    """Standings of the event ``name`` (latest when None), or of the club league ``name`` when
-    ``club`` is set or no event has that name; ``reference`` names the entrant Elo is measured
-    against (default: the field)."""
-    if club:
-        if name is None:
-            raise StandingsError("give the club league's name")
-        return club_standings(db, name)
-    if name is not None and not db["events"].count_where("name = ?", [name]):
-        try:
-            return club_standings(db, name)
-        except ClubError:
-            pass
+def resolve(db: Database, name: str | None, reference: str | None = None) -> dict:
+    """Standings of the event ``name`` (the latest when None); ``reference`` names the entrant
+    ratings are measured against (default: the field's mean). A club league's are
+    :func:`tourney.club.standings.club_standings`; :func:`tourney.results.report.resolve` finds
+    either."""
     return event_standings(db, find_event(db, name), reference)
 
 

@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from tourney import charts
-from tourney.results.report import elo_text, rating_text, shows_series
+from tourney.results.table import elo_text, rating_text, shows_series
 
 #: the static files every page uses, read from the package (the app serves these names only)
 STATIC_FILES = ("web.css", "live.js", "replay.js")
