@@ -124,6 +124,8 @@ class ClubRow(Shape):
     absences: int
     missed: int
     prorated: Opt
+    fit: FitRow | None = Field(None, description="The rating (tourney standings, report, pages); null with no games.")
+    rank_range: str | None = Field(None, description="Places the player could hold at 95% (from fit).")
 
 
 class NextFirst(Shape):

@@ -170,7 +170,7 @@ def title(data: dict, width: int = 79) -> str:
 
 def footer_lines(data: dict, width: int = 79) -> str:
     """:func:`footer` wrapped for a terminal ("" when there is nothing to say)."""
-    return textwrap.fill(footer(data), width)
+    return "\n".join(textwrap.fill(part, width) for part in footer(data).split("\n") if part)
 
 
 def footer(data: dict) -> str:
@@ -188,6 +188,13 @@ def footer(data: dict) -> str:
                 "results cannot yet tell apart. Faults: games forfeited by a fault. "
                 + (f"Luck-adjusted scores: {luck['why']}. " if luck and luck.get("on") else "")
                 + "Methods: docs/standings.md.")
+    rated = ("Rating: maximum likelihood (Plackett-Luce, a game's winner first and the others by points), "
+             "± half its 95% interval; it does not decide the rank. Rank (95%): the places the results cannot "
+             "yet tell apart.\n" if any(r.get("fit") for r in data["standings"]) else "")
+    return (rated + _club_state(data)).strip()
+
+
+def _club_state(data: dict) -> str:
     if data.get("finished"):
         f = data["finished"]
         return f"Finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}."
