@@ -21,9 +21,15 @@ Ranking (tie-breaks, in order; entrants equal on all of them share a rank):
 * ``games`` (events of single games): wins, draws (more first), points (lower first), faults
   (fewer first).
 
-The rating (openskill Plackett-Luce, see :mod:`tourney.results.ratings`) is kept by the
-writer as games are stored and shown next to the official rank, with its own ``rating.rank``
-by conservative ordinal. docs/standings.md documents all of it and the JSON shape.
+* ``share`` (a gauntlet): share of series won, share of games won (a draw half; more first),
+  then average points per game (lower first), faults (fewer first): its candidates play every
+  pool member and each pool member only the candidates, so counts cannot rank them together.
+
+Beside the official rank each row has the rating every event has (``fit``: the ladder's
+maximum-likelihood fit, :mod:`tourney.results.rating_fit`) and its ``rank_range``. The online
+rating the writer keeps game by game (:mod:`tourney.results.ratings`) is still given as the
+deprecated ``rating``, as is ``elo`` against the field. docs/standings.md documents all of it
+and the JSON shape.
 """
 
 from __future__ import annotations
@@ -248,18 +254,6 @@ def elo_point(estimate: dict) -> list | None:
     if estimate["elo"] is None:
         return None
     return [round(estimate[k], 2) if estimate[k] is not None else None for k in ("elo", "elo_low", "elo_high")]
-
-
-def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float]]]:
-    """entrant -> [(game number, ordinal after it)] over the event's games (for charts)."""
-    return {n: r.history for n, r in _ratings.event_ratings(db, event["id"]).items()}
-
-def resolve(db: Database, name: str | None, reference: str | None = None) -> dict:
-    """Standings of the event ``name`` (the latest when None); ``reference`` names the entrant
-    ratings are measured against (default: the field's mean). A club league's are
-    :func:`tourney.club.standings.club_standings`; :func:`tourney.results.report.resolve` finds
-    either."""
-    return event_standings(db, find_event(db, name), reference)
 
 
 def dumps(data) -> str:
