@@ -655,7 +655,8 @@ class EloCourse(Shape):
     games: list[int] = Field(description="Game numbers (schedule order) after which the points are taken.")
     rounds: list[int]
     series: dict[str, list[list[Opt] | None]] = Field(
-        description="entrant -> [elo, low, high] at each point; null while the Elo is infinite.")
+        description="entrant -> [rating, low, high] at each point (the standings' fit on the games so far); "
+                    "null before its first game.")
 
 
 class SprtCourse(Shape):

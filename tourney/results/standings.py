@@ -256,5 +256,13 @@ def elo_point(estimate: dict) -> list | None:
     return [round(estimate[k], 2) if estimate[k] is not None else None for k in ("elo", "elo_low", "elo_high")]
 
 
+def resolve(db: Database, name: str | None, reference: str | None = None) -> dict:
+    """Standings of the event ``name`` (the latest when None); ``reference`` names the entrant
+    ratings are measured against (default: the field's mean). A club league's are
+    :func:`tourney.club.standings.club_standings`; :func:`tourney.results.report.resolve` finds
+    either."""
+    return event_standings(db, find_event(db, name), reference)
+
+
 def dumps(data) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
