@@ -190,7 +190,8 @@ def flat_rows(data: dict) -> list[dict]:
     return out
 
 
-def render_csv(data: dict) -> str:
+def render_csv(data: dict, wide: bool = False) -> str:
+    """Every column, always (``wide`` changes nothing here)."""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
     w.writeheader()
@@ -198,7 +199,7 @@ def render_csv(data: dict) -> str:
     return buf.getvalue()
 
 
-def render_json(data: dict) -> str:
+def render_json(data: dict, wide: bool = False) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -343,6 +344,4 @@ RENDERERS = {"table": render_table, "csv": render_csv, "json": render_json, "mar
 
 
 def render(data: dict, fmt: str, wide: bool = False) -> str:
-    if fmt in ("table", "markdown", "html"):
-        return RENDERERS[fmt](data, wide)  # type: ignore[call-arg]
-    return RENDERERS[fmt](data)
+    return RENDERERS[fmt](data, wide)
