@@ -43,7 +43,7 @@ from sqlite_utils import Database
 from tourney.errors import UserError
 from tourney.results import tallies
 from tourney.stats.elo import Z95
-from tourney.stats.mle import ELO_PER_UNIT, PRIOR, Fit, Games, _gradient_and_information, fit
+from tourney.stats.mle import ELO_PER_UNIT, PRIOR, Fit, Games, _gradient_and_information, fit, stages_of
 from tourney.stats.separation import rank_ranges_from
 
 #: the name of the default reference: the mean of the entrants that played
@@ -51,6 +51,26 @@ FIELD = "field"
 
 #: one game: ``(entrant_index, placement)`` per seat, lower placement better
 Game = Sequence[tuple[int, float]]
+
+
+def add_counted(games: Games, counted: Iterable[tuple[Game, float]]) -> None:
+    """Add games given once each with how often they were played (``(seats, count)``): the same
+    stages as adding each game ``count`` times, at the cost of one (an event of a million
+    games has a few thousand distinct results at most)."""
+    weights: dict[tuple[int, tuple[int, ...]], float] = {}
+    total = 0
+    for seats, count in counted:
+        total += int(count)
+        for chosen, group, weight in stages_of(seats):
+            weights[(chosen, group)] = weights.get((chosen, group), 0.0) + weight * count
+    if not weights:
+        return
+    width = max(len(group) for _, group in weights)
+    members = np.full((len(weights), width), -1, dtype=np.int64)
+    for row, (_, group) in enumerate(weights):
+        members[row, :len(group)] = group
+    games.add_arrays(members, np.array([c for c, _ in weights], dtype=np.int64),
+                     np.fromiter(weights.values(), dtype=np.float64, count=len(weights)), total)
 
 
 def _stages(games: Iterable[Game]) -> Games:
@@ -198,26 +218,48 @@ def event_rating(db: Database, event: dict, names: list[str], ranks: dict[str, i
         if duplicate and mirror:
             def dispersion_of(result):
                 return pair_dispersion(result, mirror)
-    else:
-        sets: dict[tuple[int, int], list[list[tuple[int, float]]]] = {}
-        for game in _event_games(db, event["id"], index):
-            key, seats = game
+    elif duplicate:
+        sets: dict[tuple[int, int], list[Game]] = {}
+        for key, seats in _event_games(db, event["id"], index):
             games.add(seats)
             if key is not None:
                 sets.setdefault(key, []).append(seats)
-        if duplicate and sets:
+        if sets:
             def dispersion_of(result):
                 return dispersion(result, list(sets.values()))
+    else:
+        add_counted(games, _distinct_games(db, event["id"], index))
     out = rate(names, games, ranks, reference, dispersion_of=dispersion_of)
     out["model"] = {**model_of(players, duplicate), "dispersion": out["dispersion"]}
     del out["fit"], out["dispersion"]
     return out
 
 
+def _distinct_games(db: Database, event_id: int, index: dict[str, int]) -> list[tuple[Game, int]]:
+    """The event's finished games counted by their result (who placed where), in SQL: each
+    distinct result once with how often it came."""
+    ids = {r[0]: r[1] for r in db.execute("SELECT id, name FROM entrants")}
+    out: list[tuple[Game, int]] = []
+    for pattern, count in db.execute(
+            "SELECT pattern, COUNT(*) FROM (SELECT group_concat(s.entrant_id || ':' || "
+            "COALESCE(s.placement, s.points, 0), ',') AS pattern FROM games g "
+            "JOIN seats s ON s.game_id = g.id WHERE g.event_id = ? GROUP BY g.id) GROUP BY pattern", [event_id]):
+        seats: list[tuple[int, float]] = []
+        for part in pattern.split(","):
+            entrant, place = part.split(":")
+            if ids.get(int(entrant)) in index:
+                seats.append((index[ids[int(entrant)]], float(place)))
+        if len(seats) >= 2:
+            out.append((seats, count))
+    return out
+
+
 def _event_games(db: Database, event_id: int, index: dict[str, int]):
     """Each finished game of the event as ``(duplicate set key or None, [(index, place)])``; a
     seat without a placement is placed by its points."""
-    current, key, seats = None, None, []
+    current: int | None = None
+    key: tuple[int, int] | None = None
+    seats: list[tuple[int, float]] = []
     for game_id, series_id, dset, name, place in db.execute(
             "SELECT g.id, g.series_id, g.duplicate_set, e.name, COALESCE(s.placement, s.points, 0) "
             "FROM games g JOIN seats s ON s.game_id = g.id JOIN entrants e ON e.id = s.entrant_id "

@@ -35,6 +35,7 @@ and the JSON shape.
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from sqlite_utils import Database
 
@@ -43,7 +44,7 @@ from tourney.results import ratings as _ratings
 from tourney.results import store
 from tourney.results.comparisons import event_comparisons
 from tourney.results.luck import standings_luck
-from tourney.results.rating_fit import event_rating, rate
+from tourney.results.rating_fit import add_counted, event_rating, rate
 from tourney.stats.mle import Games
 
 TIE_BREAKS = {
@@ -237,9 +238,9 @@ def rating_course(db: Database, event: dict) -> dict:
     series: dict[str, list] = {name: [] for name in names}
     done = 0
     for mark in marks:
-        for seats in games[done:mark]:
-            if len(seats) >= 2:
-                kept.add([(index[name], place) for name, place in seats])
+        counted = Counter(tuple((index[name], place) for name, place in seats)
+                          for seats in games[done:mark] if len(seats) >= 2)
+        add_counted(kept, counted.items())
         done = mark
         fitted = rate(names, kept, dict.fromkeys(names, 1))["rows"]
         for name in names:
