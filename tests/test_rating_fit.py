@@ -191,12 +191,13 @@ FORMATS = {
     "gauntlet-duplicate": 'format = "gauntlet"\ncandidates = ["random"]\ngames = 1\nduplicate = true\nunit = "single"',
     "swiss": 'format = "swiss"\nrounds = 2\ngames = 1',
     "knockout": 'format = "knockout"\ngames = 1',
+    "sprt": 'format = "sprt"\nmax_games = 16\nduplicate = true\nentrants = ["greedy", "random"]',
 }
 
 
 @pytest.mark.parametrize("name", list(FORMATS))
 def test_in_every_format_the_rank_lies_within_its_range(tmp_path, name):
-    who = ("greedy", "random") if name == "match" else ("greedy", "random", "greedy2", "random2")
+    who = ("greedy", "random") if name in ("match", "sprt") else ("greedy", "random", "greedy2", "random2")
     config = tmp_path / "e.toml"
     config.write_text(f'[event]\nname = "{name}"\nrule_set = "crazier-eights"\nseed = 3\n{FORMATS[name]}\n'
                       + entrants(*who))
