@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 from helpers import build_event, g
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -157,7 +157,6 @@ def test_dispersion_of_sets_won_outright_by_hand():
     assert rating_fit.pair_dispersion(result, {(0, 1): [2, 0, 0, 0, 2]}) == pytest.approx(1.5)
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_every_official_rank_lies_in_its_range_whatever_the_games(data):
     n = data.draw(st.integers(2, 6))
