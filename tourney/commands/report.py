@@ -32,7 +32,8 @@ def report(
     output: Path = typer.Option(None, "--output", "-o",
                                 help="Write to this file instead of stdout (--format site: this folder)."),
     club: bool = typer.Option(False, "--club", help="EVENT names a club league."),
-    reference: str = typer.Option(None, "--reference", help="Measure ratings against this entrant (default: the field's mean)."),
+    reference: str = typer.Option(None, "--reference", help=(
+        "Measure ratings against this entrant (default: the field's mean).")),
     db: str = typer.Option(None, "--db", help=DB_HELP),
     wide: bool = typer.Option(False, "--wide", help=(
         "table, markdown, html: add games played, legs, average points and faults by reason.")),

@@ -14,7 +14,8 @@ def standings(
         "Event name (default: the latest event run from a config or by tourney sprt), or a club "
         "league's name.")),
     club: bool = typer.Option(False, "--club", help="EVENT names a club league."),
-    reference: str = typer.Option(None, "--reference", help="Measure ratings against this entrant (default: the field's mean)."),
+    reference: str = typer.Option(None, "--reference", help=(
+        "Measure ratings against this entrant (default: the field's mean).")),
     db: str = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (shape in docs/standings.md)."),
     wide: bool = typer.Option(False, "--wide", help=(
