@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
 from tourney.results import rating_fit
+from tourney.results.report import render_table
 from tourney.results.standings import event_standings
 from tourney.results.store import open_db
 from tourney.stats.mle import ELO_PER_UNIT, PRIOR, Games, fit
@@ -210,6 +211,9 @@ def test_in_every_format_the_rank_lies_within_its_range(tmp_path, name):
         best, _, worst = r["rank_range"].partition("-")
         assert int(best) <= r["rank"] <= int(worst or best), (name, r["entrant"], r["rank"], r["rank_range"])
         assert r["fit"] is None or math.isfinite(r["fit"]["rating"])
+    # the default table fits a 100-column terminal, and says nothing is infinite
+    table = render_table(data)
+    assert max(len(line) for line in table.splitlines()) <= 100 and "inf" not in table
 
 
 def gauntlet_series(candidate_vs):
