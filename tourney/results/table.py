@@ -185,7 +185,7 @@ def footer(data: dict) -> str:
         name = "Bradley-Terry" if model.get("model") == "bradley-terry" else "Plackett-Luce"
         return (f"Rating: maximum likelihood ({name}, as the ladder's) on the Elo scale against {against}, "
                 f"± half its 95% interval; it does not decide the rank.{unit} Rank (95%): the places the "
-                "results cannot yet tell apart. Faults: games forfeited by a fault. "
+                "results cannot yet tell apart. Faults: games with a fault (--wide: by reason). "
                 + (f"Luck-adjusted scores: {luck['why']}. " if luck and luck.get("on") else "")
                 + "Methods: docs/standings.md.")
     rated = ("Rating: maximum likelihood (Plackett-Luce, a game's winner first and the others by points), "
