@@ -189,6 +189,7 @@ FORMATS = {
     "round-robin-4": 'format = "round-robin"\nplayers = 4\ngames = 2\nrounds = 2',
     "gauntlet": 'format = "gauntlet"\ncandidates = ["greedy"]\ngames = 3\nrounds = 2',
     "gauntlet-duplicate": 'format = "gauntlet"\ncandidates = ["random"]\ngames = 1\nduplicate = true\nunit = "single"',
+    "round-robin-4-duplicate": 'format = "round-robin"\nplayers = 4\nunit = "league"\ngames = 4\nduplicate = true',
     "swiss": 'format = "swiss"\nrounds = 2\ngames = 1',
     "knockout": 'format = "knockout"\ngames = 1',
     "sprt": 'format = "sprt"\nmax_games = 16\nduplicate = true\nentrants = ["greedy", "random"]',
@@ -211,6 +212,7 @@ def test_in_every_format_the_rank_lies_within_its_range(tmp_path, name):
         best, _, worst = r["rank_range"].partition("-")
         assert int(best) <= r["rank"] <= int(worst or best), (name, r["entrant"], r["rank"], r["rank_range"])
         assert r["fit"] is None or math.isfinite(r["fit"]["rating"])
+    assert data["rating_model"]["unit"] == ("duplicate set" if "duplicate" in FORMATS[name] else "game")
     # the default table fits a 100-column terminal, and says nothing is infinite
     table = render_table(data)
     assert max(len(line) for line in table.splitlines()) <= 100 and "inf" not in table
