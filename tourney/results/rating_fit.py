@@ -44,8 +44,9 @@ from sqlite_utils import Database
 
 from tourney.errors import UserError
 from tourney.results import tallies
+from tourney.stats import mle
 from tourney.stats.elo import Z95
-from tourney.stats.mle import ELO_PER_UNIT, PRIOR, Fit, Games, _gradient_and_information, fit, stages_of
+from tourney.stats.mle import ELO_PER_UNIT, PRIOR, Fit, Games, fit, stages_of
 from tourney.stats.separation import rank_ranges_from
 
 #: the name of the default reference: the mean of the entrants that played
@@ -75,29 +76,30 @@ def add_counted(games: Games, counted: Iterable[tuple[Game, float]]) -> None:
                      np.fromiter(weights.values(), dtype=np.float64, count=len(weights)), total)
 
 
-def _stages(games: Iterable[Game]) -> Games:
-    kept = Games()
-    for g in games:
-        kept.add(g)
-    return kept
-
-
 def dispersion(result: Fit, sets: list[list[Game]]) -> float:
     """The dispersion ``φ`` of duplicate sets (module docstring), from the sets' games; 1 when
-    there is no complete set."""
+    there is no complete set. Every set's score vector is summed from its stages at once."""
     sets = [s for s in sets if len(s) > 1]
     if not sets:
         return 1.0
     n = result.n
-    info = np.zeros((n, n))
-    scores = np.zeros((len(sets), n))
+    width = max(len(seats) for games in sets for seats in games)
+    members, chosen, weight, unit = [], [], [], []
     for u, games in enumerate(sets):
-        kept = _stages(games)
-        members, chosen, weight = kept.arrays()
-        grad, h = _gradient_and_information(result.theta, members, chosen, weight)
-        scores[u] = grad
-        info += h
-    return _ratio(result.cov, scores.T @ scores, info, len(sets))
+        for seats in games:
+            for who, group, w in stages_of(seats):
+                members.append(group + (-1,) * (width - len(group)))
+                chosen.append(who)
+                weight.append(w)
+                unit.append(u)
+    m, c, w_ = np.array(members, dtype=np.int64), np.array(chosen, dtype=np.int64), np.array(weight)
+    u_ = np.array(unit, dtype=np.int64)
+    p, _ = mle._probabilities(result.theta, m)
+    scores = np.zeros((len(sets), n + 1))
+    np.add.at(scores, (u_, c), w_)
+    np.add.at(scores, (np.repeat(u_, width), np.where(m >= 0, m, n).ravel()), -(w_[:, None] * p).ravel())
+    _, info = mle._gradient_and_information(result.theta, m, c, w_)
+    return _ratio(result.cov, scores[:, :n].T @ scores[:, :n], info, len(sets))
 
 
 #: the dispersion's weak prior: as many sets as this at φ = 1, so that a few sets that all came
