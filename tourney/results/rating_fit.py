@@ -37,6 +37,7 @@ that clearly disagrees with the format's order shows as a wider range, never as 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -224,10 +225,12 @@ def event_rating(db: Database, event: dict, names: list[str], ranks: dict[str, i
                 return pair_dispersion(result, mirror)
     elif duplicate:
         sets: dict[tuple[int, int], list[Game]] = {}
+        counted: Counter = Counter()
         for key, seats in _event_games(db, event["id"], index):
-            games.add(seats)
+            counted[tuple(seats)] += 1
             if key is not None:
                 sets.setdefault(key, []).append(seats)
+        add_counted(games, counted.items())
         if sets:
             def dispersion_of(result):
                 return dispersion(result, list(sets.values()))
