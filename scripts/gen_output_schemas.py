@@ -56,11 +56,36 @@ class SeriesCount(Shape):
 
 
 class Rating(Shape):
+    """Deprecated: the online openskill-style rating (Weng-Lin); read ``fit``."""
+
     mu: Number
     sigma: Number
     ordinal: Number
     games: int
-    rank: int
+    rank: int | None
+
+
+class FitRow(Shape):
+    """The standings' rating: the maximum-likelihood fit on the Elo scale (docs/standings.md)."""
+
+    rating: Number = Field(description="Against the field's mean, or rating_model.reference (higher is better).")
+    rating_low: Number
+    rating_high: Number
+    rating_pm: Number = Field(description="Half the 95% interval.")
+    theta: Number = Field(description="The log-strength behind rating (rating = theta * 400 / ln 10).")
+    se: Number = Field(description="Standard error of theta.")
+
+
+class RatingModel(Shape):
+    """How the standings' rating was fitted (docs/standings.md, "The rating")."""
+
+    model: Literal["bradley-terry", "plackett-luce"]
+    unit: Literal["game", "duplicate set"]
+    prior: Number = Field(description="Precision of the normal prior on each log-strength.")
+    scale: Literal["elo"]
+    interval: Number
+    dispersion: Number = Field(description="Duplicate sets' dispersion the covariance is scaled by (1 otherwise).")
+    reference: str = Field(description="Whom ratings are against: \"field\" (the mean) or an entrant.")
 
 
 class EventRow(Shape):
@@ -81,9 +106,12 @@ class EventRow(Shape):
     forfeits: int | None = Field(None, description=(
         "Games forfeited: lost to a fault of its own, recorded while the game was undecided."))
     series: SeriesCount | None = None
-    rating: Rating | None = None
-    elo: Estimate | None = None
-    rank_range: str | None = None
+    series_score: Opt = Field(None, description="Share of series won, a drawn series half.")
+    game_score: Opt = Field(None, description="Share of games won, a drawn game half.")
+    fit: FitRow | None = Field(None, description="The rating; null for an entrant with no games.")
+    rank_range: str | None = Field(None, description="Places the entrant could hold at 95% (from fit).")
+    rating: Rating | None = Field(None, description="Deprecated: read fit.", json_schema_extra={"deprecated": True})
+    elo: Estimate | None = Field(None, description="Deprecated: read fit.", json_schema_extra={"deprecated": True})
 
 
 class ClubRow(Shape):
@@ -100,6 +128,8 @@ class ClubRow(Shape):
     absences: int
     missed: int
     prorated: Opt
+    fit: FitRow | None = Field(None, description="The rating (tourney standings, report, pages); null with no games.")
+    rank_range: str | None = Field(None, description="Places the player could hold at 95% (from fit).")
 
 
 class NextFirst(Shape):
@@ -157,7 +187,9 @@ class EventStandings(Shape):
     tie_breaks: list[str]
     lower_points_better: bool
     games_played: int
-    elo_reference: str = Field(description="Whom each row's elo is against: \"field\" or an entrant.")
+    rating_model: RatingModel
+    elo_reference: str = Field(description="Deprecated: read rating_model.reference.",
+                               json_schema_extra={"deprecated": True})
     standings: list[EventRow]
     pairwise: list[Pair]
     luck: Luck
@@ -282,7 +314,9 @@ class Run(Shape):
     series: list[Series]
     ranking: str
     tie_breaks: list[str]
-    elo_reference: str = Field(description="Whom each row's elo is against: \"field\" or an entrant.")
+    rating_model: RatingModel
+    elo_reference: str = Field(description="Deprecated: read rating_model.reference.",
+                               json_schema_extra={"deprecated": True})
     standings: list[EventRow]
     pairwise: list[Pair]
     luck: Luck
@@ -625,7 +659,8 @@ class EloCourse(Shape):
     games: list[int] = Field(description="Game numbers (schedule order) after which the points are taken.")
     rounds: list[int]
     series: dict[str, list[list[Opt] | None]] = Field(
-        description="entrant -> [elo, low, high] at each point; null while the Elo is infinite.")
+        description="entrant -> [rating, low, high] at each point (the standings' fit on the games so far); "
+                    "null before its first game.")
 
 
 class SprtCourse(Shape):

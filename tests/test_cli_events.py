@@ -106,7 +106,7 @@ def test_run_of_a_legs_match_prints_legs(db):
     config = str(ROOT / "configs" / "crazy-eights-match.toml")
     result = invoke("run", config, "--quiet")
     assert result.exit_code == 0, result.output
-    header = next(line for line in result.stdout.splitlines() if line.startswith("rank") and "entrant" in line)
+    header = next(line for line in result.stdout.splitlines() if line.lstrip().startswith("rank") and "entrant" in line)
     assert "legs" in header
     data = json.loads(invoke("run", config, "--json").stdout)  # the stored event, again
     series = data["series"][0]

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
-from tourney.results.report import CSV_COLUMNS
+from tourney.results.report import CSV_COLUMNS, FAULTS, table_rows
 from tourney.results.store import open_db
 
 ODD = 'Bob, "the <b>" & co\'s <script>x</script>'
@@ -54,7 +54,8 @@ def test_csv_parses_back(env):
     assert set(by) == {ODD, "Ann", "Cy"}
     assert by[ODD]["rank"] == "1" and by[ODD]["wins"] == "2" and by[ODD]["points"] == "2"
     assert by["Cy"]["faults"] == "timeout:1"
-    assert float(by[ODD]["rating_ordinal"]) > float(by["Cy"]["rating_ordinal"])
+    assert float(by[ODD]["rating"]) > float(by["Cy"]["rating"])
+    assert float(by[ODD]["rating_low"]) < float(by[ODD]["rating"]) < float(by[ODD]["rating_high"])
     club = list(csv.DictReader(io.StringIO(env("thu", "--club", "--format", "csv"))))
     assert [(r["entrant"], r["points"]) for r in club] == [("Ann", "3"), (ODD, "4"), ("Cy", "12")]
 
@@ -80,7 +81,19 @@ def test_json_shape(env):
 
 def test_table_and_markdown(env):
     table = env("bots")
-    assert ODD in table and "timeout 1" in table and "ordinal" in table
+    assert ODD in table and "ordinal" not in table and "mu ± sigma" not in table
+    # the default report shows what tourney standings shows, its footnote included
+    standings = CliRunner().invoke(app, ["standings", "bots"]).stdout
+    assert table.startswith(standings) and "Rating: maximum likelihood" in table
+    wide = env("bots", "--wide")
+    assert "timeout 1" in wide and "played" in wide and "played" not in table
+    # each header says one thing: no two columns headed alike, whatever the width
+    data = json.loads(env("bots", "--format", "json"))
+    for w in (False, True):
+        headers, rows = table_rows(data, w)
+        assert len({h.split(chr(10))[0] + h.split(chr(10))[1] if chr(10) in h else h for h in headers}) == len(headers)
+        faults = headers.index(FAULTS)
+        assert all(str(row[faults]).isdigit() for row in rows)  # 0 faults show as 0, never blank
     md = env("thu", "--format", "markdown")
     assert md.startswith("## thu\n")
     assert "lowest total wins" in md

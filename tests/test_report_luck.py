@@ -6,7 +6,7 @@ from tourney.results.report import LUCK_ELO, LUCK_SCORE, table_rows
 
 def standings(luck_on: bool) -> dict:
     row = {"rank": 1, "rank_range": "1", "entrant": "a", "series": {"won": 0, "drawn": 0, "lost": 0, "legs_won": 0},
-           "games": 4, "wins": 3, "draws": 0, "losses": 1, "points": 5, "average": 1.25, "faults": {},
+           "games": 4, "wins": 3, "draws": 0, "losses": 1, "points": 5, "average": 1.25, "faults": {}, "fault_count": 0,
            "elo": {"elo": 190.85, "elo_pm": 300.0, "elo_low": None, "elo_high": None, "score": 0.75},
            "rating": {"mu": 26.0, "sigma": 7.0, "ordinal": 5.0},
            "luck_adjusted": {"games": 4, "score": 0.625, "se": 0.125, "elo": 88.74, "elo_low": -90.0,

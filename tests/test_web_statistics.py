@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney import charts
 from tourney.app import app
+from tourney.club.standings import club_course
 from tourney.config import parse_config
 from tourney.events import runner
 from tourney.events import sprt as sprt_event
@@ -152,11 +153,11 @@ def test_the_json_twin_the_cli_and_the_reports_read_one_standings(stats_db, serv
         run = stats_db["run_json"][kind]
         same(run["standings"], cli["standings"])
         assert (run["ranking"], run["tie_breaks"]) == (cli["ranking"], cli["tie_breaks"])
-        # the Elo of the page's chart after the last round is the standings' Elo against the field
+        # the rating of the page's chart after the last round is the standings' rating
         page = fetch_json(f"{server}/event/{event_ids(stats_db['path'])[kind]}.json")
         for row in cli["standings"]:
             last = page["course"]["series"][row["entrant"]][-1]
-            assert (last[0] if last else None) == (None if row["elo"]["elo"] is None else round(row["elo"]["elo"], 2))
+            assert (last[0] if last else None) == (row["fit"]["rating"] if row["fit"] else None)
         assert page["course"]["games"][-1] == cli["games_played"]
 
 
@@ -192,7 +193,7 @@ def test_the_sprt_course_ends_where_the_test_stands(stats_db):
 
 def test_the_club_chart_has_one_point_a_round(stats_db):
     db = store.open_db(stats_db["path"], readonly=True)
-    course = standings_mod.club_course(db, LEAGUE)
+    course = club_course(db, LEAGUE)
     # the start, game 1, the night's two tables (one round), game 4
     assert course["games"] == [0, 1, 3, 4] and course["rounds"][0] == 0 and len(set(course["rounds"])) == 4
     assert course["series"]["Ann"] == [0, 3, 3, 4] and course["series"][HOSTILE] == [0, 0, 5, 9]
@@ -314,24 +315,24 @@ def test_a_running_sprt_updates_in_place(server, stats_db, page):
     page.wait_for_function("document.querySelector('#verdict .badge').textContent !== 'running'", timeout=WAIT_MS)
 
 
-def test_elo_on_the_event_page_equals_standings_json(server, stats_db, page):
+def test_the_rating_on_the_event_page_equals_standings_json(server, stats_db, page):
     cli = json.loads(invoke("standings", "round robin", "--json", "--db", str(stats_db["path"])).stdout)
     page.goto(f"{server}/event/{event_ids(stats_db['path'])['round robin']}")
     shown = {}
     for i in range(page.locator("#standings tbody tr").count()):
         row = page.locator("#standings tbody tr").nth(i)
-        cell = row.locator("td.elo")
-        shown[row.get_attribute("data-entrant")] = (cell.get_attribute("data-elo"), cell.get_attribute("data-elo-pm"),
+        cell = row.locator("td.rating")
+        shown[row.get_attribute("data-entrant")] = (cell.get_attribute("data-rating"),
+                                                    cell.get_attribute("data-rating-pm"),
                                                     cell.inner_text(), row.locator("td.rank-range").inner_text())
-    from tourney.results.report import elo_text
+    from tourney.results.report import rating_text
 
     assert set(shown) == {r["entrant"] for r in cli["standings"]}
     for r in cli["standings"]:
-        elo, pm, text, ranks = shown[r["entrant"]]
-        assert elo == ("" if r["elo"]["elo"] is None else str(r["elo"]["elo"]))
-        assert pm == ("" if r["elo"]["elo_pm"] is None else str(r["elo"]["elo_pm"]))
-        assert text == elo_text(r["elo"]) and ranks == r["rank_range"]
-    assert page.locator("#explain a").first.get_attribute("href").endswith("help/statistics#elo")
+        rating, pm, text, ranks = shown[r["entrant"]]
+        assert rating == str(r["fit"]["rating"]) and pm == str(r["fit"]["rating_pm"])
+        assert text.strip() == rating_text(r["fit"]) and ranks == r["rank_range"]
+    assert page.locator("#explain a").first.get_attribute("href").endswith("help/statistics#rating")
 
 
 @pytest.mark.parametrize("where", ["event", "league"])

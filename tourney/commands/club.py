@@ -73,14 +73,12 @@ def _out_json(data) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def _print_standings(summary: dict) -> None:
-    from tourney.results.report import footer_lines, render_table  # heavy at CLI start: loads when a report is shown
-    from tourney.results.standings import club_envelope  # heavy at CLI start: loads when standings are shown
+def _print_standings(summary: dict, games: list | None = None) -> None:
+    from tourney.club.standings import club_envelope  # heavy at CLI start: loads when standings are shown
+    from tourney.results.report import render_table  # heavy at CLI start: loads when a report is shown
 
-    data = club_envelope(summary)
-    typer.echo(render_table(data), nl=False)
-    if footer_lines(data):
-        typer.echo(footer_lines(data))
+    data = club_envelope(summary, games)
+    typer.echo(render_table(data), nl=False)  # the footnote included
 
 
 def _show(summary: dict, as_json: bool, **done) -> None:
@@ -333,7 +331,11 @@ def standings(
     """Show the standings (lowest total first) and who goes first in the next game."""
     with _league(db, name, readonly=True) as league:
         summary = league.summary()
-    _show(summary, as_json)
+        games = league.games()
+    if as_json:
+        _show(summary, as_json)
+    else:
+        _print_standings(summary, games)  # with each player's rating, as tourney standings shows it
 
 
 @club_app.command("withdraw", epilog=_epilog("tourney club withdraw thursday Cy"))

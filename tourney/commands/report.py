@@ -32,8 +32,11 @@ def report(
     output: Path = typer.Option(None, "--output", "-o",
                                 help="Write to this file instead of stdout (--format site: this folder)."),
     club: bool = typer.Option(False, "--club", help="EVENT names a club league."),
-    reference: str = typer.Option(None, "--reference", help="Measure Elo against this entrant (default: the field)."),
+    reference: str = typer.Option(None, "--reference", help=(
+        "Measure ratings against this entrant (default: the field's mean).")),
     db: str = typer.Option(None, "--db", help=DB_HELP),
+    wide: bool = typer.Option(False, "--wide", help=(
+        "table, markdown, html: add games played, legs, average points and faults by reason.")),
 ) -> None:
     """Report an event's (or club league's) standings: table, csv and json for programs, markdown
     for a forum post, html as one self-contained page with a chart of the entrants' progress; site
@@ -51,7 +54,7 @@ def report(
     from tourney.results.report import build, render  # heavy at CLI start: loads when a report is shown
 
     data = build(open_store(db, readonly=True), event, club=club, reference=reference)
-    text = render(data, fmt.value)
+    text = render(data, fmt.value, wide=wide)
     if output is None:
         typer.echo(text, nl=False)
         return

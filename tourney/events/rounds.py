@@ -295,8 +295,10 @@ def swiss_lines(table: list[dict]) -> list[str]:
 
 
 def rating_order(db, names: list[str]) -> list[str]:
-    """``names`` by stored rating (openskill ordinal over every game in the database, best
-    first); entrants without a rated game follow in their given order."""
+    """``names`` by the online rating (Weng and Lin's update, the conservative ordinal, over
+    every game in the database, best first: :mod:`tourney.results.ratings`); entrants without a
+    rated game follow in their given order. A seeding needs only an order, quickly; the
+    standings' rating is the maximum-likelihood fit (:mod:`tourney.results.rating_fit`)."""
     rated = ratings.rate_games(reads.every_game_ranks(db))
     known = [n for n in names if n in rated]
     known.sort(key=lambda n: (-rated[n].ordinal, names.index(n)))

@@ -55,6 +55,7 @@ def event_summary(db, event_id: int) -> dict:
         "series": series_out,
         "ranking": standings["ranking"],
         "tie_breaks": standings["tie_breaks"],
+        "rating_model": standings["rating_model"],
         "elo_reference": standings["elo_reference"],
         "standings": standings["standings"],
         "pairwise": standings["pairwise"],

@@ -1,5 +1,10 @@
-"""Ratings of bot entrants: Weng and Lin's Plackett-Luce model, with openskill's defaults,
-over the stored results (the update itself is :func:`tourney.stats.weng_lin.rate`).
+"""The *online* rating of bot entrants: Weng and Lin's Plackett-Luce update, with openskill's
+defaults, game by game over the stored results (the update itself is
+:func:`tourney.stats.weng_lin.rate`). It serves where an estimate must follow the games as they
+come, cheaply: the Swiss seeding (:func:`tourney.events.rounds.rating_order`) and a report's
+progress chart; it depends on the order of the games, so the standings rank and rate with the
+maximum-likelihood fit instead (:mod:`tourney.results.rating_fit`) and give this one only as the
+deprecated ``rating`` field of their JSON.
 
 Ratings follow the event's finished games in game order (``games.id``, the order they were
 committed). The database's writer keeps them as each game is stored (``entrant_ratings``,

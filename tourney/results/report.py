@@ -4,7 +4,10 @@ Every report is built from :func:`tourney.standings.resolve` (so from the databa
 views, never from memory) plus a *progress* series for the chart:
 
 * club leagues and bot events ranked by points: each entrant's cumulative points after each game;
-* other bot events: each entrant's rating ordinal (openskill, ``mu - 3*sigma``) after each game.
+* other bot events: each entrant's *online* rating after each game (Weng and Lin's update, the
+  conservative ``mu - 3*sigma``; :mod:`tourney.results.ratings`): how the event went, game by
+  game. The standings' rating is the maximum-likelihood fit (:mod:`tourney.results.rating_fit`),
+  which does not depend on the order of the games; this chart does.
 
 The html page draws that series as an inline SVG (:mod:`tourney.charts`: no script, no network,
 no external file) and shows the head-to-head matrix; every name is escaped. The JSON shape
@@ -17,127 +20,43 @@ import csv
 import html
 import io
 import json
-import textwrap
 
 from sqlite_utils import Database
 from tabulate import tabulate
 
 from tourney import charts
-from tourney.club.league import League
+from tourney.club import ClubError
+from tourney.club.standings import club_progress, club_standings  # the report (floor 2) asks the club
 from tourney.results import fairplay as _fairplay
 from tourney.results import ratings as _ratings
 from tourney.results import standings as _standings
+from tourney.results.table import (  # noqa: F401  (the table's names, as readers of reports know them)
+    AVERAGE,
+    FAULTS,
+    GAME_SHARE,
+    LUCK_ELO,
+    LUCK_SCORE,
+    NUMERIC,
+    POINTS,
+    PRORATED,
+    RANK_RANGE,
+    RATING,
+    SHARE,
+    elo_text,
+    footer,
+    footer_lines,
+    numeric,
+    rating_text,
+    shows_series,
+    table_rows,
+    title,
+)
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
 CSV_COLUMNS = ["rank", "entrant", "games", "wins", "draws", "losses", "points", "average", "faults",
-               "series_played", "series_won", "series_drawn", "series_lost", "legs_won",
-               "rating_mu", "rating_sigma", "rating_ordinal", "rating_rank", "elo", "elo_low", "elo_high", "los",
-               "rank_range", "withdrawn"]
-
-
-def _fmt_faults(faults: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in sorted(faults.items()))
-
-
-#: headers that say which way is better, shared by every table of standings
-POINTS = "points\n(fewer is better)"
-AVERAGE = "avg points\n(fewer is better)"
-PRORATED = "pro-rated\n(fewer is better)"
-RATING = "rating mu ± sigma\n(higher is better)"
-ORDINAL = "ordinal\n(higher is better)"
-#: right-aligned columns
-NUMERIC = {"rank", "rank\n(95%)", "games", "wins", "legs\nwon", POINTS, AVERAGE, ORDINAL, "start", PRORATED,
-           "absent"}
-
-
-
-def elo_text(block: dict | None) -> str:
-    """``+35 ± 20`` (Elo and half its 95% interval); ``0`` for the reference itself."""
-    if block is None:
-        return "0 (reference)"
-    elo, pm, low, high = block["elo"], block["elo_pm"], block["elo_low"], block["elo_high"]
-    if elo is None:  # no games, or every game won (lost): the Elo is infinite
-        return "+inf" if block["score"] == 1 else "-inf" if block["score"] == 0 else ""
-    if pm is not None:
-        return f"{_signed(elo)} ± {pm:.0f}"
-    if low is None and high is None:
-        return f"{_signed(elo)} (no interval yet)"
-    return f"{_signed(elo)} [{'-inf' if low is None else _signed(low)}, {'+inf' if high is None else _signed(high)}]"
-
-
-def _signed(value: float) -> str:
-    """A signed whole number, with no minus sign on a value that rounds to zero.
-
-    >>> _signed(-0.3), _signed(12.6), _signed(-40)
-    ('+0', '+13', '-40')
-    """
-    text = f"{value:+.0f}"
-    return "+0" if text == "-0" else text
-
-
-def _average(value) -> str:
-    return "" if value is None else f"{value:.2f}"
-
-
-LUCK_SCORE = "luck-adjusted\nscore (higher\nis better)"
-LUCK_ELO = "luck-adjusted\nElo (higher\nis better)"
-
-
-def table_rows(data: dict) -> tuple[list[str], list[list]]:
-    """Headers and rows of a standings table: ``tourney standings``, ``tourney run``'s results and
-    ``tourney report --format table``/markdown/html all show this one table."""
-    if data["kind"] == "club":
-        # absences and pro-rating get a column only in leagues that have them
-        absent = any(r.get("absences") for r in data["standings"])
-        prorate = data.get("withdrawal") == "prorate"
-        headers = ["rank", "entrant", POINTS, *([PRORATED] if prorate else []), "games",
-                   *(["absent"] if absent else []), "wins", AVERAGE, "start"]
-        rows = [[r["rank"], r["entrant"] + (" (withdrawn)" if r["withdrawn"] else ""), r["points"],
-                 *([_average(r["prorated"])] if prorate else []), r["games"],
-                 *([r["absences"] or ""] if absent else []),
-                 r["wins"], _average(r["average"]), r["start_points"] or ""] for r in data["standings"]]
-        return headers, rows
-    series = data["ranking"] == "series"
-    # a legs column only where legs are runs of deals (docs/formats.md, "Legs")
-    legs = series and any(r["series"]["legs_won"] != r["wins"] for r in data["standings"])
-    elo_head = f"Elo vs {data.get('elo_reference', 'field')}\n(higher is better)"
-    # luck-adjusted score and Elo beside the raw ones, where the event has them switched on
-    luck = bool(data.get("luck", {}).get("on"))
-    headers = ["rank", "rank\n(95%)", "entrant", *(["series\nW-D-L"] if series else []),
-               *(["legs\nwon"] if legs else []), "games", "games\nW-D-L", POINTS, AVERAGE, "faults", elo_head,
-               *([LUCK_SCORE, LUCK_ELO] if luck else []),
-               RATING, ORDINAL]
-    rows = []
-    for r in data["standings"]:
-        s, rt, adj = r["series"], r["rating"], r.get("luck_adjusted")
-        rows.append([r["rank"], r["rank_range"], r["entrant"],
-                     *([f"{s['won']}-{s['drawn']}-{s['lost']}"] if series else []),
-                     *([s["legs_won"]] if legs else []), r["games"], f"{r['wins']}-{r['draws']}-{r['losses']}",
-                     r["points"], _average(r["average"]), _fmt_faults(r["faults"]), elo_text(r["elo"]),
-                     *([_luck_score(adj), elo_text(adj) if adj else ""] if luck else []),
-                     f"{rt['mu']:.2f} ± {rt['sigma']:.2f}", f"{rt['ordinal']:.2f}"])
-    return headers, rows
-
-
-def _luck_score(adj: dict | None) -> str:
-    """``0.612 ± 0.031`` (the mean luck-adjusted score and its standard error)."""
-    if not adj or adj.get("score") is None:
-        return ""
-    return f"{adj['score']:.3f}" + (f" ± {adj['se']:.3f}" if adj.get("se") is not None else "")
-
-
-def title(data: dict, width: int = 79) -> str:
-    """What the table shows, wrapped to lines a terminal can show (``width`` characters)."""
-    if data["kind"] == "club":
-        target = f", play to {data['target']}" if data.get("target") else ""
-        head = f"{data['event']} (club league, {data['rule_set']}{target}; lowest total wins; " \
-               f"{data['games_played']} games)"
-    else:
-        head = f"{data['event']} ({data['format']}, {data['rule_set']}, {data['status']}; " \
-               f"{data['games_played']} games)"
-    ranked = "ranked by " + ", then ".join(data["tie_breaks"])
-    return "\n".join(textwrap.wrap(head, width) + textwrap.wrap(ranked, width, subsequent_indent="  "))
+               "series_played", "series_won", "series_drawn", "series_lost", "legs_won", "series_score", "game_score",
+               "rating", "rating_low", "rating_high", "rank_range", "withdrawn"]
 
 
 #: the most points of a progress series: a chart shows no more, and memory stays flat
@@ -154,9 +73,7 @@ def progress(db: Database, data: dict) -> dict:
     a rating chart of more than :data:`LIVE_GAMES` games is sampled at the writer's checkpoints
     (every ``CHECKPOINT * ceil(n / (CHECKPOINT * MAX_POINTS))`` games)."""
     if data["kind"] == "club":
-        cum = League(db, data["event"]).cumulative()
-        n = data["games_played"]
-        return {"metric": "points", "games": list(range(n + 1)), "series": cum}
+        return club_progress(db, data["event"], data["games_played"])
     event = _standings.find_event(db, data["event"])
     n = data["games_played"]
     names = [r["entrant"] for r in data["standings"]]
@@ -167,12 +84,12 @@ def progress(db: Database, data: dict) -> dict:
         step = max(1, -(-n // MAX_POINTS))
     else:
         step = _ratings.CHECKPOINT * -(-n // (_ratings.CHECKPOINT * MAX_POINTS))
-        for number, after, rated, points in _ratings.checkpoints(db, event["id"], step):
+        for number, after, rated, points in _ratings.checkpoints(db, event["id"], step):  # noqa: B007
             chart.rated = {k: v for k, v in rated.items() if v is not None}
             chart.points = points
             if number % step == 0:
                 chart.add(number)
-    for number, seats in enumerate(_ratings.iter_event_games(db, event["id"], after=after), number + 1):
+    for number, seats in enumerate(_ratings.iter_event_games(db, event["id"], after=after), number + 1):  # noqa: B020
         for name, _, points in seats:
             chart.points[name] = chart.points.get(name, 0) + (points or 0)
         if not by_points and len(seats) >= 2:
@@ -212,10 +129,26 @@ class _Chart:
                 self.series[name].append(self.start)
 
 
+def resolve(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:
+    """Standings of the event ``name`` (latest when None), or of the club league ``name`` when
+    ``club`` is set or no event has that name; ``reference`` names the entrant ratings are
+    measured against (default: the field's mean)."""
+    if club:
+        if name is None:
+            raise _standings.StandingsError("give the club league's name")
+        return club_standings(db, name)
+    if name is not None and not db["events"].count_where("name = ?", [name]):
+        try:
+            return club_standings(db, name)
+        except ClubError:
+            pass
+    return _standings.resolve(db, name, reference)
+
+
 def build(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:
     from tourney import formats  # a floor up: the event's format says what its report adds
 
-    data = _standings.resolve(db, name, club=club, reference=reference)
+    data = resolve(db, name, club=club, reference=reference)
     data["progress"] = progress(db, data)
     if data.get("kind") == "event":  # a Swiss table, a knockout bracket, an SPRT's verdict
         data.update(formats.stored_report(db, data["event"]))
@@ -235,9 +168,8 @@ def _extra_lines(data: dict) -> list[str]:
 def flat_rows(data: dict) -> list[dict]:
     out = []
     for r in data["standings"]:
-        rating = r.get("rating") or {}
+        fit = r.get("fit") or {}
         series = r.get("series") or {}
-        elo = r.get("elo") or {}
 
         def value(d: dict, key: str):
             return "" if d.get(key) is None else d[key]
@@ -249,17 +181,17 @@ def flat_rows(data: dict) -> list[dict]:
             "faults": ";".join(f"{k}:{v}" for k, v in sorted((r.get("faults") or {}).items())),
             "series_played": series.get("played", ""), "series_won": series.get("won", ""),
             "series_drawn": series.get("drawn", ""), "series_lost": series.get("lost", ""),
-            "legs_won": series.get("legs_won", ""),
-            "rating_mu": rating.get("mu", ""), "rating_sigma": rating.get("sigma", ""),
-            "rating_ordinal": rating.get("ordinal", ""), "rating_rank": rating.get("rank", "") or "",
-            "elo": value(elo, "elo"), "elo_low": value(elo, "elo_low"), "elo_high": value(elo, "elo_high"),
-            "los": value(elo, "los"), "rank_range": r.get("rank_range", ""),
+            "legs_won": series.get("legs_won", ""), "series_score": value(r, "series_score"),
+            "game_score": value(r, "game_score"), "rating": value(fit, "rating"),
+            "rating_low": value(fit, "rating_low"), "rating_high": value(fit, "rating_high"),
+            "rank_range": r.get("rank_range", ""),
             "withdrawn": ("yes" if r.get("withdrawn") else "no") if data["kind"] == "club" else "",
         })
     return out
 
 
-def render_csv(data: dict) -> str:
+def render_csv(data: dict, wide: bool = False) -> str:
+    """Every column, always (``wide`` changes nothing here)."""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
     w.writeheader()
@@ -267,13 +199,19 @@ def render_csv(data: dict) -> str:
     return buf.getvalue()
 
 
-def render_json(data: dict) -> str:
+def render_json(data: dict, wide: bool = False) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def render_table(data: dict) -> str:
-    headers, rows = table_rows(data)
-    text = title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True) + "\n"
+def render_table(data: dict, wide: bool = False) -> str:
+    """The table of ``tourney standings``, ``run`` and ``report``, with its footnote and what the
+    event's format adds (a Swiss table, a bracket, collusion checks)."""
+    headers, rows = table_rows(data, wide)
+    text = title(data) + "\n" + tabulate(rows, headers=headers, disable_numparse=True,
+                                         colalign=[("right" if numeric(h) else "left") for h in headers]) + "\n"
+    below = footer_lines(data)
+    if below:
+        text += below + "\n"
     extra = _extra_lines(data)
     return text + "".join(f"\n{line}" for line in extra) + ("\n" if extra else "")
 
@@ -286,13 +224,13 @@ def _md(text) -> str:
     return s.replace("\n", " ")
 
 
-def render_markdown(data: dict) -> str:
-    headers, rows = table_rows(data)
+def render_markdown(data: dict, wide: bool = False) -> str:
+    headers, rows = table_rows(data, wide)
     lines = [f"## {_md(data['event'])}", ""]
     lines.append(_md(_subtitle(data)))
     lines.append("")
     lines.append("| " + " | ".join(_md(h) for h in headers) + " |")
-    lines.append("|" + "|".join(" ---: " if h in NUMERIC
+    lines.append("|" + "|".join(" ---: " if numeric(h)
                                 else " --- " for h in headers) + "|")
     for row in rows:
         lines.append("| " + " | ".join(_md(c) for c in row) + " |")
@@ -314,42 +252,15 @@ def _subtitle(data: dict) -> str:
     return head + " Ranked by " + ", then ".join(data["tie_breaks"]) + "; entrants equal on all of them share a rank."
 
 
-def footer_lines(data: dict, width: int = 79) -> str:
-    """:func:`footer` wrapped for a terminal ("" when there is nothing to say)."""
-    return textwrap.fill(footer(data), width)
-
-
-def footer(data: dict) -> str:
-    """The line under a standings table: how ratings read, or where a club league stands."""
-    if data["kind"] != "club":
-        luck = data.get("luck")
-        return ("Elo: against the field (or the named reference), with half its 95% interval; rank (95%): "
-                "the places the results cannot yet tell apart. Rating: openskill Plackett-Luce, mu ± sigma; "
-                "ordinal = mu - 3 sigma. " + (f"Luck-adjusted scores: {luck['why']}. " if luck else "")
-                + "Methods: docs/evaluation.md.")
-    if data.get("finished"):
-        f = data["finished"]
-        return f"Finished after game {f['after_game']}: {' and '.join(f['winners'])} won with {f['lowest_total']}."
-    nf = data.get("next_first")
-    if nf:
-        how = (f"tie on {nf['points']} between {', '.join(nf['tied'])}, settled at random from the league's seed"
-               if nf["random"] else f"most points: {nf['points']}")
-        return f"First in game {nf['game']}: {nf['entrant']} ({how})."
-    night = data.get("night")
-    if night:
-        return (f"Round {night['round']} is being played at tables; still to enter: table "
-                f"{', '.join(map(str, night['open']))} (tourney club night {data['event']} --show).")
-    return ""
-
-
 def chart_svg(prog: dict) -> str:
     """The progress chart as an inline ``<figure>`` with its ``<svg>`` (:mod:`tourney.charts`: no
     script, no external file; the numbers one click away)."""
     points = prog["metric"] == "points"
     series = [charts.Series(name, list(zip(prog["games"], values))) for name, values in prog["series"].items()]
     return charts.line_chart(
-        "progress", "Cumulative points after each game" if points else "Rating (conservative ordinal) after each game",
-        "game", "cumulative points (fewer is better)" if points else "rating ordinal, mu - 3 sigma (higher is better)",
+        "progress", "Cumulative points after each game" if points else
+        "Online rating after each game (Weng-Lin, game by game; not the standings' rating)",
+        "game", "cumulative points (fewer is better)" if points else "online rating, mu - 3 sigma (higher is better)",
         series)
 
 
@@ -390,14 +301,13 @@ small { color: #555; }
 """
 
 
-def render_html(data: dict) -> str:
-    headers, rows = table_rows(data)
+def render_html(data: dict, wide: bool = False) -> str:
+    headers, rows = table_rows(data, wide)
     e = html.escape
-    numeric = NUMERIC
     body = ["<table>", "<thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr></thead>", "<tbody>"]
     for row in rows:
         body.append("<tr>" + "".join(
-            f'<td class="num">{e(str(c))}</td>' if h in numeric else f"<td>{e(str(c))}</td>"
+            f'<td class="num">{e(str(c))}</td>' if numeric(h) else f"<td>{e(str(c))}</td>"
             for h, c in zip(headers, row)) + "</tr>")
     body.append("</tbody></table>")
     prog = data["progress"]
@@ -433,5 +343,5 @@ RENDERERS = {"table": render_table, "csv": render_csv, "json": render_json, "mar
              "html": render_html}
 
 
-def render(data: dict, fmt: str) -> str:
-    return RENDERERS[fmt](data)
+def render(data: dict, fmt: str, wide: bool = False) -> str:
+    return RENDERERS[fmt](data, wide)

@@ -192,7 +192,8 @@ _GAME_TOTALS_SUMMED = """        game_totals AS (
 EVENT_STANDINGS = """
         WITH modes AS (
             SELECT ev.id AS event_id,
-                   CASE WHEN EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'match')
+                   CASE WHEN ev.format = 'gauntlet' THEN 'share'
+                        WHEN EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'match')
                              THEN 'series'
                         WHEN ev.format = 'league'
                              OR EXISTS (SELECT 1 FROM series s WHERE s.event_id = ev.id AND s.kind = 'league')
@@ -242,14 +243,23 @@ EVENT_STANDINGS = """
         )
         SELECT rows.*,
                RANK() OVER (PARTITION BY event_id ORDER BY
-                   CASE ranking WHEN 'points' THEN points WHEN 'series' THEN -series_won ELSE -wins END,
-                   CASE ranking WHEN 'points' THEN -wins WHEN 'series' THEN -series_drawn ELSE -draws END,
-                   CASE ranking WHEN 'points' THEN COALESCE(average, 1e18) WHEN 'series' THEN -legs_won ELSE points END,
-                   CASE ranking WHEN 'points' THEN 0 WHEN 'series' THEN -wins ELSE faults END,
+                   CASE ranking WHEN 'points' THEN points WHEN 'series' THEN -series_won
+                                WHEN 'share' THEN -COALESCE(series_score, -1) ELSE -wins END,
+                   CASE ranking WHEN 'points' THEN -wins WHEN 'series' THEN -series_drawn
+                                WHEN 'share' THEN -COALESCE(game_score, -1) ELSE -draws END,
+                   CASE ranking WHEN 'points' THEN COALESCE(average, 1e18) WHEN 'series' THEN -legs_won
+                                WHEN 'share' THEN COALESCE(average, 1e18) ELSE points END,
+                   CASE ranking WHEN 'points' THEN 0 WHEN 'series' THEN -wins WHEN 'share' THEN faults
+                                ELSE faults END,
                    CASE ranking WHEN 'series' THEN -draws ELSE 0 END,
                    CASE ranking WHEN 'series' THEN points ELSE 0 END
                ) AS rank
-        FROM rows
+        FROM (SELECT rows.*,
+                     -- a gauntlet's entrants play different numbers of series: shares compare them
+                     CASE WHEN series_played > 0
+                          THEN ROUND((series_won + 0.5 * series_drawn) / series_played, 6) END AS series_score,
+                     CASE WHEN games > 0 THEN ROUND((wins + 0.5 * draws) / games, 6) END AS game_score
+              FROM rows) AS rows
     """
 
 
@@ -966,3 +976,13 @@ def m018_seat_forfeits(db: Database) -> None:
         WHERE so.fault IS NOT NULL
         GROUP BY so.event_id, so.entrant_id, so.fault
     """)
+
+
+@MIGRATIONS()
+def m019_gauntlet_shares(db: Database) -> None:
+    """A gauntlet ranks by shares (docs/standings.md, "Tie-breaks"): its candidates play every
+    pool member and each pool member only the candidates, so counts of series won cannot rank
+    them together. ``event_standings`` gains ``series_score`` and ``game_score`` (the share of
+    series and of games won, a draw counting half) and the ranking mode ``share``."""
+    db.create_view("event_standings", EVENT_STANDINGS.replace(_GAME_TOTALS_SUMMED, GAME_TOTALS_KEPT),
+                   replace=True)

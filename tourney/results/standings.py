@@ -21,9 +21,15 @@ Ranking (tie-breaks, in order; entrants equal on all of them share a rank):
 * ``games`` (events of single games): wins, draws (more first), points (lower first), faults
   (fewer first).
 
-The rating (openskill Plackett-Luce, see :mod:`tourney.results.ratings`) is kept by the
-writer as games are stored and shown next to the official rank, with its own ``rating.rank``
-by conservative ordinal. docs/standings.md documents all of it and the JSON shape.
+* ``share`` (a gauntlet): share of series won, share of games won (a draw half; more first),
+  then average points per game (lower first), faults (fewer first): its candidates play every
+  pool member and each pool member only the candidates, so counts cannot rank them together.
+
+Beside the official rank each row has the rating every event has (``fit``: the ladder's
+maximum-likelihood fit, :mod:`tourney.results.rating_fit`) and its ``rank_range``. The online
+rating the writer keeps game by game (:mod:`tourney.results.ratings`) is still given as the
+deprecated ``rating``, as is ``elo`` against the field. docs/standings.md documents all of it
+and the JSON shape.
 """
 
 from __future__ import annotations
@@ -33,19 +39,22 @@ from collections import Counter
 
 from sqlite_utils import Database
 
-from tourney.club import ClubError
-from tourney.club.league import League
 from tourney.errors import UserError
-from tourney.results.luck import standings_luck
 from tourney.results import ratings as _ratings
 from tourney.results import store
-from tourney.results.comparisons import event_comparisons, field_estimate, field_scores
+from tourney.results.comparisons import event_comparisons
+from tourney.results.luck import standings_luck
+from tourney.results.rating_fit import add_counted, event_rating, rate
+from tourney.stats.mle import Games
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
     "series": ["series won (more first)", "series drawn (more first)", "legs won (more first)",
                "games won (more first)", "games drawn (more first)", "points (lower first)"],
     "games": ["wins (more first)", "draws (more first)", "points (lower first)", "faults (fewer first)"],
+    "share": ["share of series won, a drawn series half (more first)",
+              "share of games won, a drawn game half (more first)", "average points per game (lower first)",
+              "faults (fewer first)"],
 }
 
 #: version of the JSON shape of ``tourney standings --json`` and ``tourney report --format json``
@@ -90,7 +99,9 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
         forfeits[f["entrant_id"]] = forfeits.get(f["entrant_id"], 0) + f["forfeits"]
     rated = _ratings.kept_ratings(db, event["id"])
     rranks = _ratings.rating_ranks(rated)
-    compared = event_comparisons(db, event["id"], [r["entrant"] for r in rows], reference)
+    names = [r["entrant"] for r in rows]
+    fitted = event_rating(db, event, names, {r["entrant"]: r["rank"] for r in rows}, reference)
+    compared = event_comparisons(db, event["id"], names, reference)
     games_played = db["games"].count_where("event_id = ?", [event["id"]])
     ranking = rows[0]["ranking"] if rows else "games"
     luck = standings_luck(db, event)  # tourney/luck: adjusted score and Elo, where switched on
@@ -111,11 +122,14 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
             "forfeits": forfeits.get(r["entrant_id"], 0),
             "series": {"played": r["series_played"], "won": r["series_won"], "drawn": r["series_drawn"],
                        "lost": r["series_lost"], "legs_won": r["legs_won"]},
+            "series_score": r["series_score"],
+            "game_score": r["game_score"],
             "rating": ({**rating.to_dict(), "rank": rranks[r["entrant"]]} if rating else
                        {"mu": _ratings.MU, "sigma": round(_ratings.SIGMA, 4),
                         "ordinal": round(_ratings.MU - 3 * _ratings.SIGMA, 4), "games": 0, "rank": None}),
+            "fit": fitted["rows"][r["entrant"]],
+            "rank_range": fitted["rank_range"][r["entrant"]],
             "elo": compared["elo"][r["entrant"]],
-            "rank_range": compared["rank_range"][r["entrant"]],
             "luck_adjusted": luck["entrants"].get(r["entrant"], {}).get("adjusted"),
         })
     add_columns(db, event, out)
@@ -130,6 +144,7 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
         "tie_breaks": TIE_BREAKS[ranking],
         "lower_points_better": True,
         "games_played": games_played,
+        "rating_model": {**fitted["model"], "reference": fitted["reference"]},
         "elo_reference": compared["reference"],
         "standings": out,
         "pairwise": compared["pairwise"],
@@ -199,7 +214,7 @@ def checkpoints(rounds: list[int], limit: int = MAX_CHECKPOINTS) -> list[int]:
     ends = [i + 1 for i in range(n) if i + 1 == n or rounds[i + 1] != rounds[i]]
     if len(ends) < 2:
         step = -(-n // limit)
-        ends = [k for k in range(step, n + 1, step)]
+        ends = list(range(step, n + 1, step))
     if len(ends) > limit:
         step = -(-len(ends) // limit)
         ends = ends[step - 1::step]
@@ -208,29 +223,32 @@ def checkpoints(rounds: list[int], limit: int = MAX_CHECKPOINTS) -> list[int]:
     return ends
 
 
-def elo_course(db: Database, event: dict) -> dict:
-    """Each entrant's Elo against the field, with its 95% interval, after each round (or batch,
-    or evenly spaced group of games): ``{"games": [game numbers], "rounds": [round after it],
-    "series": {entrant: [[elo, low, high] or None]}}``; the last point equals the standings' Elo
-    against the field (:mod:`tourney.results.comparisons`)."""
+def rating_course(db: Database, event: dict) -> dict:
+    """Each entrant's rating (the standings' fit, :mod:`tourney.results.rating_fit`) with its 95%
+    interval after each round (or batch, or evenly spaced group of games), fitted on the games
+    played by then: ``{"games": [game numbers], "rounds": [round after it], "series": {entrant:
+    [[rating, low, high] or None]}}`` (None before its first game). At most
+    :data:`MAX_CHECKPOINTS` fits; the last point is fitted on every game, as the standings are
+    (their duplicate sets' dispersion aside)."""
     games = _ratings.event_games(db, event["id"])
     rounds = [r["round"] for r in db.query(
         "SELECT s.round FROM games g JOIN series s ON s.id = g.series_id WHERE g.event_id = ? "
         "ORDER BY s.idx, g.idx", [event["id"]])][:len(games)]
     marks = checkpoints(rounds)
     names = sorted({name for seats in games for name, _ in seats})
-    tally: dict[str, Counter] = {name: Counter() for name in names}
+    index = {name: i for i, name in enumerate(names)}
+    kept = Games(width=max([2, *(len(seats) for seats in games)]))
     series: dict[str, list] = {name: [] for name in names}
     done = 0
     for mark in marks:
-        for name, counts in field_scores(games[done:mark]).items():
-            tally[name].update(counts)
+        counted = Counter(tuple((index[name], place) for name, place in seats)
+                          for seats in games[done:mark] if len(seats) >= 2)
+        add_counted(kept, counted.items())
         done = mark
+        fitted = rate(names, kept, dict.fromkeys(names, 1))["rows"]
         for name in names:
-            if not tally[name]:
-                series[name].append(None)
-                continue
-            series[name].append(elo_point(field_estimate(tally[name]).to_dict()))
+            f = fitted[name]
+            series[name].append(None if f is None else [f["rating"], f["rating_low"], f["rating_high"]])
     return {"games": marks, "rounds": [rounds[m - 1] + 1 for m in marks], "series": series}
 
 
@@ -242,79 +260,11 @@ def elo_point(estimate: dict) -> list | None:
     return [round(estimate[k], 2) if estimate[k] is not None else None for k in ("elo", "elo_low", "elo_high")]
 
 
-def club_course(db: Database, name: str) -> dict:
-    """A club league's totals after each round (a club night's tables make one round; a game
-    entered on its own is a round of its own), from the start (round 0): ``{"games": [games
-    entered by then], "rounds": [round numbers], "series": {member: [total or None]}}`` (None
-    before the member joined)."""
-    from tourney.club.league import League  # club imports results: a top-level import would be a circle
-
-    league = League(db, name)
-    games = league.games()
-    cumulative = league.cumulative()
-    rounds = [g.round if g.round is not None else g.number for g in games]
-    ends = [0] + [i + 1 for i in range(len(games)) if i + 1 == len(games) or rounds[i + 1] != rounds[i]]
-    return {"games": ends, "rounds": [rounds[k - 1] if k else 0 for k in ends],
-            "series": {member: [values[k] for k in ends] for member, values in cumulative.items()}}
-
-
-def rating_history(db: Database, event: dict) -> dict[str, list[tuple[int, float]]]:
-    """entrant -> [(game number, ordinal after it)] over the event's games (for charts)."""
-    return {n: r.history for n, r in _ratings.event_ratings(db, event["id"]).items()}
-
-#: a club league's ranking, by its withdrawal rule (docs/standings.md, "Withdrawing and joining")
-CLUB_TIE_BREAKS = {
-    "penalty": TIE_BREAKS["points"],
-    "total": TIE_BREAKS["points"],
-    "prorate": ["total points, pro-rated for withdrawn players (lower first)", "wins (more first)",
-                "average points per game (lower first)"],
-    "average": ["average points per game (lower first)", "wins (more first)"],
-}
-
-
-def club_standings(db: Database, name: str) -> dict:
-    """A club league's standings in the same envelope (``kind`` = ``club``)."""
-    return club_envelope(League(db, name).summary())
-
-
-def club_envelope(summary: dict) -> dict:
-    """The standings envelope of a club league from its :meth:`League.summary`."""
-    rows = [{k: r[k] for k in ("rank", "entrant", "games", "wins", "points", "average", "start_points",
-                                "withdrawn", "absences", "missed", "prorated")} for r in summary["standings"]]
-    return {
-        "version": JSON_VERSION,
-        "kind": "club",
-        "event": summary["league"],
-        "format": "club-league",
-        "rule_set": summary["rule_set"],
-        "status": "finished" if summary["finished"] else "running",
-        "ranking": "points",
-        "tie_breaks": CLUB_TIE_BREAKS[summary["withdrawal"]],
-        "lower_points_better": True,
-        "games_played": summary["games_played"],
-        "absence": summary["absence"],
-        "withdrawal": summary["withdrawal"],
-        "target": summary["target"],
-        "finished": summary["finished"],
-        "next_first": summary["next_first"],
-        "night": summary["night"],
-        "standings": rows,
-    }
-
-
-def resolve(db: Database, name: str | None, club: bool = False, reference: str | None = None) -> dict:
-    """Standings of the event ``name`` (latest when None), or of the club league ``name`` when
-    ``club`` is set or no event has that name; ``reference`` names the entrant Elo is measured
-    against (default: the field)."""
-    if club:
-        if name is None:
-            raise StandingsError("give the club league's name")
-        return club_standings(db, name)
-    if name is not None and not db["events"].count_where("name = ?", [name]):
-        try:
-            return club_standings(db, name)
-        except ClubError:
-            pass
+def resolve(db: Database, name: str | None, reference: str | None = None) -> dict:
+    """Standings of the event ``name`` (the latest when None); ``reference`` names the entrant
+    ratings are measured against (default: the field's mean). A club league's are
+    :func:`tourney.club.standings.club_standings`; :func:`tourney.results.report.resolve` finds
+    either."""
     return event_standings(db, find_event(db, name), reference)
 
 

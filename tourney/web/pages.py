@@ -22,6 +22,7 @@ from sqlite_utils import Database
 
 from tourney import formats
 from tourney.club.league import League
+from tourney.club.standings import club_course, club_standings
 from tourney.errors import UserError
 from tourney.events import sprt
 from tourney.ladder import service as ladders
@@ -106,7 +107,7 @@ def compute(db: Database, event: dict) -> Computed:
         stamp = event_stamp(db, event["id"])
         standings = _standings.event_standings(db, event)
         views = {"head_to_head": _standings.head_to_head(standings),
-                 "course": _standings.elo_course(db, event), **format_views(db, event)}
+                 "course": _standings.rating_course(db, event), **format_views(db, event)}
     return Computed(stamp, standings, views, time.perf_counter() - start)
 
 
@@ -360,5 +361,5 @@ def league_data(db: Database, league_id: int) -> dict:
     name = browse.league_name(db, league_id)
     if name is None:
         raise PageNotFound("no such page")
-    return {"page": "league", "id": league_id, "standings": _standings.club_standings(db, name),
-            "course": _standings.club_course(db, name), "history": League(db, name).history()}
+    return {"page": "league", "id": league_id, "standings": club_standings(db, name),
+            "course": club_course(db, name), "history": League(db, name).history()}

@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from tourney import charts
-from tourney.results.report import elo_text
+from tourney.results.table import elo_text, rating_text, shows_series
 
 #: the static files every page uses, read from the package (the app serves these names only)
 STATIC_FILES = ("web.css", "live.js", "replay.js")
@@ -64,24 +64,27 @@ def script_json(data) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def rating_bars(rows: list[dict]) -> list[tuple[float, float, float]]:
-    """For each standings row, where its rating bar (mu - 2 sigma to mu + 2 sigma) and its mu sit on
-    one scale shared by every row, as percentages: ``(left, width, mu)``.
+def rating_bars(rows: list[dict]) -> list[tuple[float, float, float] | None]:
+    """For each standings row, where its rating's 95% interval and the rating itself sit on one
+    scale shared by every row, as percentages: ``(left, width, rating)``; None for an entrant
+    with no games.
 
-    >>> rating_bars([{"rating": {"mu": 30, "sigma": 5}}, {"rating": {"mu": 20, "sigma": 5}}])
-    [(33.3, 66.7, 66.7), (0.0, 66.7, 33.3)]
+    >>> rating_bars([{"fit": {"rating": 100, "rating_low": 50, "rating_high": 150}},
+    ...              {"fit": {"rating": -50, "rating_low": -150, "rating_high": 50}}, {"fit": None}])
+    [(66.7, 33.3, 83.3), (0.0, 66.7, 33.3), None]
     """
-    spans = [(r["rating"]["mu"] - 2 * r["rating"]["sigma"], r["rating"]["mu"] + 2 * r["rating"]["sigma"],
-              r["rating"]["mu"]) for r in rows]
-    if not spans:
-        return []
-    lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+    spans = [None if not r.get("fit") else (r["fit"]["rating_low"], r["fit"]["rating_high"], r["fit"]["rating"])
+             for r in rows]
+    known = [s for s in spans if s is not None]
+    if not known:
+        return [None for _ in rows]
+    lo, hi = min(s[0] for s in known), max(s[1] for s in known)
     width = (hi - lo) or 1.0
 
     def pct(x: float) -> float:
         return round(100 * (x - lo) / width, 1)
 
-    return [(pct(a), round(pct(b) - pct(a), 1), pct(m)) for a, b, m in spans]
+    return [None if s is None else (pct(s[0]), round(pct(s[1]) - pct(s[0]), 1), pct(s[2])) for s in spans]
 
 
 def los_shade(los: float | None) -> str:
@@ -103,17 +106,17 @@ def _band(points: list) -> list[tuple[float, float | None, float | None]]:
 
 
 def course_chart(course: dict, key: str = "course") -> Markup:
-    """Each entrant's Elo against the field after each round (:func:`results.standings.elo_course`),
+    """Each entrant's rating after each round (:func:`results.standings.rating_course`),
     intervals shaded when few entrants share the chart."""
     bands = len(course["series"]) <= 3
     series = [charts.Series(name, [(g, None if p is None else p[0]) for g, p in zip(course["games"], values)],
                             _band(list(zip(course["games"], values))) if bands else ())
               for name, values in course["series"].items()]
     return Markup(charts.line_chart(
-        key, "Elo against the field after each round", "games played", "Elo vs field (higher is better)",
-        series, [charts.Rule(0, "average opponent")],
-        caption="Each entrant's Elo against the field (with its 95% interval when at most three are drawn) "
-                "after each round or batch; a line starts once its Elo is finite (not all won or all lost)."))
+        key, "Rating after each round", "games played", "rating (higher is better)",
+        series, [charts.Rule(0, "the field's mean")],
+        caption="Each entrant's rating (the standings' maximum-likelihood fit on the games played so far, "
+                "with its 95% interval when at most three are drawn) after each round or batch."))
 
 
 def sprt_charts(test: dict) -> Markup:
@@ -179,6 +182,8 @@ def _environment() -> Environment:
     env.globals["ladder_chart"] = ladder_chart
     env.filters["los_shade"] = los_shade
     env.filters["elo_text"] = elo_text
+    env.filters["rating_text"] = rating_text
+    env.globals["shows_series"] = shows_series
     env.filters["pct"] = lambda v: "" if v is None else f"{100 * v:.1f}%"
     env.filters["plain"] = plain
     env.filters["average"] = lambda v: "" if v is None else f"{v:.2f}"
