@@ -144,6 +144,9 @@ class Runner:
         self.cluster = cluster
         self.series = self._series_of(tasks)
         self.finished = 0
+        #: how the warm processes of entrants that left play are said goodbye to, where the
+        #: series are played (set by each way of playing while it plays: see :meth:`leave`)
+        self.leaving = None
 
     def _series_of(self, tasks: list[SeriesTask]) -> dict[int, dict]:
         """The stored rows of the series about to be played (only those: a ladder's event holds
@@ -194,6 +197,13 @@ class Runner:
                 if self.on_series:
                     self.on_series(s, result)
 
+    def leave(self, specs: list[dict]) -> None:
+        """Entrants that left play (a ladder's retired or disabled versions; ``specs`` as the
+        tasks carried them): every worker says goodbye to its warm processes of them, the idle
+        ones before this returns, those playing a series when that series ends."""
+        if specs and self.leaving is not None:
+            self.leaving(specs)
+
     def run(self) -> None:
         """Play every pending series, round after round, with the event's bots kept warm from
         the first series to the last (docs/protocol.md, "Warm bots")."""
@@ -205,6 +215,7 @@ class Runner:
         size = min(self.concurrency, len(self.tasks))
         if size <= 1:
             pool = WarmPool(seed=self.warm_seed())
+            self.leaving = lambda specs: pool.retire([entrant_spec(spec) for spec in specs])
             try:
                 pool.prestart([(entrant_spec(spec), n) for spec, n in self.warm_wanted()])
                 while self.tasks:
@@ -212,6 +223,7 @@ class Runner:
                         run_series(task, self.handle, on_line=self.on_line, pool=pool)
                     self.next_round()
             finally:
+                self.leaving = None
                 pool.close()
             return
         self._run_pool(size)
@@ -285,13 +297,21 @@ class Runner:
         # that holds its entrants' warm processes where one can
         route = not warm and any(spec.get("command") for t in self.tasks for spec in t.entrants)
         claims = ctx.Array("i", ROUTE_MAX) if route else None
+        leaving = workers.Leaving(ctx, size)
         pool = ProcessPoolExecutor(size, mp_context=ctx, initializer=workers.init,
-                                   initargs=(q, os.getpid(), warm, self.warm_seed(), dropped, claims))
+                                   initargs=(q, os.getpid(), warm, self.warm_seed(), dropped, claims, leaving))
+
+        def alive() -> set[int]:
+            return {p.pid for p in list((getattr(pool, "_processes", None) or {}).values()) if p.is_alive()}
+
+        self.leaving = lambda specs: leaving.tell(specs, alive)
         try:
             _Rounds(self, pool, q, dropped, routed=route).play()
         except BaseException:
             self._abort(pool)
             raise
+        finally:
+            self.leaving = None
         pool.shutdown(wait=True)
 
 

@@ -234,6 +234,10 @@ class LadderRun:
         self._open: dict[int, list[int]] = {}
         #: games stored and not yet in the fit: (series idx, seats), added in idx order
         self._withheld: list[tuple[int, list[tuple[int, float]]]] = []
+        #: the runner playing (while play() runs), and the spec each version's tables were
+        #: handed with: a version that leaves play leaves the workers with that spec
+        self._runner: Runner | None = None
+        self._handed_specs: dict[str, dict] = {}
 
     # the pieces
 
@@ -249,6 +253,7 @@ class LadderRun:
 
     def _task(self, idx: int, seed: int, specs: list[dict]) -> SeriesTask:
         ev = self.ladder
+        self._handed_specs.update((spec["name"], spec) for spec in specs if spec.get("command"))
         return SeriesTask(idx=idx, kind="league", rule_set=ev["rule_set"], options=ev["options"],
                           event_seed=ev["seed"], seed=seed, games_target=1, max_games=None,
                           entrants=specs, secret=self.secret)
@@ -280,6 +285,7 @@ class LadderRun:
         if any(v["status"] == "pending" for v in self._versions()):
             self.check_pending()  # submitted while this run plays: checked before they play
         versions = self._versions()
+        self._send_off(versions)
         self.ratings.track(versions)
         self._release(keep=set(self._open))
         fit = self.ratings.refit()
@@ -316,6 +322,16 @@ class LadderRun:
             tasks.append(self._task(idx, seed, [self._spec(v) for v in vs]))
         store.add_series(self.db, self.ladder["event_id"], items)
         return self._hand_out(tasks)
+
+    def _send_off(self, versions: list[dict]) -> None:
+        """The warm processes of versions that left play (retired, disabled) are said goodbye
+        on every worker: the idle ones now, those at a table still playing when it ends."""
+        playing = {v["entrant"]: self._spec(v) for v in versions if v["status"] == "active"}
+        leaving = [spec for name, spec in self._handed_specs.items() if playing.get(name) != spec]
+        for spec in leaving:
+            del self._handed_specs[spec["name"]]
+        if leaving and self._runner is not None:
+            self._runner.leave(leaving)
 
     def _hand_out(self, tasks: list[SeriesTask]) -> list[SeriesTask]:
         """Give ``tasks`` to the runner: while planning ahead, they are the open batch."""
@@ -401,7 +417,11 @@ class LadderRun:
                              on_warn=self.on_note, more=more, cluster=self.cluster,
                              cluster_group=self.cluster_group)
             runner.plans_ahead = self._planning_ahead
-            runner.run()
+            self._runner = runner
+            try:
+                runner.run()
+            finally:
+                self._runner = None
         self._release(keep=set())
         self.ratings.load()
         self.ratings.refit()
