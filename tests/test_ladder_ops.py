@@ -4,11 +4,13 @@ playing (one process, a local pool, a cluster)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from helpers import RANDOM_BOT, processes_with
 
+from tourney.ladder import limits as ladder_limits
 from tourney.ladder import service
 from tourney.results import ladder as rows
 from tourney.results import store
@@ -19,12 +21,11 @@ def live(marker: str) -> int:
     return len(processes_with(marker, also=marker, zombies=False))
 
 
-def counting_run(tmp_path: Path, leave: str, **kwargs) -> list[tuple[bool, int, int]]:
+def counting_run(tmp_path: Path, leave: str, **kwargs) -> list[tuple[bool, int]]:
     """A ladder of two program bots (``ann_v1``, ``bo_v1``, each a copy of the example random
     bot, kept warm) and a built-in one. After its fourth game ann's v1 leaves play (``leave``:
     ``retired`` by a v2, or ``disabled``). Returns, at each choice of a batch, whether v1 had
-    left play by its end (a v2 is checked at its start), and v1's live processes when the choice
-    began and when it ended."""
+    left play by its end (a v2 is checked at its start), and v1's live processes when it began."""
     bots = {}
     for name in ("ann_v1", "ann_v2", "bo_v1"):
         bots[name] = tmp_path / f"{name}.py"
@@ -34,16 +35,16 @@ def counting_run(tmp_path: Path, leave: str, **kwargs) -> list[tuple[bool, int, 
     ann1 = service.submit(db, "s", "ann", ["{python}", str(bots["ann_v1"])])
     service.submit(db, "s", "bo", ["{python}", str(bots["bo_v1"])])
     service.submit(db, "s", "cy", builtin="greedy")
-    seen: list[tuple[bool, int, int]] = []
+    seen: list[tuple[bool, int]] = []
 
     def left() -> bool:
         return rows.version(db, ann1["id"])["status"] != "active"
 
     class Counting(service.LadderRun):
         def next_tasks(self, count, top=None):
-            before = live("ann_v1.py")
+            before = live(str(bots["ann_v1"]))  # its full path: no other run's process
             tasks = super().next_tasks(count, top)
-            seen.append((left(), before, live("ann_v1.py")))
+            seen.append((left(), before))
             return tasks
 
     def on_game(names, payload):
@@ -56,26 +57,23 @@ def counting_run(tmp_path: Path, leave: str, **kwargs) -> list[tuple[bool, int, 
     runner = Counting(db, "s", batch=4, on_game=on_game, **kwargs)
     runner.play(games=16)
     assert rows.version(db, ann1["id"])["status"] == leave
+    assert live(str(bots["ann_v1"])) == 0
     return seen
 
 
-def assert_left_within_one_batch(seen: list[tuple[bool, int, int]]) -> None:
+def assert_left_within_one_batch(seen: list[tuple[bool, int]]) -> None:
     # the choice of a batch that first finds v1 gone finds its warm processes still there (what
-    # is counted could be counted) and says them goodbye; from the next choice on, none is left
-    found = [k for k, (gone, _, _) in enumerate(seen) if gone]
+    # is counted could be counted) and says them goodbye; when the next batch is chosen (the
+    # batch in play then is over), none is left
+    found = [k for k, (gone, _) in enumerate(seen) if gone]
     assert len(found) >= 2 and seen[found[0]][1] > 0, seen
-    assert all(before == 0 for _, before, _ in seen[found[0] + 1:]), seen
-    assert live("ann_v1.py") == 0
+    assert all(before == 0 for _, before in seen[found[0] + 1:]), seen
 
 
 @pytest.mark.parametrize("concurrency,leave", [(1, "retired"), (2, "retired"), (2, "disabled")])
 def test_a_version_that_leaves_play_leaves_the_workers(tmp_path, concurrency, leave):
     seen = counting_run(tmp_path, leave, concurrency=concurrency)
     assert_left_within_one_batch(seen)
-    # on one process or a local pool the batch is chosen once the last one is over: the idle
-    # processes are gone before the next batch begins
-    first = next(k for k, (gone, _, _) in enumerate(seen) if gone)
-    assert seen[first][2] == 0, seen
 
 
 def test_a_version_that_leaves_play_leaves_the_cluster_workers(tmp_path):
@@ -89,3 +87,114 @@ def test_a_version_that_leaves_play_leaves_the_cluster_workers(tmp_path):
         # leaves; their processes go when those tables end, within the batch
         seen = counting_run(tmp_path, "retired", cluster=cluster.scheduler_address, cluster_group=2)
     assert_left_within_one_batch(seen)
+
+
+# -- limits: every limit an event has, a ladder has ---------------------------------------------
+
+#: the example random bot, writing at every game_start its pid and the limits its hello carried
+TELLING_BOT = Path(RANDOM_BOT).read_text().replace(
+    'rng.seed(message.get("seed", 0))',
+    'rng.seed(message.get("seed", 0))\n            told = message["limits"]', 1).replace(
+    '            if "seed" in message:',
+    '            sys.stderr.write("pid %d limits %s\\n" % (os.getpid(), json.dumps(told)))\n'
+    '            sys.stderr.flush()\n            if "seed" in message:', 1).replace(
+    "import random\n", "import json\nimport os\nimport random\n", 1)
+
+#: a bot that asks for 1.5 GiB at every decision (refused at once under the default limit)
+HOG_BOT = Path(RANDOM_BOT).read_text().replace(
+    '        if kind == "request":',
+    '        if kind == "request":\n            hog = bytearray(3 << 29)  # noqa: F841', 1)
+
+
+def told(db, entrant: str) -> list[tuple[int, dict]]:
+    """What the version's processes wrote at each game_start, game by game: (pid, limits)."""
+    import json
+    import re
+
+    from tourney.results import reads
+
+    out = []
+    for (game_id, seat) in db.execute(
+            "select st.game_id, st.seat from seats st join entrants e on e.id = st.entrant_id "
+            "where e.name = ? order by st.game_id", [entrant]).fetchall():
+        text = json.loads(reads.game_output(db, game_id)["stderr"]).get(str(seat), "")
+        found = re.search(r"pid (\d+) limits (\{.*\})", text)
+        assert found, text
+        out.append((int(found[1]), json.loads(found[2])))
+    return out
+
+
+def test_every_limit_is_set_at_new_shown_and_reaches_the_bots(run, tmp_path):
+    from tourney.config import entrant_spec
+
+    bot = tmp_path / "telling_bot.py"
+    bot.write_text(TELLING_BOT)
+    run("ladder", "new", "spring", "--seed", "3", "--sandbox", "off", "--memory-mb", "900",
+        "--cpu-seconds", "50", "--max-processes", "64", "--max-open-files", "100", "--scratch-mb", "32",
+        "--time-bank", "3", "--decision-timeout", "4", "--startup-timeout", "8", "--limit", "grace=2",
+        "--restart", "series", "--max-games-per-process", "5", "--max-rss-mb", "300")
+    shown = run("ladder", "show", "spring").stdout
+    for said in ("memory_mb 900", "cpu_seconds 50", "max_processes 64", "max_open_files 100", "scratch_mb 32",
+                 "time_bank 3", "decision_timeout 4", "startup_timeout 8", "grace 2", "restart series",
+                 "max_games 5", "max_rss_mb 300", "sandbox off"):
+        assert said in shown, shown
+    run("ladder", "submit", "spring", "ann", "--", sys.executable, str(bot))
+    run("ladder", "submit", "spring", "bo", "--builtin", "random")
+    run("ladder", "run", "spring", "--games", "2", "-q", "-j", "1")
+    db = store.open_db(run.db)
+    limits = told(db, "spring/ann/v1")[0][1]
+    assert {k: limits[k] for k in ("memory_mb", "cpu_seconds", "max_processes", "max_open_files", "scratch_mb",
+                                   "time_bank", "decision_timeout", "startup_timeout", "grace")} == {
+        "memory_mb": 900, "cpu_seconds": 50, "max_processes": 64, "max_open_files": 100, "scratch_mb": 32,
+        "time_bank": 3, "decision_timeout": 4, "startup_timeout": 8, "grace": 2}
+    # the warm-bot settings are the version's (they are not told to the bot)
+    ladder = service.get(db, "spring")
+    spec = entrant_spec({**ladder_limits.version_spec(ladder, rows.versions(db, ladder["id"])[0]), "name": "x"})
+    assert (spec.reuse.restart, spec.reuse.max_games, spec.reuse.max_rss_mb) == ("series", 5, 300)
+    # a bad limit is one clear error, and changes nothing
+    for args, text in [(("new", "x", "--limit", "bogus=1"), "limits.bogus: unknown limit"),
+                       (("new", "x", "--limit", "max_processes=0"), "limits.max_processes"),
+                       (("new", "x", "--restart", "often"), "limits.restart: expected 'never', 'series' or 'game'"),
+                       (("set", "spring", "--limit", "grace"), "--limit 'grace': expected key=value"),
+                       (("set", "spring"), "give a limit to change")]:
+        r = run("ladder", *args, ok=False)
+        assert r.exit_code == 2 and text in r.stderr and "Traceback" not in r.output, r.output
+    assert "x" not in rows.names(db) and "changes" not in service.get(db, "spring")["settings"]
+
+
+def test_the_defaults_hold_strangers_code_to_a_memory_limit(run, tmp_path):
+    shown = run("ladder", "new", "spring", "--seed", "3").stdout
+    assert "memory_mb 1024" in shown and "max_rss_mb 512" in shown
+    bot = tmp_path / "hog_bot.py"
+    bot.write_text(HOG_BOT)
+    run("ladder", "set", "spring", "--sandbox", "off")  # quicker here; the limit is the same inside
+    # the check plays two games: the hog's first decision fails with MemoryError, a crash
+    r = run("ladder", "submit", "spring", "hog", "--", sys.executable, str(bot), ok=False)
+    assert r.exit_code == 3 and "crash" in r.stdout and "MemoryError" in r.stdout, r.stdout
+    assert "timeout" not in r.stdout  # stopped by its limit at once, not by its decision timeout
+
+
+def test_a_change_is_recorded_and_a_running_ladder_plays_with_it_from_its_next_batch(tmp_path):
+    bot = tmp_path / "telling_bot.py"
+    bot.write_text(TELLING_BOT)
+    db = store.open_db(tmp_path / "l.db")
+    service.new_ladder(db, "s", "crazier-eights", 2, seed=5, limits={"sandbox": "off"})
+    service.submit(db, "s", "ann", ["{python}", str(bot)])
+    service.submit(db, "s", "bo", builtin="random")
+    changed_after = []
+
+    def on_game(names, payload):
+        if runner.played == 2:
+            ladder_limits.set_limits(db, service.get(db, "s"), {"memory_mb": 600, "max_games": 1}, by="organiser")
+            changed_after.append(payload["game_id"])
+
+    runner = service.LadderRun(db, "s", batch=2, concurrency=1, on_game=on_game)
+    runner.play(games=6)
+    seen = told(db, "s/ann/v1")
+    assert [limits["memory_mb"] for _, limits in seen] == [1024] * 2 + [600] * 4
+    # before: one warm process; after: a fresh process for every game (max_games 1)
+    pids = [pid for pid, _ in seen]
+    assert pids[0] == pids[1] and len(set(pids[2:])) == 4 and pids[1] not in pids[2:]
+    change = service.get(db, "s")["settings"]["changes"]
+    assert change[0]["by"] == "organiser" and change[0]["limits"] == {"memory_mb": [1024, 600],
+                                                                       "max_games": [None, 1]}

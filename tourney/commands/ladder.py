@@ -33,6 +33,12 @@ def _service():
     return service
 
 
+def _limits_module():
+    from tourney.ladder import limits  # as heavy as the service: the event runner's config loads
+
+    return limits
+
+
 def _db():
     return typer.Option(None, "--db", help=DB_HELP)
 
@@ -43,6 +49,43 @@ def _name():
 
 def _concurrency():
     return typer.Option(0, "--concurrency", "-j", min=0, help="Tables played at once (0: cores).")
+
+
+#: the bots' limits, as ladder new and ladder set take them (docs/protocol.md, "Time and limits");
+#: 0 lifts a limit that can be lifted
+DECISION_TIMEOUT = typer.Option(None, "--decision-timeout", min=0.01, help="Seconds per decision.")
+STARTUP_TIMEOUT = typer.Option(None, "--startup-timeout", min=0.01, help="Seconds for the handshake.")
+TIME_BANK = typer.Option(None, "--time-bank", min=0.0, help="Extra seconds a bot may spend over a game (0: none).")
+MEMORY_MB = typer.Option(None, "--memory-mb", min=0, help=(
+    "Address space of a bot's process, MiB (RLIMIT_AS; default 1024; 0: no limit)."))
+CPU_SECONDS = typer.Option(None, "--cpu-seconds", min=0, help=(
+    "CPU seconds of a bot's process over its life (0: no limit, the default; set, no process is kept warm)."))
+MAX_PROCESSES = typer.Option(None, "--max-processes", min=1, help=(
+    "Processes and threads a sandboxed bot may have at once (default 128)."))
+MAX_OPEN_FILES = typer.Option(None, "--max-open-files", min=16, help="Open files per process of a bot (default 256).")
+SCRATCH_MB = typer.Option(None, "--scratch-mb", min=1, help="Size of a sandboxed bot's /tmp, MiB (default 64).")
+RESTART = typer.Option(None, "--restart", help=(
+    "A fresh bot process: never (reuse a warm one while the bot allows it; the default), series, or game."))
+MAX_GAMES_PER_PROCESS = typer.Option(None, "--max-games-per-process", min=0, help=(
+    "Replace a bot's process, between games, after it has begun this many games (0: never, the default)."))
+MAX_RSS_MB = typer.Option(None, "--max-rss-mb", min=0, help=(
+    "Replace a bot's process, between games, when it holds more memory than this, MiB (default 512; 0: never)."))
+LIMIT = typer.Option(None, "--limit", help="Any other key of an event's [limits], key=value (e.g. grace=2).")
+
+
+def _limits(pairs: list[str] | None, **named) -> dict:
+    """The limits given: the named options and ``--limit`` pairs (0 lifts a limit that can be lifted)."""
+    lift = _limits_module().LIFTABLE
+    given = {**{k: v for k, v in named.items() if v is not None}, **parse_options(pairs, "--limit")}
+    return {k: None if v == 0 and k in lift else v for k, v in given.items()}
+
+
+def _limit_value(value) -> str:
+    return "none" if value is None else str(value)
+
+
+def _limits_line(limits: dict) -> str:
+    return ", ".join(f"{k} {_limit_value(v)}" for k, v in sorted(limits.items()))
 
 
 def _note(text: str) -> None:
@@ -72,22 +115,92 @@ def new(
                                        help="Keep an author's earlier versions in play when a new one comes."),
     min_share: float = typer.Option(0.25, "--min-share", min=0.0, max=1.0,
                                     help="Least share of the mean games each active version plays."),
-    decision_timeout: float = typer.Option(None, "--decision-timeout", min=0.01, help="Seconds per decision."),
-    startup_timeout: float = typer.Option(None, "--startup-timeout", min=0.01, help="Seconds for the handshake."),
+    decision_timeout: float = DECISION_TIMEOUT,
+    startup_timeout: float = STARTUP_TIMEOUT,
+    time_bank: float = TIME_BANK,
+    memory_mb: int = MEMORY_MB,
+    cpu_seconds: int = CPU_SECONDS,
+    max_processes: int = MAX_PROCESSES,
+    max_open_files: int = MAX_OPEN_FILES,
+    scratch_mb: int = SCRATCH_MB,
     sandbox: str = typer.Option("auto", "--sandbox", help="Isolate the bots: auto, on or off."),
+    restart: str = RESTART,
+    max_games_per_process: int = MAX_GAMES_PER_PROCESS,
+    max_rss_mb: int = MAX_RSS_MB,
+    limit: list[str] = LIMIT,
     db: str = _db(),
 ) -> None:
-    """Make a ladder: tables of --players, games of --rule-set."""
+    """Make a ladder: tables of --players, games of --rule-set.
+
+    The bots' limits are an event's [limits] (docs/protocol.md), with safe defaults for
+    strangers' code (docs/ladder.md, "Limits"); tourney ladder set changes them later."""
     service = _service()
     if sandbox not in ("auto", "on", "off"):
         raise service.LadderError(f"--sandbox must be auto, on or off, not {sandbox!r}")
-    limits = {"sandbox": sandbox, **({"decision_timeout": decision_timeout} if decision_timeout else {}),
-              **({"startup_timeout": startup_timeout} if startup_timeout else {})}
+    limits = _limits(limit, decision_timeout=decision_timeout, startup_timeout=startup_timeout,
+                     time_bank=time_bank, memory_mb=memory_mb, cpu_seconds=cpu_seconds,
+                     max_processes=max_processes, max_open_files=max_open_files, scratch_mb=scratch_mb,
+                     sandbox=sandbox, restart=restart, max_games=max_games_per_process, max_rss_mb=max_rss_mb)
     ladder = service.new_ladder(open_store(db), name, rule_set, players, parse_options(option), seed,
                                 same_author=same_author, keep_versions=keep_versions, min_share=min_share,
                                 limits=limits)
     typer.echo(f"ladder {ladder['name']}: {ladder['rule_set']}, tables of {ladder['players']}; "
                f"submit with: tourney ladder submit {ladder['name']} AUTHOR -- COMMAND...")
+    typer.echo(f"limits: {_limits_line(_limits_module().limits_of(ladder))}")
+
+
+@ladder_app.command("set", epilog="Example: tourney ladder set spring --memory-mb 512 --max-rss-mb 256\n\n"
+                    + EXIT_CODES)
+def set_(
+    name: str = _name(),
+    decision_timeout: float = DECISION_TIMEOUT,
+    startup_timeout: float = STARTUP_TIMEOUT,
+    time_bank: float = TIME_BANK,
+    memory_mb: int = MEMORY_MB,
+    cpu_seconds: int = CPU_SECONDS,
+    max_processes: int = MAX_PROCESSES,
+    max_open_files: int = MAX_OPEN_FILES,
+    scratch_mb: int = SCRATCH_MB,
+    sandbox: str = typer.Option(None, "--sandbox", help="Isolate the bots: auto, on or off."),
+    restart: str = RESTART,
+    max_games_per_process: int = MAX_GAMES_PER_PROCESS,
+    max_rss_mb: int = MAX_RSS_MB,
+    limit: list[str] = LIMIT,
+    by: str = typer.Option(None, "--by", help="Who changes them (default: $TOURNEY_USER or the login name)."),
+    db: str = _db(),
+) -> None:
+    """Change the bots' limits of a ladder; the change is recorded (tourney ladder show).
+
+    It applies to every version, from the next batch of a running tourney ladder run (whose
+    warm processes of the old limits are said goodbye)."""
+    service = _service()
+    if sandbox is not None and sandbox not in ("auto", "on", "off"):
+        raise service.LadderError(f"--sandbox must be auto, on or off, not {sandbox!r}")
+    changes = _limits(limit, decision_timeout=decision_timeout, startup_timeout=startup_timeout,
+                      time_bank=time_bank, memory_mb=memory_mb, cpu_seconds=cpu_seconds,
+                      max_processes=max_processes, max_open_files=max_open_files, scratch_mb=scratch_mb,
+                      sandbox=sandbox, restart=restart, max_games=max_games_per_process, max_rss_mb=max_rss_mb)
+    database = open_store(db)
+    settings = _limits_module().set_limits(database, service.get(database, name), changes, by=by)
+    for key, (was, now) in settings["changes"][-1]["limits"].items():
+        typer.echo(f"{key}: {_limit_value(was)} -> {_limit_value(now)}")
+    err("a running tourney ladder run plays with them from its next batch")
+
+
+@ladder_app.command("show", epilog="Example: tourney ladder show spring\n\n" + EXIT_CODES)
+def show(name: str = _name(), db: str = _db()) -> None:
+    """A ladder's settings: its rule set, its bots' limits as they are now, and every change made
+    to them (when, by whom, from what to what)."""
+    service = _service()
+    ladder = service.get(open_store(db, readonly=True), name)
+    settings = ladder["settings"]
+    typer.echo(f"ladder {ladder['name']}: {ladder['rule_set']}, tables of {ladder['players']}; {ladder['status']}")
+    typer.echo(f"same_author: {str(bool(settings.get('same_author'))).lower()}; keep_versions: "
+               f"{str(bool(settings.get('keep_versions'))).lower()}; min_share: {settings.get('min_share')}")
+    typer.echo(f"limits: {_limits_line(_limits_module().limits_in_force(ladder))}")
+    for change in settings.get("changes", []):
+        typer.echo(f"{change['at']} {change['by']}: " + ", ".join(
+            f"{k} {_limit_value(a)} -> {_limit_value(b)}" for k, (a, b) in change["limits"].items()))
 
 
 @ladder_app.command("submit", epilog="Example: tourney ladder submit spring ann -- {python} my_bot.py\n\n"

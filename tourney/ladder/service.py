@@ -36,7 +36,7 @@ from tourney.config import ConfigError, check_command, resolve_entrant
 from tourney.errors import UserError
 from tourney.events.play import SeriesTask
 from tourney.events.runner import Runner
-from tourney.ladder import vetting
+from tourney.ladder import limits, vetting
 from tourney.ladder.matchmaking import Matchmaker, Pool
 from tourney.ladder.ratings import Ratings
 from tourney.results import ladder as rows
@@ -89,6 +89,7 @@ def new_ladder(db, name: str, rule_set: str, players: int, options: dict | None 
     if store.find_event(db, event_name(name)) is not None:
         raise LadderError(f"the database already holds an event called {event_name(name)!r}")
     chosen = {**DEFAULTS, **{k: v for k, v in settings.items() if v is not None}}
+    chosen["limits"] = {**limits.LIMITS, **limits.check(chosen["limits"])}
     event = {"name": event_name(name), "format": "league", "rule_set": rule_set, "options": options or {},
              "seed": seed if seed is not None else random.SystemRandom().randrange(2**31),
              "players": players, "games": 1, "rounds": 1, "ladder": name}
@@ -181,7 +182,7 @@ def vet(db, ladder: dict, version: dict) -> dict:
     """Check a pending version; it becomes active (retiring its author's earlier versions unless
     the ladder keeps them) or is refused with ``tourney check``'s report as the reason."""
     seed = seeding.derive("ladder check", ladder["seed"], version["id"])
-    passed, report = vetting.check(version["spec"], ladder["rule_set"], seed % 2**31,
+    passed, report = vetting.check(limits.version_spec(ladder, version), ladder["rule_set"], seed % 2**31,
                                    ladder["settings"].get("check_games", vetting.CHECK_GAMES))
     if not passed:
         rows.set_version_status(db, version["id"], "rejected", report)
@@ -234,10 +235,6 @@ class LadderRun:
         self._open: dict[int, list[int]] = {}
         #: games stored and not yet in the fit: (series idx, seats), added in idx order
         self._withheld: list[tuple[int, list[tuple[int, float]]]] = []
-        #: the runner playing (while play() runs), and the spec each version's tables were
-        #: handed with: a version that leaves play leaves the workers with that spec
-        self._runner: Runner | None = None
-        self._handed_specs: dict[str, dict] = {}
 
     # the pieces
 
@@ -253,13 +250,12 @@ class LadderRun:
 
     def _task(self, idx: int, seed: int, specs: list[dict]) -> SeriesTask:
         ev = self.ladder
-        self._handed_specs.update((spec["name"], spec) for spec in specs if spec.get("command"))
         return SeriesTask(idx=idx, kind="league", rule_set=ev["rule_set"], options=ev["options"],
                           event_seed=ev["seed"], seed=seed, games_target=1, max_games=None,
                           entrants=specs, secret=self.secret)
 
     def _spec(self, v: dict) -> dict:
-        return {**v["spec"], "name": v["entrant"]}
+        return {**limits.version_spec(self.ladder, v), "name": v["entrant"]}
 
     def leftover_tasks(self) -> list[SeriesTask]:
         """Tables made by an earlier run but not played: kept if every version at them still
@@ -285,7 +281,7 @@ class LadderRun:
         if any(v["status"] == "pending" for v in self._versions()):
             self.check_pending()  # submitted while this run plays: checked before they play
         versions = self._versions()
-        self._send_off(versions)
+        self.ladder["settings"] = get(self.db, self.ladder["name"])["settings"]  # changed by ladder set
         self.ratings.track(versions)
         self._release(keep=set(self._open))
         fit = self.ratings.refit()
@@ -322,16 +318,6 @@ class LadderRun:
             tasks.append(self._task(idx, seed, [self._spec(v) for v in vs]))
         store.add_series(self.db, self.ladder["event_id"], items)
         return self._hand_out(tasks)
-
-    def _send_off(self, versions: list[dict]) -> None:
-        """The warm processes of versions that left play (retired, disabled) are said goodbye
-        on every worker: the idle ones now, those at a table still playing when it ends."""
-        playing = {v["entrant"]: self._spec(v) for v in versions if v["status"] == "active"}
-        leaving = [spec for name, spec in self._handed_specs.items() if playing.get(name) != spec]
-        for spec in leaving:
-            del self._handed_specs[spec["name"]]
-        if leaving and self._runner is not None:
-            self._runner.leave(leaving)
 
     def _hand_out(self, tasks: list[SeriesTask]) -> list[SeriesTask]:
         """Give ``tasks`` to the runner: while planning ahead, they are the open batch."""
@@ -414,14 +400,10 @@ class LadderRun:
         tasks = self._hand_out(tasks) if tasks else more()
         if tasks:
             runner = _Runner(self.db, self.ladder["event_id"], tasks, self.concurrency, on_game=self._game,
-                             on_warn=self.on_note, more=more, cluster=self.cluster,
-                             cluster_group=self.cluster_group)
+                             on_warn=self.on_note, more=more, cluster=self.cluster, cluster_group=self.cluster_group,
+                             keep=lambda: [self._spec(v) for v in self._versions() if v["status"] == "active"])
             runner.plans_ahead = self._planning_ahead
-            self._runner = runner
-            try:
-                runner.run()
-            finally:
-                self._runner = None
+            runner.run()
         self._release(keep=set())
         self.ratings.load()
         self.ratings.refit()
