@@ -778,6 +778,22 @@ class LadderSettle(Shape):
     neighbours: list[LadderPair]
 
 
+class LadderGameSeat(Shape):
+    entrant: str = Field(description="The version at this seat: LADDER/AUTHOR/vN.")
+    placement: int | None = Field(description="1 is first.")
+    points: float | None = Field(description="League points of the game; fewer is better.")
+    fault: str | None = Field(description="The seat's fault code (timeout, crash, ...), or null.")
+
+
+class LadderGame(Shape):
+    """``tourney ladder run NAME --json``: one line per game as it is stored (JSON Lines)."""
+
+    version: Literal[1]
+    ladder: str
+    game_id: int = Field(description="The stored game (tourney replay GAME).")
+    seats: list[LadderGameSeat] = Field(description="The seats, first place first.")
+
+
 class FairplaySignal(Shape):
     """One collusion test of a pair (docs/evaluation.md, "Collusion detection")."""
 
@@ -870,6 +886,7 @@ SCHEMAS: dict[str, Any] = {
     "ladder": LadderStandings,
     "ladder-version": LadderVersion,
     "ladder-settle": LadderSettle,
+    "ladder-game": LadderGame,
     "ladder-code": LadderCode,
     "ladder-codes": LadderCodes,
 }

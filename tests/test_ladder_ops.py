@@ -198,3 +198,88 @@ def test_a_change_is_recorded_and_a_running_ladder_plays_with_it_from_its_next_b
     change = service.get(db, "s")["settings"]["changes"]
     assert change[0]["by"] == "organiser" and change[0]["limits"] == {"memory_mb": [1024, 600],
                                                                        "max_games": [None, 1]}
+
+
+# -- a service an organiser can run -------------------------------------------------------------
+
+
+def test_game_lines_go_to_stdout_as_json_lines_with_json_and_nowhere_with_quiet(run):
+    import json
+
+    import jsonschema
+    from helpers import ROOT
+
+    run("ladder", "new", "spring", "--seed", "3")
+    for author, bot in (("ann", "greedy"), ("bo", "random")):
+        run("ladder", "submit", "spring", author, "--builtin", bot)
+    r = run("ladder", "run", "spring", "--games", "3", "-j", "1")
+    lines = r.stdout.splitlines()
+    assert len(lines) == 3 and all(line.startswith("game ") and " > " in line for line in lines), r.stdout
+    assert "game " not in r.stderr and "3 game(s) played" in r.stderr  # notes and the total: stderr
+    assert run("ladder", "run", "spring", "--games", "2", "-j", "1", "-q").stdout == ""
+    r = run("ladder", "run", "spring", "--games", "3", "-j", "1", "--json")
+    schema = json.loads((ROOT / "docs" / "schemas" / "ladder-game.schema.json").read_text())
+    games = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(games) == 3 and len({g["game_id"] for g in games}) == 3
+    for game in games:
+        jsonschema.validate(game, schema)
+        assert [s["placement"] for s in game["seats"]] == [1, 2]
+    # settle --json prints its outcome only: one document
+    r = run("ladder", "settle", "spring", "--top", "2", "--games", "2", "-j", "1", "--json")
+    assert json.loads(r.stdout)["games"] == 2
+
+
+@pytest.mark.parametrize("concurrency", ["1", "2"])
+def test_sigterm_stops_a_running_ladder_as_ctrl_c_does_and_says_so(tmp_path, concurrency):
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import time
+
+    from helpers import ROOT, count_games, leftovers
+
+    db = str(tmp_path / "t.db")
+    env = {**os.environ, "TOURNEY_DB": db, "PYTHONPATH": str(ROOT)}
+    tourney = [sys.executable, "-m", "tourney"]
+    bots = []
+    for name in ("ann", "bo"):
+        bots.append(tmp_path / f"{name}_sigterm_bot.py")
+        bots[-1].write_text(Path(RANDOM_BOT).read_text())
+    subprocess.run([*tourney, "ladder", "new", "spring", "--seed", "9", "--sandbox", "off"], env=env, check=True,
+                   capture_output=True)
+    for bot in bots:
+        subprocess.run([*tourney, "ladder", "submit", "spring", bot.name.split("_")[0], "--", sys.executable,
+                        str(bot)], env=env, check=True, capture_output=True)
+    subprocess.run([*tourney, "ladder", "submit", "spring", "cy", "--builtin", "random"], env=env, check=True,
+                   capture_output=True)
+    with open(tmp_path / "out", "w") as out, open(tmp_path / "err", "w") as errors:
+        proc = subprocess.Popen([*tourney, "ladder", "run", "spring", "-j", concurrency], env=env, stdout=out,
+                                stderr=errors, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 120
+            while count_games(Path(db)) < 4:  # playing, its bots warm, tables in play
+                assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "err").read_text()
+                time.sleep(0.05)
+            os.kill(proc.pid, signal.SIGTERM)  # the main process only, as systemd's KillMode=mixed does
+            code = proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    said = (tmp_path / "err").read_text()
+    assert code == 143, said
+    assert "stopped (SIGTERM): every finished game is stored" in said and "Traceback" not in said
+    # no bot of the run is left, nor any process of its session
+    assert all(processes_with(str(bot), also=str(bot), zombies=False) == [] for bot in bots)
+    assert leftovers({proc.pid}) == []
+    con = sqlite3.connect(db)
+    stored = con.execute("select count(*) from games").fetchone()[0]
+    assert con.execute("select count(*) from seats").fetchone()[0] == 2 * stored
+    assert con.execute("select count(*) from series where status = 'finished'").fetchone()[0] == stored
+    con.close()
+    printed = [line for line in (tmp_path / "out").read_text().splitlines() if line.startswith("game ")]
+    assert stored - 1 <= len(printed) <= stored  # each stored game printed (but one stored as the signal came)
+    done = subprocess.run([*tourney, "ladder", "run", "spring", "--games", "2", "-q", "-j", "1"], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "2 game(s) played" in done.stderr, done.stderr

@@ -1,12 +1,16 @@
 """``tourney ladder ...``: an open competition of submitted bots (docs/ladder.md).
 
 Each subcommand parses, asks :mod:`tourney.ladder.service` and prints: data on stdout (a table,
-or JSON with ``--json``), progress and notes on stderr. Mistakes are one ``error:`` line (exit 2).
+or JSON with ``--json``; ``run`` and ``settle`` a line per game as it is stored), progress and
+notes on stderr. Mistakes are one ``error:`` line (exit 2). ``run`` and ``settle`` stop on
+Ctrl-C or SIGTERM (a service manager's stop) the same way, and say so (docs/cli.md).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 
 import typer
@@ -92,14 +96,56 @@ def _note(text: str) -> None:
     err(text)
 
 
-def _progress(quiet: bool):
+def _progress(quiet: bool, json_lines: bool = False, ladder: str = ""):
+    """What to print as each game is stored: a line on stdout (data, docs/cli.md), or with
+    ``json_lines`` one JSON object (docs/schemas/ladder-game.schema.json); nothing if quiet."""
     if quiet:
         return None
 
     def on_game(names: list[str], payload: dict) -> None:
         order = sorted(range(len(names)), key=lambda s: payload["seats"][s]["placement"] or 0)
-        err(f"game {payload.get('game_id')}: " + " > ".join(names[s] for s in order))
+        if json_lines:
+            seats = [{"entrant": names[s], "placement": payload["seats"][s]["placement"],
+                      "points": payload["seats"][s]["points"], "fault": payload["seats"][s]["fault"]}
+                     for s in order]
+            typer.echo(json.dumps({"version": 1, "ladder": ladder, "game_id": payload.get("game_id"),
+                                   "seats": seats}))
+            return
+        faults = [f"{names[s]}: {payload['seats'][s]['fault']}" for s in order if payload["seats"][s]["fault"]]
+        typer.echo(f"game {payload.get('game_id')}: " + " > ".join(names[s] for s in order)
+                   + (f" (fault {', '.join(faults)})" if faults else ""))
     return on_game
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the run stops as on Ctrl-C (a KeyboardInterrupt, so that every layer that
+    cleans up after Ctrl-C, the worker pool, the cluster's stop, the bots, does so here too)."""
+
+
+@contextlib.contextmanager
+def _stopping():
+    """While a run plays: SIGTERM (systemd's, or ``kill``) stops it as Ctrl-C does; the first
+    one only, so that cleaning up is not interrupted again. Yields the signals received."""
+    received: list[int] = []
+
+    def on_term(signum, frame) -> None:
+        if not received:
+            received.append(signum)
+            raise Terminated
+
+    before = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _stopped(received: list[int]) -> typer.Exit:
+    """Say how the run stopped; the exit to raise (130 after Ctrl-C, 143 after SIGTERM)."""
+    why = "SIGTERM" if received else "Ctrl-C"
+    err(f"stopped ({why}): every finished game is stored; the tables in play were abandoned and "
+        "are played first when the same command runs again")
+    return typer.Exit(143 if received else 130)
 
 
 @ladder_app.command("new", epilog="Example: tourney ladder new spring --rule-set crazier-eights --players 4\n\n"
@@ -248,20 +294,27 @@ def run(
     cluster: str = typer.Option(None, "--cluster", help="Play on the Dask cluster at this address."),
     concurrency: int = _concurrency(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per game."),
+    json_lines: bool = typer.Option(False, "--json", help=(
+        "Each game as one JSON object on its own line (docs/schemas/ladder-game.schema.json).")),
     db: str = _db(),
 ) -> None:
-    """Play tables until stopped (Ctrl-C) or the budget is spent.
+    """Play tables until stopped (Ctrl-C or SIGTERM) or the budget is spent.
 
-    Every game is stored as it ends, and running the command again resumes. New versions are
-    checked first."""
+    Every game is stored as it ends and printed on stdout (a line, or a JSON line with --json);
+    notes (checks, disabled versions) go to stderr. Running the command again resumes. New
+    versions are checked first."""
     service = _service()
     database = open_store(db)
-    try:
-        done = service.run(database, name, games=games, hours=hours, concurrency=concurrency,
-                           cluster=cluster, on_game=_progress(quiet), on_note=_note)
-    except KeyboardInterrupt:
-        err("stopped: every finished game is stored; run the same command to go on")
-        raise typer.Exit(130) from None
+    with _stopping() as received:
+        try:
+            done = service.run(database, name, games=games, hours=hours, concurrency=concurrency,
+                               cluster=cluster, on_game=_progress(quiet, json_lines, name), on_note=_note)
+        except KeyboardInterrupt:
+            raise _stopped(received) from None
+        except Exception:
+            if received:  # a worker that died of the same SIGTERM, seen first: still a stop
+                raise _stopped(received) from None
+            raise
     err(f"{done['games']} game(s) played")
 
 
@@ -314,14 +367,19 @@ def settle(
     """The final phase: settle the order of the top N.
 
     Submissions close, and tables are played until every pair of neighbours in the top N is
-    separated at 95% or the budget is spent. Says which pairs stayed tied."""
+    separated at 95% or the budget is spent. Says which pairs stayed tied. A line per game goes
+    to stdout as it is stored, but with --json (the outcome only) or --quiet."""
     service = _service()
-    try:
-        done = service.settle(open_store(db), name, top, games=games, hours=hours, concurrency=concurrency,
-                              cluster=cluster, on_game=_progress(quiet), on_note=_note)
-    except KeyboardInterrupt:
-        err("stopped: every finished game is stored; run the same command to go on")
-        raise typer.Exit(130) from None
+    with _stopping() as received:
+        try:
+            done = service.settle(open_store(db), name, top, games=games, hours=hours, concurrency=concurrency,
+                                  cluster=cluster, on_game=_progress(quiet or json_out), on_note=_note)
+        except KeyboardInterrupt:
+            raise _stopped(received) from None
+        except Exception:
+            if received:
+                raise _stopped(received) from None
+            raise
     if json_out:
         typer.echo(json.dumps(done, indent=2))
         return
