@@ -283,3 +283,50 @@ def test_sigterm_stops_a_running_ladder_as_ctrl_c_does_and_says_so(tmp_path, con
     done = subprocess.run([*tourney, "ladder", "run", "spring", "--games", "2", "-q", "-j", "1"], env=env,
                           capture_output=True, text=True)
     assert done.returncode == 0 and "2 game(s) played" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("trusted, second_client_held_up", [(None, False), ("none", True), ("10.9.8.7", True)])
+def test_the_rate_limit_counts_the_client_the_trusted_proxy_names(tmp_path, trusted, second_client_held_up):
+    """Behind a reverse proxy every request comes from the proxy: the rate limit on codes counts
+    the client its X-Forwarded-For names when the proxy is trusted (by default one on this
+    machine), and the connecting address otherwise, whatever the header says."""
+    import http.client
+    import re
+    from urllib.parse import urlencode
+
+    from helpers import start_serve, stop_serve
+
+    from tourney.club import codes
+    from tourney.club.league import League
+    from tourney.web.club_access import MAX_FAILURES
+
+    path = tmp_path / "club.db"
+    league = League.create(store.open_db(path), "thu", ["Ann", "Bob"], seed=3, by="sec")
+    codes.new_code(league, by="sec")
+    proc, url = start_serve(path, "--club-entry", *(["--trusted-proxy", trusted] if trusted else []))
+    try:
+        host, port = url.removeprefix("http://").split(":")
+        con = http.client.HTTPConnection(host, int(port), timeout=60)
+        con.request("GET", f"/league/{league.id}")
+        page = con.getresponse()
+        cookie = page.getheader("set-cookie").split(";")[0]
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page.read().decode())[1]
+
+        def wrong_code(client: str) -> int:
+            con.request("POST", f"/league/{league.id}/code", urlencode({"csrf": csrf, "code": "AAAA-AAAA-AAAA"}),
+                        {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded",
+                         "X-Forwarded-For": client})
+            response = con.getresponse()
+            response.read()
+            return response.status
+
+        assert [wrong_code("203.0.113.7") for _ in range(MAX_FAILURES + 1)] == [403] * MAX_FAILURES + [429]
+        assert wrong_code("203.0.113.8") == (429 if second_client_held_up else 403)
+    finally:
+        stop_serve(proc)
+
+
+def test_a_trusted_proxy_that_is_not_an_address_is_one_error_line(run):
+    for value, text in [("*", "would let every client choose"), ("proxy.local", "not an IP address")]:
+        r = run("serve", "--trusted-proxy", value, ok=False)
+        assert r.exit_code == 2 and text in r.stderr and "Traceback" not in r.output, r.output
