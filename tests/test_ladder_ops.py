@@ -229,8 +229,10 @@ def test_game_lines_go_to_stdout_as_json_lines_with_json_and_nowhere_with_quiet(
     assert json.loads(r.stdout)["games"] == 2
 
 
-@pytest.mark.parametrize("concurrency", ["1", "2"])
-def test_sigterm_stops_a_running_ladder_as_ctrl_c_does_and_says_so(tmp_path, concurrency):
+@pytest.mark.parametrize("concurrency, group", [("1", False), ("2", False), ("2", True)])
+def test_sigterm_stops_a_running_ladder_as_ctrl_c_does_and_says_so(tmp_path, concurrency, group):
+    """SIGTERM to the runner alone (systemd's KillMode=mixed), or to its whole process group at
+    once (the default, KillMode=control-group: the workers get it too)."""
     import os
     import signal
     import sqlite3
@@ -261,7 +263,10 @@ def test_sigterm_stops_a_running_ladder_as_ctrl_c_does_and_says_so(tmp_path, con
             while count_games(Path(db)) < 4:  # playing, its bots warm, tables in play
                 assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "err").read_text()
                 time.sleep(0.05)
-            os.kill(proc.pid, signal.SIGTERM)  # the main process only, as systemd's KillMode=mixed does
+            if group:
+                os.killpg(proc.pid, signal.SIGTERM)
+            else:
+                os.kill(proc.pid, signal.SIGTERM)
             code = proc.wait(timeout=60)
         finally:
             if proc.poll() is None:
