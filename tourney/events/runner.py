@@ -11,6 +11,7 @@ import multiprocessing as mp
 import os
 import queue as _queue
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from tourney import formats, seeding
@@ -148,7 +149,7 @@ class Runner:
         self.finished = 0
         #: how the warm processes of entrants that left play are said goodbye to, where the
         #: series are played (set by each way of playing while it plays: see :meth:`leave`)
-        self.leaving = None
+        self.leaving: Callable[[list[dict]], object] | None = None
         #: the command entrants handed out to play so far, by name (see :meth:`keep_only`)
         self.handed: dict[str, dict] = {}
         self._hand(tasks)
