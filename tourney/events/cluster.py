@@ -307,8 +307,10 @@ def run_on_cluster(runner, address: str) -> None:
         client.run(warm_start, run_id, wanted, runner.warm_seed())  # every worker at once
         warmed = True
         held = {w: {spec["name"] for spec, _ in wanted} for w in client.scheduler_info()["workers"]}
-        # entrants that left play: goodbye on every worker at once
-        runner.leaving = lambda specs: client.run(warm_retire, run_id, [portable(spec) for spec in specs])
+        # entrants that left play: goodbye on every worker at once (a worker that cannot answer,
+        # dying, takes its processes with it: its death is the run's to handle, not this call's)
+        runner.leaving = lambda specs: client.run(warm_retire, run_id, [portable(spec) for spec in specs],
+                                                  on_error="ignore")
         ClusterRun(runner, client, run_id, held).run()  # round after round
     finally:
         runner.leaving = None
