@@ -21,17 +21,18 @@ def live(marker: str) -> int:
     return len(processes_with(marker, also=marker, zombies=False))
 
 
-def counting_run(tmp_path: Path, leave: str, **kwargs) -> list[tuple[bool, int]]:
+def counting_run(tmp_path: Path, leave: str, sandbox: str = "off", **kwargs) -> list[tuple[bool, int]]:
     """A ladder of two program bots (``ann_v1``, ``bo_v1``, each a copy of the example random
     bot, kept warm) and a built-in one. After its fourth game ann's v1 leaves play (``leave``:
     ``retired`` by a v2, or ``disabled``). Returns, at each choice of a batch, whether v1 had
     left play by its end (a v2 is checked at its start), and v1's live processes when it began."""
+    tmp_path.chmod(0o755)  # a sandboxed bot runs as nobody when the tests run as root
     bots = {}
     for name in ("ann_v1", "ann_v2", "bo_v1"):
         bots[name] = tmp_path / f"{name}.py"
         bots[name].write_text(Path(RANDOM_BOT).read_text())
     db = store.open_db(tmp_path / "l.db")
-    service.new_ladder(db, "s", "crazier-eights", 2, seed=5, limits={"sandbox": "off"})
+    service.new_ladder(db, "s", "crazier-eights", 2, seed=5, limits={"sandbox": sandbox})
     ann1 = service.submit(db, "s", "ann", ["{python}", str(bots["ann_v1"])])
     service.submit(db, "s", "bo", ["{python}", str(bots["bo_v1"])])
     service.submit(db, "s", "cy", builtin="greedy")
@@ -70,9 +71,15 @@ def assert_left_within_one_batch(seen: list[tuple[bool, int]]) -> None:
     assert all(before == 0 for _, before in seen[found[0] + 1:]), seen
 
 
-@pytest.mark.parametrize("concurrency,leave", [(1, "retired"), (2, "retired"), (2, "disabled")])
-def test_a_version_that_leaves_play_leaves_the_workers(tmp_path, concurrency, leave):
-    seen = counting_run(tmp_path, leave, concurrency=concurrency)
+@pytest.mark.parametrize("concurrency,leave,sandbox", [(1, "retired", "off"), (2, "retired", "off"),
+                                                      (2, "disabled", "off"), (2, "retired", "on")])
+def test_a_version_that_leaves_play_leaves_the_workers(tmp_path, concurrency, leave, sandbox):
+    if sandbox == "on":
+        from tourney.bots import sandbox as isolation
+
+        if isolation.problem():
+            pytest.skip(f"no bot sandbox here: {isolation.problem()}")
+    seen = counting_run(tmp_path, leave, sandbox, concurrency=concurrency)
     assert_left_within_one_batch(seen)
 
 
