@@ -114,9 +114,9 @@ class Runner:
     ``on_warn(text)``; ``on_line`` (in-process runs only) gets every log line as it is made.
     ``more()``, if given, is asked for further tasks when the given ones are done (the next
     round of a Swiss or knockout), until it returns none; then ``keep()``, if given, for the
-    command entrants that may keep their warm processes (:meth:`keep_only`). With ``cluster`` (a Dask scheduler's
-    address) the series are played on that cluster's workers instead of local processes
-    (:mod:`tourney.events.cluster`), ``cluster_group`` series per Dask task.
+    command entrants that may keep their warm processes (:meth:`keep_only`). With ``cluster``
+    (a Dask scheduler's address) the series are played on that cluster's workers instead of
+    local processes (:mod:`tourney.events.cluster`), ``cluster_group`` series per Dask task.
 
     ``ahead()``, if given, is asked, each time a round starts on the local pool, for the round
     that ``more()`` will give after it should the event go on (:func:`ahead_tasks`). Those
