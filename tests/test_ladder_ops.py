@@ -132,6 +132,8 @@ def told(db, entrant: str) -> list[tuple[int, dict]]:
 
 
 def test_every_limit_is_set_at_new_shown_and_reaches_the_bots(run, tmp_path):
+    import re
+
     from tourney.config import entrant_spec
 
     bot = tmp_path / "telling_bot.py"
@@ -167,6 +169,12 @@ def test_every_limit_is_set_at_new_shown_and_reaches_the_bots(run, tmp_path):
         r = run("ladder", *args, ok=False)
         assert r.exit_code == 2 and text in r.stderr and "Traceback" not in r.output, r.output
     assert "x" not in rows.names(db) and "changes" not in service.get(db, "spring")["settings"]
+    # a change is said, recorded with who made it, and shown
+    r = run("ladder", "set", "spring", "--memory-mb", "700", "--max-rss-mb", "0", "--by", "org")
+    assert r.stdout.splitlines() == ["max_rss_mb: 300 -> none", "memory_mb: 900 -> 700"]
+    shown = run("ladder", "show", "spring").stdout
+    assert "memory_mb 700" in shown and "max_rss_mb none" in shown
+    assert re.search(r"^\S+ org: max_rss_mb 300 -> none, memory_mb 900 -> 700$", shown, re.M), shown
 
 
 def test_the_defaults_hold_strangers_code_to_a_memory_limit(run, tmp_path):

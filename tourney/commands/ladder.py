@@ -228,7 +228,7 @@ def set_(
                       sandbox=sandbox, restart=restart, max_games=max_games_per_process, max_rss_mb=max_rss_mb)
     database = open_store(db)
     settings = _limits_module().set_limits(database, service.get(database, name), changes, by=by)
-    for key, (was, now) in settings["changes"][-1]["limits"].items():
+    for key, (was, now) in sorted(settings["changes"][-1]["limits"].items()):
         typer.echo(f"{key}: {_limit_value(was)} -> {_limit_value(now)}")
     err("a running tourney ladder run plays with them from its next batch")
 
@@ -246,7 +246,7 @@ def show(name: str = _name(), db: str = _db()) -> None:
     typer.echo(f"limits: {_limits_line(_limits_module().limits_in_force(ladder))}")
     for change in settings.get("changes", []):
         typer.echo(f"{change['at']} {change['by']}: " + ", ".join(
-            f"{k} {_limit_value(a)} -> {_limit_value(b)}" for k, (a, b) in change["limits"].items()))
+            f"{k} {_limit_value(a)} -> {_limit_value(b)}" for k, (a, b) in sorted(change["limits"].items())))
 
 
 @ladder_app.command("submit", epilog="Example: tourney ladder submit spring ann -- {python} my_bot.py\n\n"
