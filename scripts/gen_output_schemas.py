@@ -860,6 +860,28 @@ class LadderCodes(Shape):
     codes: list[LadderCodeItem]
 
 
+class LadderChange(Shape):
+    at: str = Field(description="When (UTC, ISO 8601).")
+    by: str = Field(description="Who made it ($TOURNEY_USER, the login name, or --by).")
+    limits: dict[str, list[Any]] = Field(description="Each limit changed: [before, after]; null is no limit.")
+
+
+class LadderShow(Shape):
+    """``tourney ladder show NAME --json``: the ladder's settings, the bots' limits in force and
+    every change made to them (docs/ladder.md, "Limits")."""
+
+    version: Literal[1]
+    ladder: str
+    rule_set: str
+    players: int
+    status: str
+    same_author: bool
+    keep_versions: bool
+    min_share: float
+    limits: dict[str, Any] = Field(description="Every limit in force (docs/protocol.md); null is no limit.")
+    changes: list[LadderChange] = Field(description="Oldest first.")
+
+
 #: schema file name -> the shape it publishes
 SCHEMAS: dict[str, Any] = {
     "run": Run,
@@ -887,6 +909,7 @@ SCHEMAS: dict[str, Any] = {
     "ladder-version": LadderVersion,
     "ladder-settle": LadderSettle,
     "ladder-game": LadderGame,
+    "ladder-show": LadderShow,
     "ladder-code": LadderCode,
     "ladder-codes": LadderCodes,
 }

@@ -234,12 +234,21 @@ def set_(
 
 
 @ladder_app.command("show", epilog="Example: tourney ladder show spring\n\n" + EXIT_CODES)
-def show(name: str = _name(), db: str = _db()) -> None:
+def show(name: str = _name(), db: str = _db(),
+         json_out: bool = typer.Option(False, "--json", help="Print JSON (docs/schemas/ladder-show.schema.json).")
+         ) -> None:
     """A ladder's settings: its rule set, its bots' limits as they are now, and every change made
     to them (when, by whom, from what to what)."""
     service = _service()
     ladder = service.get(open_store(db, readonly=True), name)
     settings = ladder["settings"]
+    if json_out:
+        typer.echo(json.dumps({
+            "version": 1, "ladder": ladder["name"], "rule_set": ladder["rule_set"], "players": ladder["players"],
+            "status": ladder["status"], "same_author": bool(settings.get("same_author")),
+            "keep_versions": bool(settings.get("keep_versions")), "min_share": settings.get("min_share"),
+            "limits": _limits_module().limits_in_force(ladder), "changes": settings.get("changes", [])}, indent=2))
+        return
     typer.echo(f"ladder {ladder['name']}: {ladder['rule_set']}, tables of {ladder['players']}; {ladder['status']}")
     typer.echo(f"same_author: {str(bool(settings.get('same_author'))).lower()}; keep_versions: "
                f"{str(bool(settings.get('keep_versions'))).lower()}; min_share: {settings.get('min_share')}")
