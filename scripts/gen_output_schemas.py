@@ -817,6 +817,22 @@ class LadderSettle(Shape):
     neighbours: list[LadderPair]
 
 
+class LadderGameSeat(Shape):
+    entrant: str = Field(description="The version at this seat: LADDER/AUTHOR/vN.")
+    placement: int | None = Field(description="1 is first.")
+    points: float | None = Field(description="League points of the game; fewer is better.")
+    fault: str | None = Field(description="The seat's fault code (timeout, crash, ...), or null.")
+
+
+class LadderGame(Shape):
+    """``tourney ladder run NAME --json``: one line per game as it is stored (JSON Lines)."""
+
+    version: Literal[1]
+    ladder: str
+    game_id: int = Field(description="The stored game (tourney replay GAME).")
+    seats: list[LadderGameSeat] = Field(description="The seats, first place first.")
+
+
 class FairplaySignal(Shape):
     """One collusion test of a pair (docs/evaluation.md, "Collusion detection")."""
 
@@ -883,6 +899,28 @@ class LadderCodes(Shape):
     codes: list[LadderCodeItem]
 
 
+class LadderChange(Shape):
+    at: str = Field(description="When (UTC, ISO 8601).")
+    by: str = Field(description="Who made it ($TOURNEY_USER, the login name, or --by).")
+    limits: dict[str, list[Any]] = Field(description="Each limit changed: [before, after]; null is no limit.")
+
+
+class LadderShow(Shape):
+    """``tourney ladder show NAME --json``: the ladder's settings, the bots' limits in force and
+    every change made to them (docs/ladder.md, "Limits")."""
+
+    version: Literal[1]
+    ladder: str
+    rule_set: str
+    players: int
+    status: str
+    same_author: bool
+    keep_versions: bool
+    min_share: float
+    limits: dict[str, Any] = Field(description="Every limit in force (docs/protocol.md); null is no limit.")
+    changes: list[LadderChange] = Field(description="Oldest first.")
+
+
 #: schema file name -> the shape it publishes
 SCHEMAS: dict[str, Any] = {
     "run": Run,
@@ -909,6 +947,8 @@ SCHEMAS: dict[str, Any] = {
     "ladder": LadderStandings,
     "ladder-version": LadderVersion,
     "ladder-settle": LadderSettle,
+    "ladder-game": LadderGame,
+    "ladder-show": LadderShow,
     "ladder-code": LadderCode,
     "ladder-codes": LadderCodes,
 }

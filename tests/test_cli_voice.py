@@ -37,7 +37,7 @@ def test_every_help_has_an_example_and_the_exit_codes(path):
 
 
 def test_the_table_names_every_code_the_cli_uses():
-    assert sorted(EXIT_CODES) == [0, 1, 2, 3, 130]
+    assert sorted(EXIT_CODES) == [0, 1, 2, 3, 130, 143]
 
 
 def test_version():

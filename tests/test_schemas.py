@@ -91,6 +91,7 @@ SCHEMA_OF = {
     "club list": "club-list", "club history": "club-history", "club games": "club-games",
     "club night": "club-night", "club code new": "club-code", "club code list": "club-codes",
     "ladder standings": "ladder", "ladder submit": "ladder-version", "ladder settle": "ladder-settle",
+    "ladder run": "ladder-game", "ladder show": "ladder-show",
     "fairplay": "fairplay",
     "ladder code new": "ladder-code", "ladder code list": "ladder-codes",
 }
@@ -202,8 +203,11 @@ def runs(tmp_path_factory):
     runner.invoke(app, ["ladder", "new", "lad", "--seed", "2", "--db", db])
     for author, bot in (("ann", "greedy"), ("bo", "random")):
         cli("ladder", "submit", "lad", author, "--builtin", bot, "--json")
-    runner.invoke(app, ["ladder", "run", "lad", "--games", "6", "-q", "-j", "1", "--db", db])
+    lines = runner.invoke(app, ["ladder", "run", "lad", "--games", "6", "--json", "-j", "1", "--db", db]).stdout
+    out.extend(("ladder run", json.loads(line)) for line in lines.splitlines())  # JSON Lines: one a game
     cli("ladder", "standings", "lad", "--json")
+    runner.invoke(app, ["ladder", "set", "lad", "--memory-mb", "2048", "--db", db])
+    cli("ladder", "show", "lad", "--json")
     cli("ladder", "code", "new", "lad", "ann", "--expires", "30d", "--json")
     cli("ladder", "code", "list", "lad", "--json")
     cli("ladder", "settle", "lad", "--top", "2", "--games", "4", "-q", "-j", "1", "--json")

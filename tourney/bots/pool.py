@@ -92,6 +92,7 @@ class WarmPool:
         self.started = 0  # processes started ahead of their series
         self.out = 0  # entrants taken by series and not given back yet
         self.last_used = time.monotonic()
+        self.gone: set[str] = set()  # entrants that left play (retire): never kept again
 
     # which processes may be kept ------------------------------------------------------------
     def keeps(self, spec: EntrantSpec) -> bool:
@@ -99,7 +100,8 @@ class WarmPool:
         ``restart`` is ``never``, without a CPU limit (a limit over the process's life would
         then span series), whose bot has not shown that it cannot play many series."""
         return (spec.command is not None and spec.reuse.restart == "never"
-                and spec.limits.cpu_seconds is None and _key(spec) not in self.cold)
+                and spec.limits.cpu_seconds is None and _key(spec) not in self.cold
+                and _key(spec) not in self.gone)
 
     # start and end ------------------------------------------------------------------------------
     def prestart(self, wanted: list[tuple[EntrantSpec, int]]) -> None:
@@ -174,6 +176,17 @@ class WarmPool:
             return False
         # a bot that left after its last game is kept too: it forfeits its next one (a record)
         return e.running or e._left is not None
+
+    def retire(self, specs: Sequence[EntrantSpec]) -> int:
+        """Entrants that left play (a ladder's retired or disabled version): goodbye to their
+        idle processes now, all at once, and to those out in a series when it gives them back.
+        Returns how many were said goodbye now."""
+        with self.lock:
+            keys = {_key(spec) for spec in specs}
+            self.gone |= keys
+            leaving = [e for key in keys for e in self.idle.pop(key, [])]
+        close_together(leaving)
+        return len(leaving)
 
     def close(self) -> None:
         """Goodbye to every idle process, all at once, and an end to those started ahead and

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 
@@ -11,7 +12,8 @@ from engine import OptionsError, validate_options
 from tourney.app import app
 from tourney.bots.sandbox import MODES, NOBODY, Policy, problem
 from tourney.bots.spec import EntrantSpec, Limits
-from tourney.commands.common import EXIT_CODES
+from tourney.commands.common import EXIT_CODES, parse_options
+from tourney.config import check_limits
 from tourney.errors import CheckFailed, UserError
 
 ADVICE = {
@@ -63,6 +65,8 @@ def check(
                                              "\"Fair play\")."),
     network: bool = typer.Option(False, "--network", help="Let the sandboxed bot use the network."),
     writable: bool = typer.Option(False, "--writable", help="Let the sandboxed bot write its folder."),
+    limit: list[str] = typer.Option(None, "--limit", help=(
+        "Another bot limit, key=value (docs/protocol.md, \"Time and limits\"), e.g. memory_mb=1024.")),
 ) -> None:
     """Check a bot: start it, do the handshake, play seeded games against a built-in bot, and
     tell you plainly what is wrong, if anything.
@@ -72,7 +76,9 @@ def check(
     from tourney.bots.entrants import SubprocessEntrant, open_entrant  # heavy at CLI start: loads for check
 
     _refuse_bad_usage(command, cwd, opponent, sandbox, rule_set)
-    limits = Limits(startup_timeout=startup_timeout, decision_timeout=decision_timeout)
+    fields = {f.name for f in dataclasses.fields(Limits)}
+    extra = {k: v for k, v in check_limits("", "limits", parse_options(limit, "--limit")).items() if k in fields}
+    limits = Limits(**{"startup_timeout": startup_timeout, "decision_timeout": decision_timeout, **extra})
     spec = EntrantSpec("bot", command=tuple(command), cwd=cwd, limits=limits,
                        sandbox=Policy(sandbox, network=network, writable=writable))
     bot = SubprocessEntrant(spec, seed)

@@ -39,13 +39,13 @@ def show_progress(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
-def parse_options(items: list[str] | None) -> dict:
-    """``--option key=value`` pairs; values are read as TOML (``3``, ``true``, ``"zero"``) and
-    fall back to plain strings."""
+def parse_options(items: list[str] | None, flag: str = "--option") -> dict:
+    """``--option key=value`` pairs (or those of ``flag``); values are read as TOML (``3``,
+    ``true``, ``"zero"``) and fall back to plain strings."""
     options = {}
     for item in items or []:
         if "=" not in item:
-            raise UserError(f"--option {item!r}: expected key=value")
+            raise UserError(f"{flag} {item!r}: expected key=value")
         key, value = item.split("=", 1)
         try:
             options[key.strip()] = tomllib.loads(f"v = {value}")["v"]

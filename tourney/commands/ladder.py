@@ -1,12 +1,16 @@
 """``tourney ladder ...``: an open competition of submitted bots (docs/ladder.md).
 
 Each subcommand parses, asks :mod:`tourney.ladder.service` and prints: data on stdout (a table,
-or JSON with ``--json``), progress and notes on stderr. Mistakes are one ``error:`` line (exit 2).
+or JSON with ``--json``; ``run`` and ``settle`` a line per game as it is stored), progress and
+notes on stderr. Mistakes are one ``error:`` line (exit 2). ``run`` and ``settle`` stop on
+Ctrl-C or SIGTERM (a service manager's stop) the same way, and say so (docs/cli.md).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 
 import typer
@@ -34,6 +38,12 @@ def _service():
     return service
 
 
+def _limits_module():
+    from tourney.ladder import limits  # as heavy as the service: the event runner's config loads
+
+    return limits
+
+
 def _db():
     return typer.Option(None, "--db", help=DB_HELP)
 
@@ -46,18 +56,97 @@ def _concurrency():
     return typer.Option(0, "--concurrency", "-j", min=0, help="Tables played at once (0: cores).")
 
 
+#: the bots' limits, as ladder new and ladder set take them (docs/protocol.md, "Time and limits");
+#: 0 lifts a limit that can be lifted
+DECISION_TIMEOUT = typer.Option(None, "--decision-timeout", min=0.01, help="Seconds per decision.")
+STARTUP_TIMEOUT = typer.Option(None, "--startup-timeout", min=0.01, help="Seconds for the handshake.")
+TIME_BANK = typer.Option(None, "--time-bank", min=0.0, help="Extra seconds a bot may spend over a game (0: none).")
+MEMORY_MB = typer.Option(None, "--memory-mb", min=0, help=(
+    "Address space of a bot's process, MiB (RLIMIT_AS; default 1024; 0: no limit)."))
+CPU_SECONDS = typer.Option(None, "--cpu-seconds", min=0, help=(
+    "CPU seconds of a bot's process over its life (0: no limit, the default; set, no process is kept warm)."))
+MAX_PROCESSES = typer.Option(None, "--max-processes", min=1, help=(
+    "Processes and threads a sandboxed bot may have at once (default 128)."))
+MAX_OPEN_FILES = typer.Option(None, "--max-open-files", min=16, help="Open files per process of a bot (default 256).")
+SCRATCH_MB = typer.Option(None, "--scratch-mb", min=1, help="Size of a sandboxed bot's /tmp, MiB (default 64).")
+RESTART = typer.Option(None, "--restart", help=(
+    "A fresh bot process: never (reuse a warm one while the bot allows it; the default), series, or game."))
+MAX_GAMES_PER_PROCESS = typer.Option(None, "--max-games-per-process", min=0, help=(
+    "Replace a bot's process, between games, after it has begun this many games (0: never, the default)."))
+MAX_RSS_MB = typer.Option(None, "--max-rss-mb", min=0, help=(
+    "Replace a bot's process, between games, when it holds more memory than this, MiB (default 512; 0: never)."))
+LIMIT = typer.Option(None, "--limit", help="Any other key of an event's [limits], key=value (e.g. grace=2).")
+
+
+def _limits(pairs: list[str] | None, **named) -> dict:
+    """The limits given: the named options and ``--limit`` pairs (0 lifts a limit that can be lifted)."""
+    lift = _limits_module().LIFTABLE
+    given = {**{k: v for k, v in named.items() if v is not None}, **parse_options(pairs, "--limit")}
+    return {k: None if v == 0 and k in lift else v for k, v in given.items()}
+
+
+def _limit_value(value) -> str:
+    return "none" if value is None else str(value)
+
+
+def _limits_line(limits: dict) -> str:
+    return ", ".join(f"{k} {_limit_value(v)}" for k, v in sorted(limits.items()))
+
+
 def _note(text: str) -> None:
     err(text)
 
 
-def _progress(quiet: bool):
+def _progress(quiet: bool, json_lines: bool = False, ladder: str = ""):
+    """What to print as each game is stored: a line on stdout (data, docs/cli.md), or with
+    ``json_lines`` one JSON object (docs/schemas/ladder-game.schema.json); nothing if quiet."""
     if quiet:
         return None
 
     def on_game(names: list[str], payload: dict) -> None:
         order = sorted(range(len(names)), key=lambda s: payload["seats"][s]["placement"] or 0)
-        err(f"game {payload.get('game_id')}: " + " > ".join(names[s] for s in order))
+        if json_lines:
+            seats = [{"entrant": names[s], "placement": payload["seats"][s]["placement"],
+                      "points": payload["seats"][s]["points"], "fault": payload["seats"][s]["fault"]}
+                     for s in order]
+            typer.echo(json.dumps({"version": 1, "ladder": ladder, "game_id": payload.get("game_id"),
+                                   "seats": seats}))
+            return
+        faults = [f"{names[s]}: {payload['seats'][s]['fault']}" for s in order if payload["seats"][s]["fault"]]
+        typer.echo(f"game {payload.get('game_id')}: " + " > ".join(names[s] for s in order)
+                   + (f" (fault {', '.join(faults)})" if faults else ""))
     return on_game
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the run stops as on Ctrl-C (a KeyboardInterrupt, so that every layer that
+    cleans up after Ctrl-C, the worker pool, the cluster's stop, the bots, does so here too)."""
+
+
+@contextlib.contextmanager
+def _stopping():
+    """While a run plays: SIGTERM (systemd's, or ``kill``) stops it as Ctrl-C does; the first
+    one only, so that cleaning up is not interrupted again. Yields the signals received."""
+    received: list[int] = []
+
+    def on_term(signum, frame) -> None:
+        if not received:
+            received.append(signum)
+            raise Terminated
+
+    before = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _stopped(received: list[int]) -> typer.Exit:
+    """Say how the run stopped; the exit to raise (130 after Ctrl-C, 143 after SIGTERM)."""
+    why = "SIGTERM" if received else "Ctrl-C"
+    err(f"stopped ({why}): every finished game is stored; the tables in play were abandoned and "
+        "are played first when the same command runs again")
+    return typer.Exit(143 if received else 130)
 
 
 @ladder_app.command("new", epilog="Example: tourney ladder new spring --rule-set crazier-eights --players 4\n\n"
@@ -73,14 +162,27 @@ def new(
                                        help="Keep an author's earlier versions in play when a new one comes."),
     min_share: float = typer.Option(0.25, "--min-share", min=0.0, max=1.0,
                                     help="Least share of the mean games each active version plays."),
-    decision_timeout: float = typer.Option(None, "--decision-timeout", min=0.01, help="Seconds per decision."),
-    startup_timeout: float = typer.Option(None, "--startup-timeout", min=0.01, help="Seconds for the handshake."),
+    decision_timeout: float = DECISION_TIMEOUT,
+    startup_timeout: float = STARTUP_TIMEOUT,
+    time_bank: float = TIME_BANK,
+    memory_mb: int = MEMORY_MB,
+    cpu_seconds: int = CPU_SECONDS,
+    max_processes: int = MAX_PROCESSES,
+    max_open_files: int = MAX_OPEN_FILES,
+    scratch_mb: int = SCRATCH_MB,
     sandbox: str = typer.Option("auto", "--sandbox", help="Isolate the bots: auto, on or off."),
     keep_logs: str = typer.Option("20", "--keep-logs", help="Each version's last N games keep its stderr in "
                                   "full ('all': every game); faulted games keep their fault and stderr's end."),
+    restart: str = RESTART,
+    max_games_per_process: int = MAX_GAMES_PER_PROCESS,
+    max_rss_mb: int = MAX_RSS_MB,
+    limit: list[str] = LIMIT,
     db: str = _db(),
 ) -> None:
-    """Make a ladder: tables of --players, games of --rule-set."""
+    """Make a ladder: tables of --players, games of --rule-set.
+
+    The bots' limits are an event's [limits] (docs/protocol.md), with safe defaults for
+    strangers' code (docs/ladder.md, "Limits"); tourney ladder set changes them later."""
     service = _service()
     if sandbox not in ("auto", "on", "off"):
         raise service.LadderError(f"--sandbox must be auto, on or off, not {sandbox!r}")
@@ -88,13 +190,79 @@ def new(
         keep = logs.parse_keep(keep_logs)
     except ValueError as exc:
         raise service.LadderError(f"--{exc}") from None
-    limits = {"sandbox": sandbox, **({"decision_timeout": decision_timeout} if decision_timeout else {}),
-              **({"startup_timeout": startup_timeout} if startup_timeout else {})}
+    limits = _limits(limit, decision_timeout=decision_timeout, startup_timeout=startup_timeout,
+                     time_bank=time_bank, memory_mb=memory_mb, cpu_seconds=cpu_seconds,
+                     max_processes=max_processes, max_open_files=max_open_files, scratch_mb=scratch_mb,
+                     sandbox=sandbox, restart=restart, max_games=max_games_per_process, max_rss_mb=max_rss_mb)
     ladder = service.new_ladder(open_store(db), name, rule_set, players, parse_options(option), seed,
                                 same_author=same_author, keep_versions=keep_versions, min_share=min_share,
                                 limits=limits, keep_logs=keep if keep is not None else "all")
     typer.echo(f"ladder {ladder['name']}: {ladder['rule_set']}, tables of {ladder['players']}; "
                f"submit with: tourney ladder submit {ladder['name']} AUTHOR -- COMMAND...")
+    typer.echo(f"limits: {_limits_line(_limits_module().limits_of(ladder))}")
+
+
+@ladder_app.command("set", epilog="Example: tourney ladder set spring --memory-mb 512 --max-rss-mb 256\n\n"
+                    + EXIT_CODES)
+def set_(
+    name: str = _name(),
+    decision_timeout: float = DECISION_TIMEOUT,
+    startup_timeout: float = STARTUP_TIMEOUT,
+    time_bank: float = TIME_BANK,
+    memory_mb: int = MEMORY_MB,
+    cpu_seconds: int = CPU_SECONDS,
+    max_processes: int = MAX_PROCESSES,
+    max_open_files: int = MAX_OPEN_FILES,
+    scratch_mb: int = SCRATCH_MB,
+    sandbox: str = typer.Option(None, "--sandbox", help="Isolate the bots: auto, on or off."),
+    restart: str = RESTART,
+    max_games_per_process: int = MAX_GAMES_PER_PROCESS,
+    max_rss_mb: int = MAX_RSS_MB,
+    limit: list[str] = LIMIT,
+    by: str = typer.Option(None, "--by", help="Who changes them (default: $TOURNEY_USER or the login name)."),
+    db: str = _db(),
+) -> None:
+    """Change the bots' limits of a ladder; the change is recorded (tourney ladder show).
+
+    It applies to every version, from the next batch of a running tourney ladder run (whose
+    warm processes of the old limits are said goodbye)."""
+    service = _service()
+    if sandbox is not None and sandbox not in ("auto", "on", "off"):
+        raise service.LadderError(f"--sandbox must be auto, on or off, not {sandbox!r}")
+    changes = _limits(limit, decision_timeout=decision_timeout, startup_timeout=startup_timeout,
+                      time_bank=time_bank, memory_mb=memory_mb, cpu_seconds=cpu_seconds,
+                      max_processes=max_processes, max_open_files=max_open_files, scratch_mb=scratch_mb,
+                      sandbox=sandbox, restart=restart, max_games=max_games_per_process, max_rss_mb=max_rss_mb)
+    database = open_store(db)
+    settings = _limits_module().set_limits(database, service.get(database, name), changes, by=by)
+    for key, (was, now) in sorted(settings["changes"][-1]["limits"].items()):
+        typer.echo(f"{key}: {_limit_value(was)} -> {_limit_value(now)}")
+    err("a running tourney ladder run plays with them from its next batch")
+
+
+@ladder_app.command("show", epilog="Example: tourney ladder show spring\n\n" + EXIT_CODES)
+def show(name: str = _name(), db: str = _db(),
+         json_out: bool = typer.Option(False, "--json", help="Print JSON (docs/schemas/ladder-show.schema.json).")
+         ) -> None:
+    """A ladder's settings: its rule set, its bots' limits as they are now, and every change made
+    to them (when, by whom, from what to what)."""
+    service = _service()
+    ladder = service.get(open_store(db, readonly=True), name)
+    settings = ladder["settings"]
+    if json_out:
+        typer.echo(json.dumps({
+            "version": 1, "ladder": ladder["name"], "rule_set": ladder["rule_set"], "players": ladder["players"],
+            "status": ladder["status"], "same_author": bool(settings.get("same_author")),
+            "keep_versions": bool(settings.get("keep_versions")), "min_share": settings.get("min_share"),
+            "limits": _limits_module().limits_in_force(ladder), "changes": settings.get("changes", [])}, indent=2))
+        return
+    typer.echo(f"ladder {ladder['name']}: {ladder['rule_set']}, tables of {ladder['players']}; {ladder['status']}")
+    typer.echo(f"same_author: {str(bool(settings.get('same_author'))).lower()}; keep_versions: "
+               f"{str(bool(settings.get('keep_versions'))).lower()}; min_share: {settings.get('min_share')}")
+    typer.echo(f"limits: {_limits_line(_limits_module().limits_in_force(ladder))}")
+    for change in settings.get("changes", []):
+        typer.echo(f"{change['at']} {change['by']}: " + ", ".join(
+            f"{k} {_limit_value(a)} -> {_limit_value(b)}" for k, (a, b) in sorted(change["limits"].items())))
 
 
 @ladder_app.command("submit", epilog="Example: tourney ladder submit spring ann -- {python} my_bot.py\n\n"
@@ -142,20 +310,27 @@ def run(
     cluster: str = typer.Option(None, "--cluster", help="Play on the Dask cluster at this address."),
     concurrency: int = _concurrency(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No line per game."),
+    json_lines: bool = typer.Option(False, "--json", help=(
+        "Each game as one JSON object on its own line (docs/schemas/ladder-game.schema.json).")),
     db: str = _db(),
 ) -> None:
-    """Play tables until stopped (Ctrl-C) or the budget is spent.
+    """Play tables until stopped (Ctrl-C or SIGTERM) or the budget is spent.
 
-    Every game is stored as it ends, and running the command again resumes. New versions are
-    checked first."""
+    Every game is stored as it ends and printed on stdout (a line, or a JSON line with --json);
+    notes (checks, disabled versions) go to stderr. Running the command again resumes. New
+    versions are checked first."""
     service = _service()
     database = open_store(db)
-    try:
-        done = service.run(database, name, games=games, hours=hours, concurrency=concurrency,
-                           cluster=cluster, on_game=_progress(quiet), on_note=_note)
-    except KeyboardInterrupt:
-        err("stopped: every finished game is stored; run the same command to go on")
-        raise typer.Exit(130) from None
+    with _stopping() as received:
+        try:
+            done = service.run(database, name, games=games, hours=hours, concurrency=concurrency,
+                               cluster=cluster, on_game=_progress(quiet, json_lines, name), on_note=_note)
+        except KeyboardInterrupt:
+            raise _stopped(received) from None
+        except Exception:
+            if received:  # a worker that died of the same SIGTERM, seen first: still a stop
+                raise _stopped(received) from None
+            raise
     err(f"{done['games']} game(s) played")
 
 
@@ -208,14 +383,19 @@ def settle(
     """The final phase: settle the order of the top N.
 
     Submissions close, and tables are played until every pair of neighbours in the top N is
-    separated at 95% or the budget is spent. Says which pairs stayed tied."""
+    separated at 95% or the budget is spent. Says which pairs stayed tied. A line per game goes
+    to stdout as it is stored, but with --json (the outcome only) or --quiet."""
     service = _service()
-    try:
-        done = service.settle(open_store(db), name, top, games=games, hours=hours, concurrency=concurrency,
-                              cluster=cluster, on_game=_progress(quiet), on_note=_note)
-    except KeyboardInterrupt:
-        err("stopped: every finished game is stored; run the same command to go on")
-        raise typer.Exit(130) from None
+    with _stopping() as received:
+        try:
+            done = service.settle(open_store(db), name, top, games=games, hours=hours, concurrency=concurrency,
+                                  cluster=cluster, on_game=_progress(quiet or json_out), on_note=_note)
+        except KeyboardInterrupt:
+            raise _stopped(received) from None
+        except Exception:
+            if received:
+                raise _stopped(received) from None
+            raise
     if json_out:
         typer.echo(json.dumps(done, indent=2))
         return

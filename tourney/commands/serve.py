@@ -39,6 +39,30 @@ def _log_refused_codes() -> None:
     log.propagate = False
 
 
+#: the reverse proxy trusted unless --trusted-proxy says otherwise: one on this machine
+LOOPBACK_PROXY = "127.0.0.1,::1"
+
+
+def trusted_proxies(value: str) -> list[str] | None:
+    """``--trusted-proxy``: the addresses or networks whose ``X-Forwarded-For`` header is believed
+    (None for ``none``: the connecting address is the client); a bad one is a user error."""
+    if value.strip().lower() == "none":
+        return None
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    for item in items:
+        if item == "*":
+            raise UserError("--trusted-proxy '*' would let every client choose the address its code attempts "
+                            "are counted under; name the proxy's address")
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise UserError(f"--trusted-proxy {item!r}: not an IP address or network (e.g. 127.0.0.1, "
+                            "10.0.0.0/8), nor 'none'") from None
+    if not items:
+        raise UserError("--trusted-proxy: give the proxy's address, or 'none'")
+    return items
+
+
 def _local_only(host: str) -> bool:
     """Whether ``host`` is a loopback address (this machine only)."""
     if host == "localhost":
@@ -64,6 +88,10 @@ def serve(
                                            "working bot sandbox."),
     max_upload: str = typer.Option("8M", "--max-upload",
                                    help="With --ladder-entry: the largest upload taken (bytes, or 512K, 8M)."),
+    trusted_proxy: str = typer.Option(LOOPBACK_PROXY, "--trusted-proxy", help=(
+        "The reverse proxy in front (addresses or networks, comma-separated): a request from it is counted "
+        "against the client its X-Forwarded-For header names (rate limits, logs). 'none': against the "
+        "connecting address. Default: a proxy on this machine.")),
 ) -> None:
     """Serve the results as web pages: events with live standings, cross-tables and series, club
     leagues, entrants, and a replay of every game. Read-only: safe next to a running tourney run.
@@ -74,6 +102,7 @@ def serve(
 
     from tourney.web.app import create_app  # heavy: the web stack (Starlette, Jinja2) loads for serve only
 
+    proxies = trusted_proxies(trusted_proxy)
     upload_limit = None
     if ladder_entry:
         from tourney.web import ladder_entry as entry  # heavy: the web stack loads for serve only
@@ -116,7 +145,8 @@ def serve(
     if club_entry or ladder_entry:
         _log_refused_codes()
     server = uvicorn.Server(uvicorn.Config(create_app(db_path(db), club_entry=club_entry, ladder_entry=ladder_entry,
-                                                      max_upload=upload_limit), log_level="warning"))
+                                                      max_upload=upload_limit), log_level="warning",
+                                            proxy_headers=proxies is not None, forwarded_allow_ips=proxies or []))
     try:
         server.run(sockets=[sock])
     finally:

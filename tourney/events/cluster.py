@@ -51,6 +51,7 @@ from tourney.events.cluster_worker import (
     play_on_worker,
     portable,
     warm_close,
+    warm_retire,
     warm_start,
 )
 from tourney.events.play import SeriesTask
@@ -306,8 +307,13 @@ def run_on_cluster(runner, address: str) -> None:
         client.run(warm_start, run_id, wanted)  # every worker at once
         warmed = True
         held = {w: {spec["name"] for spec, _ in wanted} for w in client.scheduler_info()["workers"]}
+        # entrants that left play: goodbye on every worker at once (a worker that cannot answer,
+        # dying, takes its processes with it: its death is the run's to handle, not this call's)
+        runner.leaving = lambda specs: client.run(warm_retire, run_id, [portable(spec) for spec in specs],
+                                                  on_error="ignore")
         ClusterRun(runner, client, run_id, held).run()  # round after round
     finally:
+        runner.leaving = None
         if warmed:
             try:
                 client.run(warm_close, run_id)  # goodbye on every worker at once

@@ -73,6 +73,14 @@ def warm_start(run_id: str, wanted: list[tuple[dict, int]]) -> int:
     return sum(len(group) for groups in (pool.idle, pool.launched) for group in groups.values())
 
 
+def warm_retire(run_id: str, specs: list[dict]) -> int:
+    """On a worker: goodbye to the run's warm processes of entrants that left play (idle ones
+    now, those in a series when it ends); how many went now."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(run_id)
+    return pool.retire([entrant_spec(spec) for spec in specs]) if pool is not None else 0
+
+
 def warm_close(run_id: str) -> None:
     """On a worker: goodbye to the run's warm bots (all at once)."""
     with _POOLS_LOCK:

@@ -11,6 +11,7 @@ import multiprocessing as mp
 import os
 import queue as _queue
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from tourney import formats, seeding
@@ -112,9 +113,10 @@ class Runner:
     Callbacks: ``on_game(series_row, payload)``, ``on_series(series_row, result)``,
     ``on_warn(text)``; ``on_line`` (in-process runs only) gets every log line as it is made.
     ``more()``, if given, is asked for further tasks when the given ones are done (the next
-    round of a Swiss or knockout), until it returns none. With ``cluster`` (a Dask scheduler's
-    address) the series are played on that cluster's workers instead of local processes
-    (:mod:`tourney.events.cluster`), ``cluster_group`` series per Dask task.
+    round of a Swiss or knockout), until it returns none; then ``keep()``, if given, for the
+    command entrants that may keep their warm processes (:meth:`keep_only`). With ``cluster``
+    (a Dask scheduler's address) the series are played on that cluster's workers instead of
+    local processes (:mod:`tourney.events.cluster`), ``cluster_group`` series per Dask task.
 
     ``ahead()``, if given, is asked, each time a round starts on the local pool, for the round
     that ``more()`` will give after it should the event go on (:func:`ahead_tasks`). Those
@@ -127,8 +129,9 @@ class Runner:
 
     def __init__(self, db, event_id: int, tasks: list[SeriesTask], concurrency: int,
                  on_game=None, on_series=None, on_warn=None, on_line=None, more=None,
-                 cluster: str | None = None, cluster_group: int = 1, ahead=None):
+                 cluster: str | None = None, cluster_group: int = 1, ahead=None, keep=None):
         self.more = more
+        self.keep = keep
         self.ahead = ahead
         #: rounds played ahead: asked for, kept, dropped; games of dropped rounds thrown away
         self.ahead_counts = {"rounds": 0, "kept": 0, "dropped": 0, "games_dropped": 0}
@@ -144,6 +147,12 @@ class Runner:
         self.cluster = cluster
         self.series = self._series_of(tasks)
         self.finished = 0
+        #: how the warm processes of entrants that left play are said goodbye to, where the
+        #: series are played (set by each way of playing while it plays: see :meth:`leave`)
+        self.leaving: Callable[[list[dict]], object] | None = None
+        #: the command entrants handed out to play so far, by name (see :meth:`keep_only`)
+        self.handed: dict[str, dict] = {}
+        self._hand(tasks)
 
     def _series_of(self, tasks: list[SeriesTask]) -> dict[int, dict]:
         """The stored rows of the series about to be played (only those: a ladder's event holds
@@ -194,6 +203,26 @@ class Runner:
                 if self.on_series:
                     self.on_series(s, result)
 
+    def leave(self, specs: list[dict]) -> None:
+        """Entrants that left play (a ladder's retired or disabled versions; ``specs`` as the
+        tasks carried them): every worker says goodbye to its warm processes of them, the idle
+        ones before this returns, those playing a series when that series ends."""
+        if specs and self.leaving is not None:
+            self.leaving(specs)
+
+    def keep_only(self, specs: list[dict]) -> None:
+        """The command entrants that may keep their warm processes (a ladder's active versions,
+        with their limits as they are now): every other entrant handed out so far, or handed out
+        with another spec, leaves the workers (:meth:`leave`)."""
+        keep = {spec["name"]: spec for spec in specs}
+        leaving = [spec for name, spec in self.handed.items() if keep.get(name) != spec]
+        for spec in leaving:
+            del self.handed[spec["name"]]
+        self.leave(leaving)
+
+    def _hand(self, tasks: list[SeriesTask]) -> None:
+        self.handed.update((spec["name"], spec) for t in tasks for spec in t.entrants if spec.get("command"))
+
     def run(self) -> None:
         """Play every pending series, round after round, with the event's bots kept warm from
         the first series to the last (docs/protocol.md, "Warm bots")."""
@@ -205,6 +234,7 @@ class Runner:
         size = min(self.concurrency, len(self.tasks))
         if size <= 1:
             pool = WarmPool()
+            self.leaving = lambda specs: pool.retire([entrant_spec(spec) for spec in specs])
             try:
                 pool.prestart([(entrant_spec(spec), n) for spec, n in self.warm_wanted()])
                 while self.tasks:
@@ -212,6 +242,7 @@ class Runner:
                         run_series(task, self.handle, on_line=self.on_line, pool=pool)
                     self.next_round()
             finally:
+                self.leaving = None
                 pool.close()
             return
         self._run_pool(size)
@@ -219,6 +250,9 @@ class Runner:
     def next_round(self) -> bool:
         """Take the next round's tasks (``more``); whether there are any."""
         self.tasks = self.more() if self.more is not None else []
+        if self.keep is not None:  # before the new tasks are counted as handed: their specs are kept
+            self.keep_only(self.keep())
+        self._hand(self.tasks)
         self.series = self._series_of(self.tasks)
         return bool(self.tasks)
 
@@ -280,13 +314,21 @@ class Runner:
         # that holds its entrants' warm processes where one can
         route = not warm and any(spec.get("command") for t in self.tasks for spec in t.entrants)
         claims = ctx.Array("i", ROUTE_MAX) if route else None
+        leaving = workers.Leaving(ctx, size)
         pool = ProcessPoolExecutor(size, mp_context=ctx, initializer=workers.init,
-                                   initargs=(q, os.getpid(), warm, dropped, claims))
+                                   initargs=(q, os.getpid(), warm, dropped, claims, leaving))
+
+        def alive() -> set[int]:
+            return {p.pid for p in list((getattr(pool, "_processes", None) or {}).values()) if p.is_alive()}
+
+        self.leaving = lambda specs: leaving.tell(specs, alive)
         try:
             _Rounds(self, pool, q, dropped, routed=route).play()
         except BaseException:
             self._abort(pool)
             raise
+        finally:
+            self.leaving = None
         pool.shutdown(wait=True)
 
 

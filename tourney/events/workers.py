@@ -11,10 +11,12 @@ gone) and closes its bots on SIGTERM, so no bot outlives a run.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing import util
 
 from tourney.bots.pool import WarmPool
@@ -76,12 +78,12 @@ def _watch_main(main_pid: int) -> None:
             _abandon(137)
 
 
-def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, dropped=None,
-         claims=None) -> None:
+def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None,
+         dropped=None, claims=None, leaving: Leaving | None = None) -> None:
     """Set up a worker: its queue, its watch on the main process, its signals, and its warm
     pool, which starts ``count`` processes of each ``(entrant spec, count)`` of ``warm`` now.
     ``dropped`` is the shared array of dropped rounds (by ticket), ``claims`` that of the series
-    taken from routed rounds."""
+    taken from routed rounds; ``leaving`` tells it the entrants that left play."""
     global _QUEUE, _POOL, _DROPPED, _CLAIMS
     _QUEUE = q
     _DROPPED, _CLAIMS = dropped, claims
@@ -91,8 +93,77 @@ def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None, dropped=N
     _POOL = WarmPool()
     # goodbye to the warm bots when the pool shuts this worker down (all at once)
     util.Finalize(None, _POOL.close, exitpriority=100)
+    if leaving is not None:
+        leaving.listen(_POOL)
     if warm:
         _POOL.prestart([(entrant_spec(spec), count) for spec, count in warm])
+
+
+class Leaving:
+    """How the main process tells every worker of its pool that entrants left play (a ladder's
+    retired or disabled versions), and waits until each has said goodbye to its idle processes
+    of them (:meth:`WarmPool.retire`; those out in a series go when it ends).
+
+    Shared memory only, nothing on the pool's queues (a free worker may take any job, so a job
+    cannot be addressed to a worker): each worker takes a slot when it starts, a thread of its
+    own waits on its slot's event, and it answers a message by writing the message's number in
+    its slot. The main process writes the next message only once every live worker answered."""
+
+    #: bytes of one message (the entrants' specs as JSON); more is sent as several messages
+    SIZE = 1 << 16
+
+    def __init__(self, ctx, workers: int):
+        self.text = ctx.Array("c", self.SIZE, lock=False)
+        self.number = ctx.Value("i", 0, lock=False)
+        self.pids = ctx.Array("i", workers, lock=False)  # the worker in each slot
+        self.answered = ctx.Array("i", workers, lock=False)
+        self.taken = ctx.Value("i", 0)
+        self.wake = [ctx.Event() for _ in range(workers)]
+        self.done = ctx.Semaphore(0)
+
+    def listen(self, pool: WarmPool) -> None:
+        """In a worker: take a slot and answer messages for ``pool`` from now on."""
+        with self.taken.get_lock():
+            slot = self.taken.value
+            self.taken.value += 1
+        if slot < len(self.wake):  # a pool starts at most as many workers as it has slots
+            self.pids[slot] = os.getpid()
+            threading.Thread(target=self._serve, args=(slot, pool), daemon=True,
+                             name="tourney-leaving").start()
+
+    def _serve(self, slot: int, pool: WarmPool) -> None:
+        while True:
+            self.wake[slot].wait()
+            self.wake[slot].clear()
+            number = self.number.value
+            specs = json.loads(self.text.value.decode() or "[]")
+            try:
+                pool.retire([entrant_spec(spec) for spec in specs])
+            except Exception:  # pragma: no cover - answered all the same: the main process waits
+                pass
+            self.answered[slot] = number
+            self.done.release()
+
+    def tell(self, specs: list[dict], alive: Callable[[], set[int]], wait: float = 60.0) -> None:
+        """In the main process: every worker says goodbye to its idle processes of ``specs``;
+        returns when each live worker (``alive()``: their pids) has, or after ``wait`` seconds."""
+        chunks: list[list[dict]] = [[]]
+        for spec in specs:
+            if chunks[-1] and len(json.dumps(chunks[-1] + [spec])) >= self.SIZE:
+                chunks.append([])
+            chunks[-1].append(spec)
+        for chunk in chunks:
+            self.text.value = json.dumps(chunk).encode()
+            self.number.value += 1
+            for event in self.wake:
+                event.set()
+            deadline = time.monotonic() + wait
+            while time.monotonic() < deadline:
+                pids = alive()
+                if all(self.answered[k] == self.number.value for k in range(len(self.wake))
+                       if self.pids[k] in pids):
+                    break
+                self.done.acquire(timeout=0.5)  # a worker that dies meanwhile is not waited for
 
 
 def init_signals() -> None:

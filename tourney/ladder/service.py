@@ -36,7 +36,7 @@ from tourney.config import ConfigError, check_command, resolve_entrant
 from tourney.errors import UserError
 from tourney.events.play import SeriesTask
 from tourney.events.runner import Runner
-from tourney.ladder import vetting
+from tourney.ladder import limits, vetting
 from tourney.ladder.matchmaking import Matchmaker, Pool
 from tourney.ladder.ratings import Ratings
 from tourney.results import ladder as rows
@@ -90,6 +90,7 @@ def new_ladder(db, name: str, rule_set: str, players: int, options: dict | None 
     if store.find_event(db, event_name(name)) is not None:
         raise LadderError(f"the database already holds an event called {event_name(name)!r}")
     chosen = {**DEFAULTS, **{k: v for k, v in settings.items() if v is not None}}
+    chosen["limits"] = {**limits.LIMITS, **limits.check(chosen["limits"])}
     event = {"name": event_name(name), "format": "league", "rule_set": rule_set, "options": options or {},
              "seed": seed if seed is not None else random.SystemRandom().randrange(2**31),
              "players": players, "games": 1, "rounds": 1, "ladder": name}
@@ -182,7 +183,7 @@ def vet(db, ladder: dict, version: dict) -> dict:
     """Check a pending version; it becomes active (retiring its author's earlier versions unless
     the ladder keeps them) or is refused with ``tourney check``'s report as the reason."""
     seed = seeding.derive("ladder check", ladder["seed"], version["id"])
-    passed, report = vetting.check(version["spec"], ladder["rule_set"], seed % 2**31,
+    passed, report = vetting.check(limits.version_spec(ladder, version), ladder["rule_set"], seed % 2**31,
                                    ladder["settings"].get("check_games", vetting.CHECK_GAMES))
     if not passed:
         rows.set_version_status(db, version["id"], "rejected", report)
@@ -255,7 +256,7 @@ class LadderRun:
                           entrants=specs, secret=self.secret)
 
     def _spec(self, v: dict) -> dict:
-        return {**v["spec"], "name": v["entrant"]}
+        return {**limits.version_spec(self.ladder, v), "name": v["entrant"]}
 
     def leftover_tasks(self) -> list[SeriesTask]:
         """Tables made by an earlier run but not played: kept if every version at them still
@@ -281,6 +282,7 @@ class LadderRun:
         if any(v["status"] == "pending" for v in self._versions()):
             self.check_pending()  # submitted while this run plays: checked before they play
         versions = self._versions()
+        self.ladder["settings"] = get(self.db, self.ladder["name"])["settings"]  # changed by ladder set
         self.ratings.track(versions)
         self._release(keep=set(self._open))
         rows.tidy(self.db, self.ladder)
@@ -400,8 +402,8 @@ class LadderRun:
         tasks = self._hand_out(tasks) if tasks else more()
         if tasks:
             runner = _Runner(self.db, self.ladder["event_id"], tasks, self.concurrency, on_game=self._game,
-                             on_warn=self.on_note, more=more, cluster=self.cluster,
-                             cluster_group=self.cluster_group)
+                             on_warn=self.on_note, more=more, cluster=self.cluster, cluster_group=self.cluster_group,
+                             keep=lambda: [self._spec(v) for v in self._versions() if v["status"] == "active"])
             runner.plans_ahead = self._planning_ahead
             runner.run()
         self._release(keep=set())

@@ -13,6 +13,7 @@ its detail as the reason; its games stay, and the others play on.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -43,6 +44,9 @@ def check_command(spec: dict, rule_set: str, seed: int, games: int = CHECK_GAMES
     for key in ("startup_timeout", "decision_timeout"):
         if key in limits:
             argv += [f"--{key.replace('_', '-')}", str(limits[key])]
+    for key, value in sorted(limits.items()):  # the others (memory, processes, ...) as in play
+        if key not in ("sandbox", "startup_timeout", "decision_timeout", "restart", "max_games", "max_rss_mb"):
+            argv += ["--limit", f"{key}={json.dumps(value)}"]
     for key in ("network", "writable"):
         if spec.get(key):
             argv.append(f"--{key}")
