@@ -14,6 +14,7 @@ from helpers import ROOT
 
 import engine
 from engine.bots import make_bot
+from tourney.ladder import page as ladder_page
 from tourney.ladder import service
 from tourney.results import ladder as rows
 from tourney.results import logs, maintenance, store
@@ -291,7 +292,7 @@ def test_the_page_charts_a_hundred_fits_at_most_and_ranks_as_pair_by_pair(tmp_pa
     assert len(history) == 100 and history[0][0] == 1 and history[-1][0] == 250
     assert [g for g, _, _ in history] == sorted({g for g, _, _ in history})
     assert len(rows.fit_history(db, ladder["id"])) == 250
-    page = service.page(db, ladder["id"])
+    page = ladder_page.page(db, ladder["id"])
     assert len(page["course"]["games"]) == 100
     # the rank ranges of the page (every pair at once) are those of separated(), pair by pair
     from tourney.ladder.ratings import Ratings

@@ -25,7 +25,7 @@ from tourney.club.league import League
 from tourney.club.standings import club_course, club_standings
 from tourney.errors import UserError
 from tourney.events import sprt
-from tourney.ladder import service as ladders
+from tourney.ladder import page as ladder_page
 from tourney.results import browse, store
 from tourney.results import ladder as ladder_rows
 from tourney.results import standings as _standings
@@ -151,8 +151,8 @@ def index_data(db: Database) -> dict:
 
 
 def ladder_data(db: Database, ladder_id: int) -> dict:
-    """A ladder's page (:func:`tourney.ladder.service.page`)."""
-    return _found(ladders.page(db, ladder_id))
+    """A ladder's page (:func:`tourney.ladder.page.page`)."""
+    return _found(ladder_page.page(db, ladder_id))
 
 
 # --------------------------------------------------------------------------- an event
