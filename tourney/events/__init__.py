@@ -4,8 +4,8 @@ scheduling and running.
 One module per job:
 
 - :mod:`~tourney.events.schedule`: the series an event starts with, as its format
-  (:mod:`tourney.formats`, one class per format) plans them;
-- :mod:`~tourney.events.rounds`: Swiss pairings and the knockout bracket, from the results so far;
+  (:mod:`tourney.formats`, one class per format; Swiss pairings and the knockout bracket in
+  :mod:`tourney.formats.rounds`) plans them;
 - :mod:`~tourney.events.reasons`: why a game ended (:class:`~tourney.events.reasons.Reason`);
 - :mod:`~tourney.events.series`: the rules of one series (:class:`SeriesState`), duplicate
   sets included;

@@ -1,5 +1,5 @@
 """The Swiss: a fixed number of rounds, each paired from the scores so far
-(:mod:`tourney.events.rounds` has the pairing and the tie-breaks)."""
+(:mod:`tourney.formats.rounds` has the pairing and the tie-breaks)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from pydantic import Field, field_validator
 
-from tourney.events import rounds
+from tourney.formats import rounds
 from tourney.formats.base import (
     EventSettings,
     Format,
