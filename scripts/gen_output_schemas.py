@@ -140,6 +140,21 @@ class Pair(Record):
     model: Literal["trinomial", "pentanomial"]
 
 
+class SeatBalance(Shape):
+    """Who sat directly after whom over the event's games at tables of three or more
+    (docs/formats.md, "Seating"; 0 is balanced everywhere)."""
+
+    games: int = Field(description="Games at tables of three or more (the only ones counted).")
+    imbalance: Opt = Field(description=(
+        "Direction imbalance: the sum over pairs of |c(A,B) - c(B,A)| over the sum of c, where c(A,B) "
+        "counts the games in which B sat directly after A (0 balanced, 1 always one way; null without "
+        "a game of three or more)."))
+    max_difference: int = Field(description="The largest |c(A,B) - c(B,A)| of any pair.")
+    one_way_pairs: int = Field(description="Pairs that sat next to each other in one direction only.")
+    seat_spread: int = Field(description=(
+        "The largest difference between an entrant's most and least often held seat."))
+
+
 class EventStandings(Shape):
     """``tourney standings NAME --json`` of an event (version 2)."""
 
@@ -157,6 +172,7 @@ class EventStandings(Shape):
     standings: list[EventRow]
     pairwise: list[Pair]
     luck: Luck
+    seat_balance: SeatBalance
 
 
 class ClubStandings(Shape):

@@ -25,6 +25,7 @@ from tabulate import tabulate
 from tourney import charts
 from tourney.club.league import League
 from tourney.results import fairplay as _fairplay
+from tourney.results import seat_balance as _seat_balance
 from tourney.results import ratings as _ratings
 from tourney.results import standings as _standings
 
@@ -226,7 +227,7 @@ def build(db: Database, name: str | None, club: bool = False, reference: str | N
 def _extra_lines(data: dict) -> list[str]:
     from tourney import formats  # a floor up: the format's additions in words
 
-    return formats.report_lines(data) + _fairplay.report_lines(data)
+    return formats.report_lines(data) + _seat_balance.report_lines(data) + _fairplay.report_lines(data)
 
 
 # --------------------------------------------------------------------------- renderers
