@@ -794,6 +794,10 @@ class LadderSettle(Shape):
     neighbours: list[LadderPair]
 
 
+#: a p-value as printed: a number, or "< 1e-16" below what double precision tells apart
+PValue = Number | Literal["< 1e-16"]
+
+
 class FairplaySignal(Shape):
     """One collusion test of a pair (docs/evaluation.md, "Collusion detection")."""
 
@@ -801,9 +805,10 @@ class FairplaySignal(Shape):
     expected: Number = Field(description="Their number expected under the null, given each stratum's margins.")
     partner_units: int
     other_units: int
-    p_value: Number = Field(description="One-sided; lower is more suspicious.")
-    p_adjusted: Opt = Field(description="Holm-adjusted over the event's choice tests (soft_play, trades) or over its "
-                                        "placement tests; null: no stratum could tell.")
+    p_value: PValue = Field(description="One-sided; lower is more suspicious; \"< 1e-16\" below 1e-16.")
+    p_adjusted: PValue | None = Field(description=(
+        "Holm-adjusted over the event's choice tests (soft_play, trades) or over its placement tests; "
+        "\"< 1e-16\" below 1e-16; null: no stratum could tell."))
     method: Literal["exact", "mantel-haenszel", "none"]
 
 
@@ -812,7 +817,7 @@ class FairplayPair(Shape):
     games_together: int
     games_apart: int = Field(description="Games of either entrant without the other.")
     signals: dict[Literal["soft_play", "trades", "placements"], FairplaySignal]
-    p_min: Opt
+    p_min: PValue | None
     flagged: list[str] = Field(description="The choice signals (soft_play, trades) whose adjusted p-value is below "
                                            "alpha; placements are reported, never flagging.")
 
@@ -831,6 +836,8 @@ class Fairplay(Shape):
     tests: int = Field(description="Informative choice tests (soft_play, trades): the Holm family that flags.")
     pairs: list[FairplayPair] = Field(description="Most suspicious first.")
     flagged: list[list[str]]
+    notice: str | None = Field(None, description=(
+        "Only when no game had three or more players: why there is nothing to test (pairs is empty)."))
 
 
 class LadderCodeItem(Shape):
