@@ -41,7 +41,7 @@ import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 #: tables up to this size try every cyclic order; larger ones (7: 720, 8: 5040) a sample
 ENUMERATE_UP_TO = 6
@@ -191,8 +191,9 @@ def plan(tables: Sequence[Sequence], rng: random.Random, sweeps: int = 1000) -> 
     """Seatings of a schedule known in full, in the given order of tables: greedy
     (:func:`seat_tables`); then a seeded annealing of the cyclic orders alone (a move re-orders
     one table: two entrants swapped, or the order reversed) on ``10·Σ|c - c'| + Σ c²``,
-    ``sweeps`` proposals per table (at most 40,000; it stops once balanced), as VTES seating tools anneal predator-prey relations; last,
-    each table's rotation chosen again until none lowers ``Σ s²`` (seats)."""
+    ``sweeps`` proposals per table (at most 40,000; it stops once balanced), as VTES seating
+    tools anneal predator-prey relations; last, every table's rotation chosen again to even the
+    seats (:func:`_rotate_all`)."""
     ledger = Ledger()
     seated = seat_tables(tables, ledger, rng)
     big = [i for i, t in enumerate(seated) if len(t) >= 3]
@@ -253,7 +254,7 @@ def williams_rows(k: int) -> list[list[int]]:
     return rows
 
 
-@lru_cache(maxsize=None)
+@cache
 def williams_sequence(k: int) -> tuple[tuple[int, ...], ...]:
     """Seatings of slots ``0..k-1`` for successive games at one table, each game's seat-to-slot
     list: the rows of a Williams design, each followed by its mirror (row i + k/2 for even k,
@@ -290,7 +291,7 @@ def _imbalance_of(orders: Iterable[Sequence[int]]) -> tuple[int, int]:
             sum(v * v for v in c.values()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _best_triple(k: int) -> tuple[tuple[int, ...], ...]:
     """Three cyclic orders of ``k`` slots, the first the identity, with the least ``Σ|c - c'|``
     (then ``Σ c²``): exhaustive up to six slots, a seeded local search beyond."""
