@@ -1,0 +1,150 @@
+"""Balanced seating at tables of four: does the schedule still decide who sits after whom, does
+a bot's line in the config still move its result, and do the collusion checks accuse honest bots?
+
+    python bench/seating.py [--twins 60] [--games 5] [--honest 40] [--honest-games 200]
+                            [--workers 2] [--seed 1] [--alpha 0.05]
+
+Three measures, each on the code the events run (nothing here re-implements a schedule):
+
+``rr_imbalance``
+    The direction imbalance I = Σ|c(A,B) - c(B,A)| / Σc (c(A,B): games in which B sat directly
+    after A; :func:`tourney.seating.balance`) of the round robin's schedule
+    (:mod:`tourney.formats.round_robin`) for 5 and 6 entrants at tables of four over 2 rounds,
+    one game a table, for seeds 1..10: the worst of them. The fixed order it replaced gave 1.00
+    and 0.75 (issue 40).
+``twins_diff_sd``
+    ``--twins`` round robins of six at tables of four (one round, each table a league of
+    ``--games`` games, seeds 1..N with public seeds), played in process by the event runner with
+    built-in bots: greedy, twin-a, greedy-2, random-1, twin-b, random-2. The twins are the same
+    random bot; twin-a is listed right after greedy, twin-b after a random bot. Per event, the
+    points of twin-a less those of twin-b (lower is better); the mean over events divided by its
+    standard error. Under the fixed order twin-a ended about 21 points worse (issue 40).
+``fairplay_false_alarm``
+    The share of ``--honest`` honest events of bench/collusion.py (six entrants at balanced
+    tables of four, ``--honest-games`` games each: greedy bots, a random bot and the honest
+    aimers by seat, by series score and at random) in which ``tourney fairplay``'s analysis flags
+    any pair at ``--alpha``.
+
+Games run in worker processes (``--workers``); the figures do not depend on their number. Last
+line: ``rr_imbalance=<float> twins_diff_sd=<float> fairplay_false_alarm=<float>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import multiprocessing
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tourney import seating  # noqa: E402
+from tourney.config import parse_config  # noqa: E402
+from tourney.events import runner  # noqa: E402
+from tourney.events.schedule import schedule  # noqa: E402
+from tourney.results import store  # noqa: E402
+from tourney.results.fairplay import DEFAULT_ALPHA, analyse  # noqa: E402
+
+TWINS = ["greedy", "twin-a", "greedy-2", "random-1", "twin-b", "random-2"]
+
+
+def rr_config(n: int, seed: int, rounds: int = 2, games: int = 1, names: list[str] | None = None) -> dict:
+    names = names or [f"e{i}" for i in range(n)]
+    builtin = {"greedy": "greedy", "greedy-2": "greedy"}
+    return {"event": {"name": f"rr{n}-{seed}", "format": "round-robin", "players": 4, "games": games,
+                      "rounds": rounds, "seed": seed, "public_seeds": True},
+            "entrants": [{"name": x, "builtin": builtin.get(x, "random")} for x in names]}
+
+
+def rr_imbalance(seeds: range) -> tuple[float, list[str]]:
+    """The worst imbalance of the round robin's schedules, and a line per size."""
+    worst, lines = 0.0, []
+    for n in (5, 6):
+        found = []
+        for seed in seeds:
+            plan = schedule(parse_config(rr_config(n, seed), base_dir=str(ROOT)).event)
+            found.append(seating.balance([s["entrants"] for s in plan]))
+        imbalance = max(b["imbalance"] for b in found)
+        worst = max(worst, imbalance)
+        lines.append(f"round robin of {n} at tables of 4, 2 rounds, seeds {seeds.start}..{seeds.stop - 1}: "
+                     f"worst I={imbalance:.3f}, worst max|c-c'|={max(b['max_difference'] for b in found)}, "
+                     f"one-way pairs {max(b['one_way_pairs'] for b in found)}, "
+                     f"worst seat spread {max(b['seat_spread'] for b in found)}")
+    return worst, lines
+
+
+def twins_event(job: tuple[int, int]) -> tuple[int, float, float]:
+    """One twins event: (seed, twin-a's points less twin-b's, seat-balance I of its games)."""
+    seed, games = job
+    cfg = parse_config(rr_config(6, seed, rounds=1, games=games, names=TWINS), base_dir=str(ROOT))
+    db = store.open_db(":memory:")
+    event_id, _ = runner.prepare_event(db, cfg, "bench")
+    runner.Runner(db, event_id, runner.pending_tasks(db, event_id, cfg), 1).run()
+    points = dict.fromkeys(TWINS, 0)
+    for s in store.series_rows(db, event_id):
+        for e in s["entrants"]:
+            points[e["name"]] += e["points"] or 0
+    from tourney.results.seat_balance import seat_balance
+
+    return seed, points["twin-a"] - points["twin-b"], seat_balance(db, event_id)["imbalance"]
+
+
+def _collusion_bench():
+    spec = importlib.util.spec_from_file_location("bench_collusion", ROOT / "bench" / "collusion.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def honest_event(job: tuple[int, int, float]) -> tuple[int, list[list[str]]]:
+    """One honest event of bench/collusion.py: (seed, the pairs flagged)."""
+    seed, games, alpha = job
+    bench = _collusion_bench()
+    return seed, analyse(bench.play_event(games, seed, planted=False), alpha)["flagged"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--twins", type=int, default=60, help="twins events")
+    parser.add_argument("--games", type=int, default=5, help="games of each table's league in a twins event")
+    parser.add_argument("--honest", type=int, default=40, help="honest fair-play events")
+    parser.add_argument("--honest-games", type=int, default=200, help="games per honest event")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1, help="first seed of the twins and honest events")
+    parser.add_argument("--alpha", type=float, default=DEFAULT_ALPHA)
+    args = parser.parse_args()
+    start = time.perf_counter()
+
+    imbalance, lines = rr_imbalance(range(1, 11))
+    for line in lines:
+        print(line, flush=True)
+
+    twins_jobs = [(args.seed + i, args.games) for i in range(args.twins)]
+    honest_jobs = [(10_000 * args.seed + i, args.honest_games, args.alpha) for i in range(args.honest)]
+    with multiprocessing.Pool(args.workers) as pool:
+        twins = pool.map(twins_event, twins_jobs, chunksize=1)
+        honest = pool.map(honest_event, honest_jobs, chunksize=1)
+
+    diffs = [d for _, d, _ in twins]
+    mean = statistics.fmean(diffs)
+    se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+    diff_sd = mean / se if se else 0.0
+    print(f"twins: {len(diffs)} events of {args.games}-game leagues at 6 tables of 4; twin-a (after greedy) "
+          f"less twin-b: {mean:+.2f} ± {se:.2f} points (lower is better), twin-a ahead in "
+          f"{sum(d < 0 for d in diffs)}, behind in {sum(d > 0 for d in diffs)}; the events' seat "
+          f"imbalance {statistics.fmean(i for _, _, i in twins):.3f} on average", flush=True)
+    flagged = [(seed, pairs) for seed, pairs in honest if pairs]
+    for seed, pairs in flagged:
+        print(f"honest event {seed}: flagged {pairs}")
+    alarm = len(flagged) / len(honest) if honest else 0.0
+    print(f"fair play: {len(flagged)} of {len(honest)} honest events ({args.honest_games} games each) flag a "
+          f"pair at alpha {args.alpha:g}; {time.perf_counter() - start:.0f} s in all", flush=True)
+    print(f"rr_imbalance={imbalance:.4f} twins_diff_sd={diff_sd:.3f} fairplay_false_alarm={alarm:.3f}")
+
+
+if __name__ == "__main__":
+    main()
