@@ -237,3 +237,20 @@ def test_standings_json_and_the_report_show_the_seat_balance(tmp_path):
     assert b["games"] == 10 and b["imbalance"] <= 0.1 and b["one_way_pairs"] == 0
     report = cli.invoke(app, ["report", "rr5", "--db", str(db_path)])
     assert report.exit_code == 0 and f"direction imbalance {b['imbalance']:.3f}" in report.stdout
+
+
+def test_the_ladder_seats_its_tables_against_the_earlier_ones():
+    import numpy as np
+
+    from tourney.ladder.matchmaking import Pool, choose_tables
+
+    pool = Pool(theta=np.zeros(4), cov=np.eye(4), active=[0, 1, 2, 3], authors=list("abcd"),
+                games=[10] * 4, players=4, seatings=[[0, 1, 2, 3], [0, 1, 2, 3]])
+    (table,) = choose_tables(pool, 1, random.Random(2))
+    assert sorted(table) == [0, 1, 2, 3]
+    start = table.index(0)
+    assert table[start:] + table[:start] == [0, 3, 2, 1]  # every neighbour now the other way round
+    # a batch of tables balances within itself too: two tables of the same four sit both ways
+    first, second = choose_tables(Pool(theta=np.zeros(4), cov=np.eye(4), active=[0, 1, 2, 3],
+                                       authors=list("abcd"), games=[10] * 4, players=4), 2, random.Random(3))
+    assert seating.balance([first, second])["imbalance"] == 0.0
