@@ -170,7 +170,8 @@ def lineups(names: list[str], players: int = 4) -> list[list[str]]:
     return [[names[(i + j) % n] for j in range(players)] for i in range(n)]
 
 
-def play_game(seated: list[str], seed: int, planted: bool, scores: list[int] | None = None) -> GameFacts:
+def play_game(seated: list[str], seed: int, planted: bool,
+              scores: list[int] | None = None) -> tuple[GameFacts, list[int]]:
     """One game seated as ``seated``; ``scores``: each seat's series points so far (None in the
     series' first game)."""
     game = engine.new_game("crazier-eights", players=len(seated), seed=seed)

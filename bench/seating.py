@@ -25,6 +25,9 @@ Three measures, each on the code the events run (nothing here re-implements a sc
     aimers by seat, by series score and at random) in which ``tourney fairplay``'s analysis flags
     any pair at ``--alpha``.
 
+``--fixed-order`` plays the twins events in the order used before (tables in the listed order,
+a league's seats kept): the control that shows what the measure sees when the order is fixed.
+
 Games run in worker processes (``--workers``); the figures do not depend on their number. Last
 line: ``rr_imbalance=<float> twins_diff_sd=<float> fairplay_false_alarm=<float>``.
 """
@@ -77,9 +80,20 @@ def rr_imbalance(seeds: range) -> tuple[float, list[str]]:
     return worst, lines
 
 
-def twins_event(job: tuple[int, int]) -> tuple[int, float, float]:
+def fixed_order() -> None:
+    """Seat as before balanced seating (for ``--fixed-order``): the round robin's tables in the
+    listed order, a league's seats kept game after game."""
+    from tourney.events.series import SeriesState
+
+    seating.plan = lambda tables, rng, sweeps=0: [list(t) for t in tables]  # type: ignore[assignment]
+    SeriesState.varies = lambda self: False  # type: ignore[method-assign]
+
+
+def twins_event(job: tuple[int, int, bool]) -> tuple[int, float, float]:
     """One twins event: (seed, twin-a's points less twin-b's, seat-balance I of its games)."""
-    seed, games = job
+    seed, games, fixed = job
+    if fixed:
+        fixed_order()
     cfg = parse_config(rr_config(6, seed, rounds=1, games=games, names=TWINS), base_dir=str(ROOT))
     db = store.open_db(":memory:")
     event_id, _ = runner.prepare_event(db, cfg, "bench")
@@ -116,6 +130,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1, help="first seed of the twins and honest events")
     parser.add_argument("--alpha", type=float, default=DEFAULT_ALPHA)
+    parser.add_argument("--fixed-order", action="store_true", help=(
+        "play the twins events in the order used before balanced seating (a control: the effect "
+        "the benchmark should see when the order is fixed); the fair-play part is skipped"))
     args = parser.parse_args()
     start = time.perf_counter()
 
@@ -123,8 +140,9 @@ def main() -> None:
     for line in lines:
         print(line, flush=True)
 
-    twins_jobs = [(args.seed + i, args.games) for i in range(args.twins)]
-    honest_jobs = [(10_000 * args.seed + i, args.honest_games, args.alpha) for i in range(args.honest)]
+    twins_jobs = [(args.seed + i, args.games, args.fixed_order) for i in range(args.twins)]
+    honest_jobs = [(10_000 * args.seed + i, args.honest_games, args.alpha)
+                   for i in range(0 if args.fixed_order else args.honest)]
     with multiprocessing.Pool(args.workers) as pool:
         twins = pool.map(twins_event, twins_jobs, chunksize=1)
         honest = pool.map(honest_event, honest_jobs, chunksize=1)

@@ -328,7 +328,7 @@ def _best_triple(k: int) -> tuple[tuple[int, ...], ...]:
         s = _imbalance_of(trial)
         if s <= score:
             trio, score = trial, s
-    return tuple(trio)  # type: ignore[return-value]
+    return tuple(trio)
 
 
 def duplicate_orders(k: int, sets: int) -> list[tuple[int, ...]]:

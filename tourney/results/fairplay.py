@@ -164,7 +164,7 @@ def _friends(teams: list[list[int]] | None, seat: int) -> set[int]:
 
 
 def _controller(game, cid: int) -> int | None:
-    for q, cards in enumerate(game.in_play):  # type: ignore[attr-defined]
+    for q, cards in enumerate(game.in_play):
         if cid in cards:
             return q
     return None
