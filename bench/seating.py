@@ -15,10 +15,11 @@ Three measures, each on the code the events run (nothing here re-implements a sc
 ``twins_diff_sd``
     ``--twins`` round robins of six at tables of four (one round, each table a league of
     ``--games`` games, seeds 1..N with public seeds), played in process by the event runner with
-    built-in bots: greedy, twin-a, greedy-2, random-1, twin-b, random-2. The twins are the same
-    random bot; twin-a is listed right after greedy, twin-b after a random bot. Per event, the
-    points of twin-a less those of twin-b (lower is better); the mean over events divided by its
-    standard error. Under the fixed order twin-a ended about 21 points worse (issue 40).
+    built-in bots listed greedy-1, twin-a, twin-b, greedy-2, greedy-3, greedy-4. The twins are the
+    same random bot; twin-a is listed right after a greedy bot, twin-b right after twin-a. Per
+    event, the points of twin-a less those of twin-b (lower is better); the mean over events
+    divided by its standard error. Under the fixed order twin-a ended about 21 points worse
+    (issue 40; ``--fixed-order`` replays that order as a control).
 ``fairplay_false_alarm``
     The share of ``--honest`` honest events of bench/collusion.py (six entrants at balanced
     tables of four, ``--honest-games`` games each: greedy bots, a random bot and the honest
@@ -52,15 +53,15 @@ from tourney.events.schedule import schedule  # noqa: E402
 from tourney.results import store  # noqa: E402
 from tourney.results.fairplay import DEFAULT_ALPHA, analyse  # noqa: E402
 
-TWINS = ["greedy", "twin-a", "greedy-2", "random-1", "twin-b", "random-2"]
+TWINS = ["greedy-1", "twin-a", "twin-b", "greedy-2", "greedy-3", "greedy-4"]
 
 
 def rr_config(n: int, seed: int, rounds: int = 2, games: int = 1, names: list[str] | None = None) -> dict:
     names = names or [f"e{i}" for i in range(n)]
-    builtin = {"greedy": "greedy", "greedy-2": "greedy"}
     return {"event": {"name": f"rr{n}-{seed}", "format": "round-robin", "players": 4, "games": games,
                       "rounds": rounds, "seed": seed, "public_seeds": True},
-            "entrants": [{"name": x, "builtin": builtin.get(x, "random")} for x in names]}
+            "entrants": [{"name": x, "builtin": "greedy" if x.startswith("greedy") else "random"}
+                         for x in names]}
 
 
 def rr_imbalance(seeds: range) -> tuple[float, list[str]]:
