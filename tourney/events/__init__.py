@@ -39,8 +39,11 @@ Series rules (:class:`SeriesState`):
   game is one leg, and a league with ``games = 0`` is one leg (:class:`SeriesState`,
   docs/formats.md "Legs").
 
-Entrants keep one seat for the whole series (seat = position in the series' entrant list); who
-plays first changes, and each game stores ``first_player`` and its ``turn_order``.
+At a table of two entrants keep one seat for the whole series (seat = position in the series'
+entrant list). At three or more a league's or match's order round the table changes game by game
+and duplicate sets rotate it (:meth:`SeriesState.seating`, :mod:`tourney.seating`); each game
+stores who sat where. Who plays first changes too, and each game stores ``first_player`` and its
+``turn_order``.
 
 **Resume.** Finished games are in the database. A series left unfinished is given to a worker
 with its finished games; the worker opens its entrants (same seeds as before) and plays the
