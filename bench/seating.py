@@ -11,7 +11,7 @@ Three measures, each on the code the events run (nothing here re-implements a sc
     after A; :func:`tourney.seating.balance`) of the round robin's schedule
     (:mod:`tourney.formats.round_robin`) for 5 and 6 entrants at tables of four over 2 rounds,
     one game a table, for seeds 1..10: the worst of them. The fixed order it replaced gave 1.00
-    and 0.75 (issue 40).
+    and 0.75.
 ``twins_diff_sd``
     ``--twins`` round robins of six at tables of four (one round, each table a league of
     ``--games`` games, seeds 1..N with public seeds), played in process by the event runner with
@@ -19,7 +19,7 @@ Three measures, each on the code the events run (nothing here re-implements a sc
     same random bot; twin-a is listed right after a greedy bot, twin-b right after twin-a. Per
     event, the points of twin-a less those of twin-b (lower is better); the mean over events
     divided by its standard error. Under the fixed order twin-a ended about 21 points worse
-    (issue 40; ``--fixed-order`` replays that order as a control).
+    (``--fixed-order`` replays that order as a control).
 ``fairplay_false_alarm``
     The share of ``--honest`` honest events of bench/collusion.py (six entrants at balanced
     tables of four, ``--honest-games`` games each: greedy bots, a random bot and the honest
