@@ -245,6 +245,11 @@ def test_standings_json_and_the_report_show_the_seat_balance(tmp_path):
     assert b["games"] == 10 and b["imbalance"] <= 0.1 and b["one_way_pairs"] == 0
     report = cli.invoke(app, ["report", "rr5", "--db", str(db_path)])
     assert report.exit_code == 0 and f"direction imbalance {b['imbalance']:.3f}" in report.stdout
+    from tourney.web.site import write_site
+
+    write_site(store.open_db(str(db_path)), tmp_path / "site")
+    html = (tmp_path / "site" / "event" / "1.html").read_text()
+    assert "<h2>Seat balance</h2>" in html and f"<strong>{b['imbalance']:.3f}</strong>" in html
 
 
 def test_the_ladder_seats_its_tables_against_the_earlier_ones():
