@@ -142,7 +142,7 @@ def _direction(follows: Counter, pairs: Iterable[tuple]) -> int:
 
 
 def _unordered(order: Sequence) -> set[tuple]:
-    return {tuple(sorted(p, key=str)) for p in _pairs(order)}
+    return {(a, b) if a <= b else (b, a) for a, b in _pairs(order)}
 
 
 def _rotate_all(seated: list[list], rng: random.Random, sweeps: int = 200) -> None:
@@ -193,7 +193,7 @@ def plan(tables: Sequence[Sequence], rng: random.Random, sweeps: int = 1000) -> 
     """Seatings of a schedule known in full, in the given order of tables: greedy
     (:func:`seat_tables`); then a seeded annealing of the cyclic orders alone (a move re-orders
     one table: two entrants swapped, or the order reversed) on ``10·Σ|c - c'| + Σ c²``,
-    ``sweeps`` proposals per table (at most 40,000; it stops once balanced; up to
+    ``sweeps`` proposals per table (at most 10,000 a run; it stops once balanced; up to
     :data:`ATTEMPTS` runs while none balances), as VTES seating tools anneal predator-prey
     relations; last, every table's rotation chosen again to even the
     seats (:func:`_rotate_all`)."""
@@ -202,7 +202,7 @@ def plan(tables: Sequence[Sequence], rng: random.Random, sweeps: int = 1000) -> 
     big = [i for i, t in enumerate(seated) if len(t) >= 3]
     if not big:
         return seated
-    steps = min(sweeps * len(big), 40_000)
+    steps = min(sweeps * len(big), 40_000 // ATTEMPTS)
     best: tuple[int, list[list]] | None = None
     for _ in range(ATTEMPTS):  # a fresh run from the greedy seating while one falls short
         found = _anneal([list(t) for t in seated], big, Ledger.of(seated).follows, rng, steps)
@@ -242,8 +242,8 @@ def _anneal(seated: list[list], big: list[int], follows: Counter, rng: random.Ra
             follows.subtract(_pairs(new))
             follows.update(_pairs(old))
         if step % 64 == 0 or step == steps - 1:
-            score = sum(abs(follows[(a, b)] - follows[(b, a)]) for a, b in
-                        {tuple(sorted(p, key=str)) for p in follows})
+            score = sum(abs(follows[(a, b)] - follows[(b, a)])
+                        for a, b in {(a, b) if a <= b else (b, a) for a, b in follows})
             if best is None or score < best[0]:
                 best = (score, [list(t) for t in seated])
             if score == 0:
