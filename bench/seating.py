@@ -26,6 +26,10 @@ Three measures, each on the code the events run (nothing here re-implements a sc
     aimers by seat, by series score and at random) in which ``tourney fairplay``'s analysis flags
     any pair at ``--alpha``.
 
+Also printed, not in the last line: the Swiss at tables of four, seated by
+:mod:`tourney.seating` against the ranking order it replaced (few pairs meet twice in a Swiss, so
+per-pair balance cannot reach 0 there).
+
 ``--fixed-order`` plays the twins events in the order used before (tables in the listed order,
 a league's seats kept): the control that shows what the measure sees when the order is fixed.
 
@@ -90,6 +94,33 @@ def fixed_order() -> None:
     SeriesState.varies = lambda self: False  # type: ignore[method-assign]
 
 
+def swiss_imbalance(n: int, rounds_played: int, events: int = 20) -> tuple[float, float]:
+    """The mean direction imbalance of Swiss events of ``n`` at tables of four (one game a table,
+    random placements), seated by :mod:`tourney.seating` and, for comparison, in ranking order as
+    before: (balanced, ranking order)."""
+    import random
+
+    from tourney.formats import rounds
+    from tourney.formats.swiss import Swiss
+
+    names = [f"e{i}" for i in range(n)]
+    found: dict[str, list[float]] = {"balanced": [], "ranking": []}
+    for seed in range(events):
+        for how in found:
+            rng = random.Random(seed)
+            event = {"entrants": names, "players": 4, "seed": seed}
+            history: list[rounds.Played] = []
+            for r in range(rounds_played):
+                tables = (Swiss()._round(event, history) if how == "balanced"
+                          else rounds.swiss_tables(names, history, 4))
+                for t in tables:
+                    places = list(range(1, len(t) + 1))
+                    rng.shuffle(places)
+                    history.append(rounds.Played(r, t, rounds.placement_scores(places)))
+            found[how].append(seating.balance([p.entrants for p in history])["imbalance"])
+    return statistics.fmean(found["balanced"]), statistics.fmean(found["ranking"])
+
+
 def twins_event(job: tuple[int, int, bool]) -> tuple[int, float, float]:
     """One twins event: (seed, twin-a's points less twin-b's, seat-balance I of its games)."""
     seed, games, fixed = job
@@ -140,6 +171,10 @@ def main() -> None:
     imbalance, lines = rr_imbalance(range(1, 11))
     for line in lines:
         print(line, flush=True)
+    for n, r in ((8, 3), (8, 7), (16, 4)):
+        balanced, ranked = swiss_imbalance(n, r)
+        print(f"swiss of {n} at tables of 4, {r} rounds, one game a table, 20 events: mean I={balanced:.3f} "
+              f"(seated in ranking order as before: {ranked:.3f})", flush=True)
 
     twins_jobs = [(args.seed + i, args.games, args.fixed_order) for i in range(args.twins)]
     honest_jobs = [(10_000 * args.seed + i, args.honest_games, args.alpha)
