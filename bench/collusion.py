@@ -2,13 +2,20 @@
 
     python bench/collusion.py [--events 20] [--games 2000] [--workers 2] [--seed 1] [--alpha 0.05]
 
-Each event seats six entrants at tables of four of crazier-eights, as a round robin does
-(table i seats entrants i..i+3 of six, seats rotating game by game). A *planted* event has two
-colluders among them: greedy bots that never aim a hostile effect at each other (they pick the
-leading opponent other than the partner, or themselves), never destroy the partner's cards, and
-feed each other (Trade goes to the partner when it can, giving it an eight where greedy would).
-An *honest* event has the same six seats with plain greedy bots in place of the colluders. The
-other four are three greedy bots and one random bot.
+Each event seats six entrants at tables of four of crazier-eights, as a round robin does: table i
+holds entrants i..i+3 of six, each table's order planned by :func:`tourney.seating.plan` (two
+rounds' worth, balanced so that each entrant sits after each other as often as before it), and
+each table plays a series of :data:`SERIES_GAMES` games whose order changes game by game as a
+league's does (:func:`tourney.seating.williams_sequence`), the series points visible to the bots.
+
+A *planted* event has two colluders among them: greedy bots that never aim a hostile effect at
+each other (they pick the leading opponent other than the partner, or themselves), never destroy
+the partner's cards, and feed each other (Trade goes to the partner when it can, giving it an
+eight where greedy would). An *honest* event has the same six seats with plain greedy bots in
+place of the colluders. The other four are honest bots that aim by what they see:
+:class:`SeatAimer` (always the next seat), :class:`ScoreAimer` (the series leader),
+:class:`RandomAimer` (any opponent at random) and the random bot; greedy itself aims at the
+fewest cards in hand.
 
 Games are played in process (the built-in bots, no subprocesses, no database) and examined with
 the same code ``tourney fairplay`` runs on stored games (:mod:`tourney.results.fairplay`). A
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import random
 import sys
 import time
 from pathlib import Path
@@ -32,10 +40,76 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from engine.bots import HOSTILE, GreedyBot, RandomBot
+from tourney import seating
 from tourney.results.fairplay import DEFAULT_ALPHA, GameFacts, analyse, observe
 
 PLANTED = ("colluder-a", "colluder-b")
-OTHERS = ("greedy-1", "greedy-2", "greedy-3", "random")
+OTHERS = ("next-seat", "leader", "anyone", "random")
+#: games of one table's series (its points are the scores a bot may aim by)
+SERIES_GAMES = 4
+
+
+class Aimer(GreedyBot):
+    """Greedy, but it aims its hostile effects (and card destruction) by :meth:`pick`, a rule
+    that never asks who an opponent is: an honest bot the checks must never accuse."""
+
+    def __init__(self, seed: int, scores: list[int] | None = None):
+        super().__init__(seed)
+        self.scores = scores
+
+    def pick(self, foes: list[int], view) -> int:
+        raise NotImplementedError
+
+    def _player(self, decision, view):
+        me = view["player"]
+        players = [int(o[7:]) for o in decision.options]
+        foes = [p for p in players if p != me]
+        if decision.source not in HOSTILE or not foes:
+            return super()._player(decision, view)
+        return f"player:{self.pick(foes, view)}"
+
+    def _players(self, decision, view):
+        me = view["player"]
+        foes = [int(o[7:]) for o in decision.options if o.startswith("player:") and int(o[7:]) != me]
+        return f"player:{self.pick(foes, view)}" if foes else super()._players(decision, view)
+
+    def _destroy(self, decision, view):
+        me = view["player"]
+        owner = {c: q for q, cards in enumerate(view["in_play"]) for c in cards}
+        theirs = {}
+        for o in decision.options:
+            if o.startswith("card:") and owner.get(int(o[5:]), me) != me:
+                theirs.setdefault(owner[int(o[5:])], o)
+        return theirs[self.pick(sorted(theirs), view)] if theirs else decision.options[-1]
+
+
+class SeatAimer(Aimer):
+    """Always the first opponent at or after the next seat (seat + 1, round the table)."""
+
+    def pick(self, foes, view):
+        me, n = view["player"], view["players"]
+        return min(foes, key=lambda p: (p - me) % n)
+
+
+class ScoreAimer(Aimer):
+    """The series leader (fewest points so far; the nearest seat on a tie), or the most cards in
+    hand before the series has a score."""
+
+    def pick(self, foes, view):
+        me, n = view["player"], view["players"]
+        if not self.scores:
+            return max(foes, key=lambda p: (view["hand_sizes"][p], -((p - me) % n)))
+        return min(foes, key=lambda p: (self.scores[p], (p - me) % n))
+
+
+class RandomAimer(Aimer):
+    """Any opponent, uniformly at random."""
+
+    def pick(self, foes, view):
+        return self.rng.choice(foes)
+
+
+AIMERS = {"next-seat": SeatAimer, "leader": ScoreAimer, "anyone": RandomAimer}
 
 
 class Colluder(GreedyBot):
@@ -91,12 +165,15 @@ class Colluder(GreedyBot):
 
 
 def lineups(names: list[str], players: int = 4) -> list[list[str]]:
-    """The round robin's tables: table i seats entrants i, i+1, ..., i+players-1 (mod n)."""
+    """The round robin's tables: table i holds entrants i, i+1, ..., i+players-1 (mod n)."""
     n = len(names)
     return [[names[(i + j) % n] for j in range(players)] for i in range(n)]
 
 
-def play_game(seated: list[str], seed: int, planted: bool) -> GameFacts:
+def play_game(seated: list[str], seed: int, planted: bool,
+              scores: list[int] | None = None) -> tuple[GameFacts, list[int]]:
+    """One game seated as ``seated``; ``scores``: each seat's series points so far (None in the
+    series' first game)."""
     game = engine.new_game("crazier-eights", players=len(seated), seed=seed)
     seats = {name: s for s, name in enumerate(seated)}
     bots = []
@@ -104,6 +181,8 @@ def play_game(seated: list[str], seed: int, planted: bool) -> GameFacts:
         bot_seed = seed * 7 + s
         if name == "random":
             bots.append(RandomBot(bot_seed))
+        elif name in AIMERS:
+            bots.append(AIMERS[name](bot_seed, scores))
         elif planted and name in PLANTED:
             partner = PLANTED[1] if name == PLANTED[0] else PLANTED[0]
             bots.append(Colluder(bot_seed, seats.get(partner)))
@@ -119,20 +198,36 @@ def play_game(seated: list[str], seed: int, planted: bool) -> GameFacts:
             yield game, choice
             game.apply(choice)
 
-    aims = observe(steps())
-    return GameFacts(tuple(seated), tuple(game.result.placements), aims)
+    aims = observe(steps(), scores=scores)
+    return GameFacts(tuple(seated), tuple(game.result.placements), aims), list(game.result.points)
+
+
+def seatings(seed: int, names: list[str] | None = None, games: int = 0) -> list[list[str]]:
+    """The seating of each game of an event: the round robin's tables in planned orders, each
+    table a series of :data:`SERIES_GAMES` games in the Williams sequence's orders."""
+    names = names or [*PLANTED, *OTHERS]
+    tables = seating.plan(lineups(names) * 2, random.Random(seed))
+    rows = seating.williams_sequence(4)
+    out: list[list[str]] = []
+    while len(out) < games:
+        for t in tables:
+            out.extend([t[slot] for slot in rows[g % len(rows)]] for g in range(SERIES_GAMES))
+    return out[:games]
 
 
 def play_event(games: int, seed: int, planted: bool) -> list[GameFacts]:
     """One event of ``games`` games; the colluders (or their honest stand-ins) sit next to each
     other in the round robin's order, so they share half the tables."""
-    names = [*PLANTED, *OTHERS]
-    tables = lineups(names)
     out = []
-    for g in range(games):
-        lineup = tables[g % len(tables)]
-        turn = (g // len(tables)) % len(lineup)
-        out.append(play_game(lineup[turn:] + lineup[:turn], seed * 1_000_003 + g, planted))
+    totals: dict[str, int] = {}
+    for g, seated in enumerate(seatings(seed, games=games)):
+        if g % SERIES_GAMES == 0:
+            totals = {}
+        scores = [totals[name] for name in seated] if totals else None
+        facts, points = play_game(seated, seed * 1_000_003 + g, planted, scores)
+        for name, p in zip(seated, points):
+            totals[name] = totals.get(name, 0) + p
+        out.append(facts)
     return out
 
 

@@ -174,6 +174,21 @@ class Pair(Record):
     model: Literal["trinomial", "pentanomial"]
 
 
+class SeatBalance(Shape):
+    """Who sat directly after whom over the event's games at tables of three or more
+    (docs/formats.md, "Seating"; 0 is balanced everywhere)."""
+
+    games: int = Field(description="Games at tables of three or more (the only ones counted).")
+    imbalance: Opt = Field(description=(
+        "Direction imbalance: the sum over pairs of |c(A,B) - c(B,A)| over the sum of c, where c(A,B) "
+        "counts the games in which B sat directly after A (0 balanced, 1 always one way; null without "
+        "a game of three or more)."))
+    max_difference: int = Field(description="The largest |c(A,B) - c(B,A)| of any pair.")
+    one_way_pairs: int = Field(description="Pairs that sat next to each other in one direction only.")
+    seat_spread: int = Field(description=(
+        "The largest difference between an entrant's most and least often held seat."))
+
+
 class EventStandings(Shape):
     """``tourney standings NAME --json`` of an event (version 2)."""
 
@@ -193,6 +208,7 @@ class EventStandings(Shape):
     standings: list[EventRow]
     pairwise: list[Pair]
     luck: Luck
+    seat_balance: SeatBalance
 
 
 class ClubStandings(Shape):
@@ -833,6 +849,10 @@ class LadderGame(Shape):
     seats: list[LadderGameSeat] = Field(description="The seats, first place first.")
 
 
+#: a p-value as printed: a number, or "< 1e-16" below what double precision tells apart
+PValue = Number | Literal["< 1e-16"]
+
+
 class FairplaySignal(Shape):
     """One collusion test of a pair (docs/evaluation.md, "Collusion detection")."""
 
@@ -840,9 +860,10 @@ class FairplaySignal(Shape):
     expected: Number = Field(description="Their number expected under the null, given each stratum's margins.")
     partner_units: int
     other_units: int
-    p_value: Number = Field(description="One-sided; lower is more suspicious.")
-    p_adjusted: Opt = Field(description="Holm-adjusted over the event's choice tests (soft_play, trades) or over its "
-                                        "placement tests; null: no stratum could tell.")
+    p_value: PValue = Field(description="One-sided; lower is more suspicious; \"< 1e-16\" below 1e-16.")
+    p_adjusted: PValue | None = Field(description=(
+        "Holm-adjusted over the event's choice tests (soft_play, trades) or over its placement tests; "
+        "\"< 1e-16\" below 1e-16; null: no stratum could tell."))
     method: Literal["exact", "mantel-haenszel", "none"]
 
 
@@ -851,7 +872,7 @@ class FairplayPair(Shape):
     games_together: int
     games_apart: int = Field(description="Games of either entrant without the other.")
     signals: dict[Literal["soft_play", "trades", "placements"], FairplaySignal]
-    p_min: Opt
+    p_min: PValue | None
     flagged: list[str] = Field(description="The choice signals (soft_play, trades) whose adjusted p-value is below "
                                            "alpha; placements are reported, never flagging.")
 
@@ -870,6 +891,8 @@ class Fairplay(Shape):
     tests: int = Field(description="Informative choice tests (soft_play, trades): the Holm family that flags.")
     pairs: list[FairplayPair] = Field(description="Most suspicious first.")
     flagged: list[list[str]]
+    notice: str | None = Field(None, description=(
+        "Only when no game had three or more players: why there is nothing to test (pairs is empty)."))
 
 
 class LadderCodeItem(Shape):

@@ -32,7 +32,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("results, club", ["tourney.results", "tourney.club"]),
     ("bots", ["tourney.bots"]),
     ("engine, stats, narrate", ["engine", "tourney.stats", "tourney.narrate", "tourney.cards_doc",
-                                "tourney.errors", "tourney.seeding", "tourney.botkit", "tourney.charts", "tourney.luck",
+                                "tourney.errors", "tourney.seeding", "tourney.seating", "tourney.botkit",
+                                "tourney.charts", "tourney.luck",
                                 "tourney"]),
 ]
 

@@ -152,20 +152,53 @@ def test_observe_keeps_aimed_choices_between_opponents_only():
     ]
     aims = observe(steps)
     assert aims == [
-        Aim(0, "hostile", "Visionary Dream", ((1, 5), (2, 2), (3, 2)), 2),
-        Aim(0, "hostile", "Worldly Wisdom", ((1, 5), (2, 2), (3, 2)), None),
-        Aim(1, "trade", "Trade", ((0, 3), (2, 2)), 2),
+        Aim(0, "hostile", "Visionary Dream", ((1, 5), (2, 2), (3, 2)), 2, 4),
+        Aim(0, "hostile", "Worldly Wisdom", ((1, 5), (2, 2), (3, 2)), None, 4),
+        Aim(1, "trade", "Trade", ((0, 3), (2, 2)), 2, 4),
     ]
     # teammates are not opponents
     teamed = observe(steps[:1], teams=[[0, 2], [1, 3]])
-    assert teamed == [Aim(0, "hostile", "Visionary Dream", ((1, 5), (3, 2)), None)]
+    assert teamed == [Aim(0, "hostile", "Visionary Dream", ((1, 5), (3, 2)), None, 4)]
+    # series points before the game go with each candidate
+    scored = observe(steps[:1], scores=[10, 4, 7, 4])
+    assert scored == [Aim(0, "hostile", "Visionary Dream", ((1, 5), (2, 2), (3, 2)), 2, 4, (4, 7, 4))]
 
 
-def test_a_target_s_standing_counts_fewer_tied_and_tied_ahead():
-    aim = Aim(0, "hostile", "Sleep", ((1, 5), (2, 2), (3, 2)), 2)
-    assert aim.standing(1) == ("Sleep", 3, 2, 0, 0)
-    assert aim.standing(2) == ("Sleep", 3, 0, 1, 0)
-    assert aim.standing(3) == ("Sleep", 3, 0, 1, 1)
+def test_observe_aims_card_destruction_and_taking_at_the_card_s_controller():
+    hands = [[1] * 3, [1] * 5, [1] * 2, [1] * 2]
+    in_play = [[40], [41, 42], [], [43]]
+
+    def step(kind, options, source):
+        game = _step(0, kind, options, source, hands)
+        game.in_play = in_play
+        return game
+
+    aims = observe([
+        (step("destroy", ["card:40", "card:41", "card:42", "card:43"], "Devious Dragon"), "card:43"),
+        (step("card", ["card:41", "card:43"], "Bewitch"), "card:41"),
+        (step("destroy", ["card:41", "card:42"], "Allosaurus"), "card:42"),  # one opponent: no choice
+        (step("destroy", ["card:40", "card:41"], "Death"), "card:40"),  # one opponent besides itself
+        (step("player", ["player:1", "player:2", "player:3"], "Mirror Universe"), "player:1"),  # untested
+        (step("player", ["player:0", "player:1", "player:2", "player:3"], "Hurricane"), "player:3"),
+    ])
+    assert aims == [
+        Aim(0, "hostile", "Devious Dragon", ((1, 5), (3, 2)), 3, 4),
+        Aim(0, "hostile", "Bewitch", ((1, 5), (3, 2)), 1, 4),
+        Aim(0, "hostile", "Hurricane", ((1, 5), (2, 2), (3, 2)), 3, 4),
+    ]
+
+
+def test_a_target_s_standing_counts_fewer_tied_tied_ahead_place_seat_and_score():
+    aim = Aim(0, "hostile", "Sleep", ((1, 5), (2, 2), (3, 2)), 2, 4)
+    # (card, candidates, fewer cards, as many, as many ahead, place offered, seat after the actor)
+    assert aim.standing(1) == ("Sleep", 3, 2, 0, 0, 0, 1)
+    assert aim.standing(2) == ("Sleep", 3, 0, 1, 0, 1, 2)
+    assert aim.standing(3) == ("Sleep", 3, 0, 1, 1, 2, 3)
+    # the actor in seat 2 of five, the candidates offered from seat 4 on; series points 9, 3, 3
+    aim = Aim(2, "hostile", "Sleep", ((4, 6), (0, 6), (1, 2)), 0, 5, (9, 3, 3))
+    assert aim.standing(4) == ("Sleep", 3, 1, 1, 0, 0, 2, 2, 0)
+    assert aim.standing(0) == ("Sleep", 3, 1, 1, 1, 1, 3, 0, 1)
+    assert aim.standing(1) == ("Sleep", 3, 0, 0, 0, 2, 4, 0, 1)
 
 
 def test_pair_tables_by_hand():
@@ -287,6 +320,7 @@ def stored(tmp_path_factory):
         seed = 11
         players = 4
         games = 4
+        public_seeds = true
         """) + ENTRANTS)
     two = tmp / "two.toml"
     two.write_text('[event]\nname = "twos"\nformat = "round-robin"\nseed = 1\ngames = 1\n' + ENTRANTS)
@@ -308,8 +342,14 @@ def test_fairplay_json_validates_and_counts_every_pair(stored):
     assert len(data["pairs"]) == 10  # five entrants, every pair shares a table
     # each pair sits together at 3 of the 5 tables of four games each
     assert {p["games_together"] for p in data["pairs"]} == {12}
-    units = sum(p["signals"]["soft_play"]["partner_units"] for p in data["pairs"])
-    assert units > 0  # the replays found hostile choices
+    from tourney.results import fairplay, store
+    from tourney.results.standings import find_event
+
+    store_db = store.open_db(db)
+    games = list(fairplay.event_games(store_db, find_event(store_db, "tables")["id"]))
+    assert sum(len(g.aims) for g in games) > 0  # the replays found aimed choices
+    # (20 games are too few for a stratum to hold the partner and another opponent: no unit counts)
+    assert all(p["signals"]["soft_play"]["method"] in ("none", "exact") for p in data["pairs"])
     # "tests" counts the family that flags: the choice tests (placements are adjusted apart)
     assert data["tests"] == sum(p["signals"][s]["p_adjusted"] is not None
                                 for p in data["pairs"] for s in ("soft_play", "trades"))
@@ -357,3 +397,73 @@ def test_mantel_haenszel_one_sided_tails_point_the_right_way():
     assert greater == pytest.approx(0.04747 / 2, abs=1e-5) and less == pytest.approx(1 - 0.04747 / 2, abs=1e-5)
     far = [(90, 10, 10, 90)]
     assert mantel_haenszel(far, "less")[1] > 0.999999 and mantel_haenszel(far, "greater")[1] < 1e-12
+
+
+# --------------------------------------------------------------------------- honest aims by position
+
+
+def test_aiming_at_the_next_seat_is_no_evidence_and_sparing_the_partner_still_is():
+    """The issue's case: X always aims at the next seat. With fixed seats (X, O, P, Y round the
+    table) Y, seated before X, is never hit, which the old strata read as X sparing Y. Now the
+    relative seat is a stratum: at fixed seats Y and O stand in different strata and nothing can be
+    told; where the order varies, the next-seat aim is no evidence, while an X that aims at the
+    next seat unless it is Y is flagged."""
+    orders = [("X", "O", "P", "Y"), ("X", "Y", "O", "P"), ("X", "P", "Y", "O")]
+
+    def games(varied, spares):
+        out = []
+        for g in range(90):
+            names = orders[g % 3] if varied else orders[0]
+            sizes = ((1, 3 + g % 3), (2, 4), (3, 2 + g % 4))
+            target = 2 if spares and names[1] == "Y" else 1
+            out.append(GameFacts(names, (1, 2, 3, 4), [Aim(0, "hostile", "Sleep", sizes, target, 4)]))
+        return out
+
+    fixed = analyse(games(varied=False, spares=False))
+    assert fixed["flagged"] == []
+    pair = next(p for p in fixed["pairs"] if p["entrants"] == ["X", "Y"])
+    assert pair["signals"]["soft_play"]["method"] == "none"
+    assert analyse(games(varied=True, spares=False))["flagged"] == []
+    assert analyse(games(varied=True, spares=True))["flagged"] == [["X", "Y"]]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_honest_bots_aiming_by_seat_score_hand_or_at_random_are_not_flagged(seed):
+    """The bench's honest event: next-seat, series-leader, random and fewest-cards (greedy) aims at
+    balanced tables. bench/seating.py measures the rate over many events (fairplay_false_alarm)."""
+    bench = _bench()
+    games = bench.play_event(96, seed, planted=False)
+    aims = [a for g in games for a in g.aims]
+    assert {a.source for a in aims} & {"Devious Dragon", "Death", "Bewitch"}  # card choices are seen
+    assert any(a.scores for a in aims)  # series scores are seen
+    assert analyse(games)["flagged"] == []
+
+
+def test_a_vanishing_p_value_reads_below_the_floor_in_text_and_json():
+    """X never aims at Y in 400 choices where Y is one of two like targets: p is about 2^-200."""
+    games = [GameFacts(("X", "Y", "O"), (1, 2, 3), [Aim(0, "hostile", "Sleep", ((1, 3), (2, 3)), 2, 3)])
+             for _ in range(400)]
+    games += [GameFacts(("X", "O", "Y"), (1, 2, 3), [Aim(0, "hostile", "Sleep", ((1, 3), (2, 3)), 1, 3)])
+              for _ in range(400)]
+    data = analyse(games)
+    pair = data["pairs"][0]
+    assert pair["entrants"] == ["X", "Y"] and data["flagged"] == [["X", "Y"]]
+    soft = pair["signals"]["soft_play"]
+    assert soft["p_value"] == "< 1e-16" and soft["p_adjusted"] == "< 1e-16" and pair["p_min"] == "< 1e-16"
+    schema = json.loads((ROOT / "docs" / "schemas" / "fairplay.schema.json").read_text())
+    doc = {"version": 1, "kind": "fairplay", "event": "e", "rule_set": "crazier-eights", "players": 3, **data}
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(json.loads(json.dumps(doc)))) == []
+    from tourney.results.fairplay import render_table
+
+    text = render_table(doc)
+    assert "< 1e-16 (0 vs " in text and "soft_play p=< 1e-16" in text and " 0 (" not in text
+
+
+def test_an_event_of_tables_of_two_gets_a_notice_and_no_pairs(stored):
+    runner, db = stored
+    result = runner.invoke(app, ["fairplay", "twos", "--db", db])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Fair play: twos: no game of this event seated three or more players")
+    assert " + " not in result.stdout  # no pair listed
+    data = json.loads(runner.invoke(app, ["fairplay", "twos", "--json", "--db", db]).stdout)
+    assert data["pairs"] == [] and data["flagged"] == [] and "three or more" in data["notice"]

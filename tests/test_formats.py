@@ -4,7 +4,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from tourney import seeding
+from tourney import seating, seeding
 from tourney.config import parse_config
 from tourney.events import runner
 from tourney.events.play import SeriesTask, run_series
@@ -41,8 +41,11 @@ def test_round_robin_tables_rotate_seats():
     plan = schedule(cfg.event)
     assert all(s["kind"] == "league" and len(s["entrants"]) == 3 for s in plan)
     for name in "abcde":
-        seats = sorted(s["entrants"].index(name) for s in plan if name in s["entrants"])
-        assert seats == [0, 1, 2]  # same number of tables, once in every seat
+        assert sum(name in s["entrants"] for s in plan) == 3  # same number of tables
+    # the orders round the tables: the least direction imbalance five tables of three allow (an
+    # exhaustive search over every order and rotation finds none below 7/15: the five pairs two
+    # apart meet once, and so can only sit one way)
+    assert seating.balance([s["entrants"] for s in plan])["imbalance"] == round(7 / 15, 4)
 
 
 def test_seeds_are_documented_hashes():
@@ -94,12 +97,15 @@ def test_league_most_points_goes_first_and_fewest_ranks_first():
     st = SeriesState("league", 3, seed=4, games_target=2)
     st.next_first_player()
     st.add({"winners": [1], "placements": [2, 1, 3], "points": [3, 0, 5]})
-    assert st.next_first_player() == 2
-    st.add({"winners": [0], "placements": [1, 2, 2], "points": [0, 4, 4]})
+    first = st.next_first_player()
+    # the order round the table changes (game 2 seats slots 2, 1, 0), and the slot with most
+    # points starts wherever it now sits
+    assert st.seating() == [2, 1, 0] and first == 0
+    st.add({"winners": [0], "placements": [1, 2, 2], "points": [0, 4, 4]})  # by seat
     assert st.over()
-    r = st.result()
-    assert [s["points"] for s in r["seats"]] == [3, 4, 9]
-    assert [s["placement"] for s in r["seats"]] == [1, 2, 3] and r["winner"] == 0
+    r = st.result()  # by slot
+    assert [s["points"] for s in r["seats"]] == [3 + 4, 0 + 4, 5 + 0]
+    assert [s["placement"] for s in r["seats"]] == [3, 1, 2] and r["winner"] == 1
 
 
 def test_league_ties_broken_by_series_seed():
@@ -151,18 +157,25 @@ def test_league_stores_order_played_and_points():
     raw = {"event": {"name": "l", "format": "league", "seed": 2, "games": 4},
            "entrants": entrants("a", "b", "c", "d")}
     db, event_id = run_event(raw, 1)
-    totals = [0] * 4
+    totals: dict[int, int] = {}
+    seatings = []
     for gm in db.query("select * from games order by idx"):
         order = json.loads(gm["turn_order"])
         assert order[0] == gm["first_player"] and sorted(order) == [0, 1, 2, 3]
-        if gm["idx"] > 0:
-            top = max(totals)
-            assert totals[gm["first_player"]] == top
-        for st in db.query("select * from seats where game_id = ?", [gm["id"]]):
-            totals[st["seat"]] += st["points"]
+        seats = list(db.query("select * from seats where game_id = ? order by seat", [gm["id"]]))
+        seatings.append([st["entrant_id"] for st in seats])
+        if gm["idx"] > 0:  # the entrant with most points starts, wherever it sits this game
+            assert totals[seats[gm["first_player"]]["entrant_id"]] == max(totals.values())
+        for st in seats:
+            totals[st["entrant_id"]] = totals.get(st["entrant_id"], 0) + st["points"]
             assert bool(st["first"]) == (st["seat"] == gm["first_player"])
     series = store.series_rows(db, event_id)[0]
-    assert [e["points"] for e in series["entrants"]] == totals
+    assert {e["entrant_id"]: e["points"] for e in series["entrants"]} == totals
+    # the order round the table changes every game: over 4 games each sits after each as often
+    # as before it, and in every seat once
+    assert len({tuple(s) for s in seatings}) == 4
+    assert seating.balance(seatings) | {"games": 4} == {
+        "games": 4, "imbalance": 0.0, "max_difference": 0, "one_way_pairs": 0, "seat_spread": 0}
 
 
 def test_stored_games_replay_exactly_even_with_faults():

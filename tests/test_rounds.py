@@ -12,10 +12,11 @@ from typer.testing import CliRunner
 import tourney.commands  # noqa: F401
 from tourney.app import app
 from tourney.config import ConfigError, parse_config
-from tourney.events import rounds, runner
-from tourney.events.rounds import Played
+from tourney.events import runner
 from tourney.events.schedule import schedule
 from tourney.events.series import SeriesState
+from tourney.formats import rounds
+from tourney.formats.rounds import Played
 from tourney.results import store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,8 +4,8 @@ scheduling and running.
 One module per job:
 
 - :mod:`~tourney.events.schedule`: the series an event starts with, as its format
-  (:mod:`tourney.formats`, one class per format) plans them;
-- :mod:`~tourney.events.rounds`: Swiss pairings and the knockout bracket, from the results so far;
+  (:mod:`tourney.formats`, one class per format; Swiss pairings and the knockout bracket in
+  :mod:`tourney.formats.rounds`) plans them;
 - :mod:`~tourney.events.reasons`: why a game ended (:class:`~tourney.events.reasons.Reason`);
 - :mod:`~tourney.events.series`: the rules of one series (:class:`SeriesState`), duplicate
   sets included;
@@ -39,8 +39,11 @@ Series rules (:class:`SeriesState`):
   game is one leg, and a league with ``games = 0`` is one leg (:class:`SeriesState`,
   docs/formats.md "Legs").
 
-Entrants keep one seat for the whole series (seat = position in the series' entrant list); who
-plays first changes, and each game stores ``first_player`` and its ``turn_order``.
+At a table of two entrants keep one seat for the whole series (seat = position in the series'
+entrant list). At three or more a league's or match's order round the table changes game by game
+and duplicate sets rotate it (:meth:`SeriesState.seating`, :mod:`tourney.seating`); each game
+stores who sat where. Who plays first changes too, and each game stores ``first_player`` and its
+``turn_order``.
 
 **Resume.** Finished games are in the database. A series left unfinished is given to a worker
 with its finished games; the worker opens its entrants (same seeds as before) and plays the

@@ -191,9 +191,10 @@ def _run_plain(task: SeriesTask, state: SeriesState, emit, on_line, opened: list
         for gi, stored in enumerate(catch_up):
             fp = stored["first_player"]
             seeds = bot_seeds(task, gi)
-            _prepare(entrants, seeds)
+            seated = [entrants[slot] for slot in replay_state.seating()]
+            _prepare(seated, seeds)
             record = play_game(
-                entrants, rule_set=task.rule_set, options=replay_state.game_options(),
+                seated, rule_set=task.rule_set, options=replay_state.game_options(),
                 seed=seeding.game_seed(task.event_seed, task.idx, gi, task.secret), first_player=fp,
                 series=_series_info(task, replay_state), bot_seeds=seeds,
             )
@@ -204,14 +205,16 @@ def _run_plain(task: SeriesTask, state: SeriesState, emit, on_line, opened: list
         while not state.over():
             gi = len(state.games)
             fp = state.next_first_player()
+            slots = state.seating()  # a league of three or more varies its order game by game
+            seated = [entrants[slot] for slot in slots]
             seeds = bot_seeds(task, gi)
-            notes = _prepare(entrants, seeds)
+            notes = _prepare(seated, seeds)
             record = _noted(play_game(
-                entrants, rule_set=task.rule_set, options=state.game_options(),
+                seated, rule_set=task.rule_set, options=state.game_options(),
                 seed=seeding.game_seed(task.event_seed, task.idx, gi, task.secret), first_player=fp,
                 series=_series_info(task, state), on_line=on_line, bot_seeds=seeds,
             ), notes)
-            payload = game_payload(record, gi, n, leg=state.leg_index())
+            payload = game_payload(record, gi, n, leg=state.leg_index(), slots=slots)
             state.add(payload)
             payload["tally"] = state.tally()  # not stored: for progress lines
             emit(("game", task.idx, payload, state.result() if state.over() else None))

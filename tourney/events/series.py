@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from tourney import seating as balanced
 
 #: a leg that never reaches its end (crazy-eights' high scoring with blocked deals scores nothing)
 #: is stopped after this many deals and decided on its totals
@@ -78,18 +79,46 @@ class SeriesState:
 
     # -- duplicate sets -----------------------------------------------------------------------
 
+    def varies(self) -> bool:
+        """Whether the seating changes from game to game outside duplicate mode: a league or a
+        match at a table of three or more whose games are single deals (a leg of a rule set's
+        own series keeps its seats: its dealer moves round them)."""
+        return (not self.duplicate and self.players > 2 and self.module is None
+                and self.kind in ("league", "match"))
+
+    def planned_sets(self) -> int:
+        """The duplicate sets the seating of sets is balanced for: the league's or match's
+        ``games_target`` (a match that goes on past it cycles the same orders), else one."""
+        if self.kind in ("league", "match") and self.games_target > 0 and not (
+                self.kind == "league" and self.module is not None):
+            return self.games_target
+        return 1
+
     def seating(self) -> list[int]:
         """The slot (place in the series' entrant list) sitting in each seat in the next game.
 
-        Outside duplicate mode slot = seat. In duplicate mode rotation r of set t seats slot
-        ``base[(seat + r) % k]``, where ``base`` is the slots in order, reversed in odd sets so
-        that over two sets everyone meets each neighbour on both sides.
+        Slot = seat, except in two cases (tourney.seating; docs/formats.md, "Seating"):
+
+        - a series that :meth:`varies`: game g is seated by row g of a Williams sequence
+          (:func:`tourney.seating.williams_sequence`; game 0 slot = seat), so that over the
+          series each entrant sits after each other as often as before it and in every seat;
+        - duplicate mode: rotation r of set t seats slot ``base[(seat + r) % k]``, ``base`` the
+          set's cyclic order from :func:`tourney.seating.duplicate_orders` (balanced for the
+          planned number of sets; with two sets: the slots in order, then reversed).
         """
         n = self.players
+        if self.varies():
+            seq = balanced.williams_sequence(n)
+            return list(seq[len(self.games) % len(seq)])
         if not self.duplicate:
             return list(range(n))
-        base = list(range(n)) if len(self.sets) % 2 == 0 else list(range(n))[::-1]
+        orders = balanced.duplicate_orders(n, self.planned_sets())
+        base = orders[len(self.sets) % len(orders)]
         return [base[(seat + self.rotation) % n] for seat in range(n)]
+
+    def _seat_of(self, slot: int) -> int:
+        """The seat ``slot`` takes in the next game."""
+        return self.seating().index(slot)
 
     def deal_key(self) -> tuple[int, int]:
         """``(set, deal)`` of the next game in duplicate mode: what its shuffle is seeded by."""
@@ -173,10 +202,11 @@ class SeriesState:
             return self._next_first_player_in_leg()
         if not self.games or self.kind == "single":
             return self._draw(list(range(self.players)))
+        # points and placements are counted by slot: the chosen slot starts from wherever it sits
         if self.kind == "league":
             top = max(self.points)
-            return self._draw([s for s in range(self.players) if self.points[s] == top])
-        return self._draw(self._losers(self.games[-1]))
+            return self._seat_of(self._draw([s for s in range(self.players) if self.points[s] == top]))
+        return self._seat_of(self._draw(self._losers(self.games[-1])))
 
     def _next_first_player_in_leg(self) -> int:
         module, n = self.module, self.players
@@ -234,7 +264,7 @@ class SeriesState:
     def add(self, game: dict) -> None:
         """Count a finished game: ``{"winners": [seats], "points": [...], "placements": [...]}``
         (by seat, as played in the seating of :meth:`seating`)."""
-        if self.duplicate:
+        if self.duplicate or self.varies():
             game = self._to_slots(game)
         self.games.append(game)
         if self.module is None:

@@ -1,5 +1,5 @@
 """The knockout: a bracket of matches, the winner of each tie going through
-(:mod:`tourney.events.rounds` has the bracket)."""
+(:mod:`tourney.formats.rounds` has the bracket)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from tourney.events import rounds
+from tourney.formats import rounds
 from tourney.formats.base import EventSettings, Format, FormatName, Unit, UnitSettings, series_item
 
 

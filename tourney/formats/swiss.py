@@ -1,14 +1,16 @@
 """The Swiss: a fixed number of rounds, each paired from the scores so far
-(:mod:`tourney.events.rounds` has the pairing and the tie-breaks)."""
+(:mod:`tourney.formats.rounds` has the pairing and the tie-breaks)."""
 
 from __future__ import annotations
 
 import math
+import random
 from typing import ClassVar
 
 from pydantic import Field, field_validator
 
-from tourney.events import rounds
+from tourney import seating, seeding
+from tourney.formats import rounds
 from tourney.formats.base import (
     EventSettings,
     Format,
@@ -58,7 +60,11 @@ class Swiss(Format):
     def _round(self, event: dict, history: list[rounds.Played]) -> list[list[str]]:
         names = list(event["entrants"])
         if event["players"] > 2:
-            return rounds.swiss_tables(names, history, event["players"])
+            # the ranking decides who meets, never the order round the table (tourney.seating)
+            tables = rounds.swiss_tables(names, history, event["players"])
+            ledger = seating.Ledger.of(p.entrants for p in history if not p.bye)
+            rnd = len({p.round for p in history})
+            return seating.seat_tables(tables, ledger, random.Random(seeding.derive("seating", event["seed"], rnd)))
         tables, bye = rounds.swiss_round(names, history)
         return tables + ([[bye]] if bye else [])
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tourney import seating
 from tourney.stats.elo import Z95
 
 #: games a new version plays as a focus before the ordinary rules apply
@@ -60,6 +61,8 @@ class Pool:
     same_author: bool = False  # may an author's versions meet
     min_share: float = 0.25    # of the mean games of active versions
     top: int | None = None     # settle phase: only the neighbours in the top N count
+    #: earlier tables in seat order (version indices), which the seat order balances against
+    seatings: Sequence[Sequence[int]] = ()
 
 
 def order(pool: Pool) -> list[int]:
@@ -253,11 +256,18 @@ class Matchmaker:
         if len(self.ranked) < 2:
             return []
         out = []
+        # the order round each table is tourney.seating's, balanced against the earlier tables
+        # (never the order the table was filled in); its own generator, drawn from the
+        # matchmaker's state without a draw, leaves the choice of tables as it was
+        ledger = seating.Ledger.of(self.pool.seatings)
+        seat_rng = random.Random(hash(self.rng.getstate()))
         for _ in range(count):
             t = self.table()
             if len(t) < 2:
                 break
-            out.append(t)
+            seated = seating.seat_table(t, ledger, seat_rng)
+            ledger.add(seated)
+            out.append(seated)
             self._scheduled(t)
         return out
 

@@ -11,18 +11,24 @@ recovered by replaying each stored game from its seed and choices (:func:`observ
 signals are tested, each as a stratified 2×2 test (:mod:`tourney.stats.collusion`):
 
 ``soft_play``
-    A *hostile* choice picks one opponent to suffer an effect (draw cards, skip a turn, have an
-    asset taken: :data:`HOSTILE`). Each time one of the pair made such a choice and the other was
-    among the opponents it could pick, the partner is one unit and every other opponent it could
-    pick is another; such choices alternate between giving their partner unit and giving their
-    other units (one choice hits at most one of them, so taking both from one choice would tie the
-    strata together and make the test too ready to reject). Units are stratified by the acting entrant, the card and the target's
-    standing (how many opponents to choose from, how many of them hold fewer cards, how many as
-    many, and how many of those come before it in the turn order the options are offered in):
-    an honest entrant aims by position, so within a stratum the partner should be hit as often as
-    anyone. (The place in the turn order itself cannot be a stratum: in a round robin two
-    entrants that meet always sit the same distance apart, so place and identity coincide.)
-    One-sided: the partner is hit *less* often.
+    A *hostile* choice picks one opponent to suffer an effect: draw cards, skip a turn, have the
+    hand looked at, take cards into the hand (:data:`HOSTILE`), or lose a card in play, destroyed
+    or taken (:data:`TAKING`; the card's controller is the one aimed at). Each time one of the pair
+    made such a choice and the other was among the opponents it could pick, the partner is one
+    unit and every other opponent it could pick is another; such choices alternate between giving
+    their partner unit and giving their other units (one choice hits at most one of them, so
+    taking both from one choice would tie the strata together and make the test too ready to
+    reject). Units are stratified by the acting entrant, the card and the target's standing: how
+    many opponents to choose from, how many of them hold fewer cards and how many as many, how
+    many of those come before it in the offered order, its place in that order, its seat
+    relative to the actor (the next seat, the one after, ...) and, after the first game of a
+    series, how many have a better and an equal series score. An honest entrant aims by what it
+    sees (hand sizes, seats, scores, or at random), never by who the opponent is, so within a
+    stratum the partner is hit as often as anyone. The relative seat is what makes "always the
+    next player" no evidence; it can only tell where the seating varies (:mod:`tourney.seating`):
+    where two entrants always sit the same distance apart, as in the fixed orders of old, their
+    strata cannot tell and nothing is flagged. One-sided: the partner is hit *less* often. Mirror Universe is not tested
+    (:data:`UNTESTED`).
 ``trades``
     Trade (look at a hand, exchange a card) is the one effect that passes a card from one hand to
     a chosen other. Same units and strata, one-sided the other way: the partner is picked *more*
@@ -49,7 +55,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -62,13 +68,25 @@ from tourney.results import store
 from tourney.results.standings import find_event
 from tourney.stats.collusion import Table, holm, stratified_test
 
-#: effects whose chooser picks an opponent to suffer them (soft play is not picking the partner)
+#: effects whose chooser picks a player to suffer them (soft play is not picking the partner): draw
+#: cards, skip a turn, have a hand looked at, or take cards from play into the hand (Tempest,
+#: Hurricane: in a shedding game a card more in hand is a step back)
 HOSTILE = frozenset({
     "Angel of Hope", "Pleasant Memories", "Worldly Wisdom", "Forbidden Knowledge", "Visionary Dream",
-    "Sleep", "Queen Guinevere",
+    "Sleep", "Queen Guinevere", "Tempest", "Hurricane",
 })
+#: effects whose chooser picks a card in play, its controller losing it: destroyed (the engine's
+#: "destroy" decisions: Devious Dragon, Death, Allosaurus) or taken (Bewitch); the target is the
+#: card's controller
+TAKING = frozenset({"Bewitch"})
 #: effects that pass a card between the chooser's hand and the chosen player's (feeding)
 PASSING = frozenset({"Trade"})
+#: effects that choose a player but are not tested, and why: swapping every card in play helps
+#: or hurts the chosen player depending on both tables, so neither tail is collusion
+UNTESTED = {"Mirror Universe": "swapping all cards in play can help or hurt the chosen player"}
+#: p-values below this are printed (and written in JSON) as ``< 1e-16``: double precision cannot
+#: tell them apart from each other, nor their complements from 1
+P_FLOOR = 1e-16
 
 #: signal -> (what the units are, which tail is collusion)
 SIGNALS = {
@@ -88,27 +106,40 @@ REPORTED = ("placements",)
 @dataclass(frozen=True)
 class Aim:
     """One choice of an opponent: ``actor`` (seat) picked ``chosen`` (a seat, or None: itself,
-    a teammate or no one) among ``candidates`` (opponents still in, each with its hand size)."""
+    a teammate or no one) among ``candidates`` (opponents still in, each with its hand size), at
+    a table of ``players`` seats (0: unknown); ``scores`` holds each candidate's series points
+    before the game (lower is better; empty when the series has no earlier game)."""
 
     actor: int
-    channel: str  # "hostile" or "trade"
+    channel: str  # "hostile" (its card's effect, or the card taken) or "trade"
     source: str
     candidates: tuple[tuple[int, int], ...]  # (seat, cards in hand), in the order offered
     chosen: int | None
+    players: int = 0
+    scores: tuple[int, ...] = ()
 
     def standing(self, seat: int) -> tuple:
         """The stratum of ``seat`` as a target: the card, how many could be picked, how many of
-        the others hold fewer cards, how many as many, and how many of those come before it in
-        the offered order (the turn order, which a bot may use to break a tie)."""
+        the others hold fewer cards, how many as many, how many of those come before it in the
+        offered order (the turn order, which a bot may use to break a tie), its place in that
+        order and its seat relative to the actor (1: the next seat; an honest bot may aim by
+        position), and how many of the others have a better and an equal series score (an honest
+        bot may aim at the leader)."""
         size = dict(self.candidates)[seat]
         fewer = sum(1 for q, n in self.candidates if n < size)
         tied = sum(1 for q, n in self.candidates if n == size and q != seat)
-        ahead = 0
+        ahead = place = 0
         for q, n in self.candidates:
             if q == seat:
                 break
             ahead += n == size
-        return (self.source, len(self.candidates), fewer, tied, ahead)
+            place += 1
+        relative = (seat - self.actor) % self.players if self.players else 0
+        by_score: tuple = ()
+        if self.scores:
+            mine = self.scores[[q for q, _ in self.candidates].index(seat)]
+            by_score = (sum(1 for v in self.scores if v < mine), self.scores.count(mine) - 1)
+        return (self.source, len(self.candidates), fewer, tied, ahead, place, relative, *by_score)
 
 
 @dataclass
@@ -132,29 +163,53 @@ def _friends(teams: list[list[int]] | None, seat: int) -> set[int]:
     return {seat}
 
 
-def observe(steps: Iterable[tuple[object, str | None]], teams: list[list[int]] | None = None) -> list[Aim]:
+def _controller(game, cid: int) -> int | None:
+    for q, cards in enumerate(game.in_play):
+        if cid in cards:
+            return q
+    return None
+
+
+def observe(steps: Iterable[tuple[object, str | None]], teams: list[list[int]] | None = None,
+            scores: Sequence[int] | None = None) -> list[Aim]:
     """The aimed choices of one game, from its steps: pairs ``(game, choice)`` as
     :func:`tourney.results.store.replay_steps` yields them (the game just before ``choice`` is
-    applied), or as a referee plays them."""
+    applied), or as a referee plays them. ``scores``: each seat's series points before the game
+    (when the series had earlier games), which a bot may aim by.
+
+    Covered: every choice of a player by a :data:`HOSTILE` or :data:`PASSING` effect (kinds
+    "player" and "players"), and every choice of an opponent's card in play to destroy (kind
+    "destroy") or to take (:data:`TAKING`), its controller being the one aimed at. Not covered:
+    :data:`UNTESTED`, and choices with fewer than two opponents to pick from."""
     aims = []
     for game, choice in steps:
         decision = game.pending  # type: ignore[attr-defined]
-        if choice is None or decision is None or decision.kind not in ("player", "players"):
+        if choice is None or decision is None or choice.startswith("forfeit:"):
             continue
         source = decision.source
-        channel = "hostile" if source in HOSTILE else "trade" if source in PASSING else None
-        if channel is None or choice.startswith("forfeit:"):
-            continue
         actor = decision.player
         friends = _friends(teams, actor)
         alive, hands = game.alive, game.hands  # type: ignore[attr-defined]
-        candidates = tuple(
-            (q, len(hands[q])) for q in (int(o[7:]) for o in decision.options if o.startswith("player:"))
-            if q not in friends and alive[q])
+        if decision.kind in ("player", "players"):
+            channel = "hostile" if source in HOSTILE else "trade" if source in PASSING else None
+            seats = [int(o[7:]) for o in decision.options if o.startswith("player:")]
+            chosen = int(choice[7:]) if choice.startswith("player:") else None
+        elif decision.kind == "destroy" or source in TAKING:
+            channel = "hostile"
+            owners = [_controller(game, int(o[5:])) for o in decision.options if o.startswith("card:")]
+            seats = list(dict.fromkeys(q for q in owners if q is not None))
+            chosen = _controller(game, int(choice[5:])) if choice.startswith("card:") else None
+        else:
+            continue
+        if channel is None:
+            continue
+        candidates = tuple((q, len(hands[q])) for q in seats if q not in friends and alive[q])
         if len(candidates) < 2:
             continue  # no choice between opponents: nothing to compare
-        chosen = int(choice[7:]) if choice.startswith("player:") else None
-        aims.append(Aim(actor, channel, source, candidates, chosen if chosen not in friends else None))
+        players = len(alive)
+        series = tuple(scores[q] for q, _ in candidates) if scores else ()
+        aims.append(Aim(actor, channel, source, candidates, chosen if chosen not in friends else None,
+                        players, series))
     return aims
 
 
@@ -223,6 +278,8 @@ def analyse(games: list[GameFacts], alpha: float = DEFAULT_ALPHA) -> dict:
     for g in games:
         for name in g.names:
             played[name] += 1
+        if len(g.names) < 3:
+            continue  # at a table of two there is no third player to spare or to feed against
         for a, b in combinations(range(len(g.names)), 2):
             key = tuple(sorted((g.names[a], g.names[b])))
             together[key] += 1
@@ -265,29 +322,63 @@ def analyse(games: list[GameFacts], alpha: float = DEFAULT_ALPHA) -> dict:
                            if pair["signals"][s]["p_adjusted"] is not None and pair["signals"][s]["p_adjusted"] < alpha]
     pairs.sort(key=lambda p: (1.0 if p["p_min"] is None else p["p_min"], p["entrants"]))
     tests = sum(pair["signals"][s]["method"] != "none" for pair in pairs for s in CHOICES)
-    return {"games": len(games), "alpha": alpha, "correction": "holm", "tests": tests,
-            "pairs": pairs, "flagged": [p["entrants"] for p in pairs if p["flagged"]]}
+    for pair in pairs:  # the p-values as printed: below P_FLOOR they read "< 1e-16"
+        pair["p_min"] = printable(pair["p_min"])
+        for r in pair["signals"].values():
+            r["p_value"], r["p_adjusted"] = printable(r["p_value"]), printable(r["p_adjusted"])
+    out = {"games": len(games), "alpha": alpha, "correction": "holm", "tests": tests,
+           "pairs": pairs, "flagged": [p["entrants"] for p in pairs if p["flagged"]]}
+    if not together:
+        out["notice"] = NO_TABLES
+    return out
+
+
+#: what an event without a table of three or more gets instead of pairs
+NO_TABLES = ("no game of this event seated three or more players: the checks compare how a player treats "
+             "its partner with how it treats the others at the table, so there is nothing to test")
+#: how a p-value below :data:`P_FLOOR` is printed, in text and in JSON alike
+BELOW_FLOOR = "< 1e-16"
+
+
+def printable(p: float | str | None) -> float | str | None:
+    """``p`` as shown: :data:`BELOW_FLOOR` below :data:`P_FLOOR` (0 included), else itself."""
+    return BELOW_FLOOR if isinstance(p, float | int) and p < P_FLOOR else p
+
+
+def p_text(p: float | str) -> str:
+    """A p-value in two significant figures, or :data:`BELOW_FLOOR`."""
+    return p if isinstance(p, str) else f"{p:.2g}"
 
 
 # ------------------------------------------------------------------------------ from the database
 
 
 def event_games(db: Database, event_id: int) -> Iterator[GameFacts]:
-    """Every stored game of an event as :class:`GameFacts`, replayed for its aimed choices."""
-    seats: dict[int, list[tuple[str, int]]] = defaultdict(list)
-    for r in db.query("select st.game_id, e.name, st.placement, st.points from seats st "
+    """Every stored game of an event as :class:`GameFacts`, replayed for its aimed choices (with
+    each seat's series points before the game, once its series has had a game)."""
+    seats: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
+    series_of: dict[int, int] = {}
+    for r in db.query("select st.game_id, g.series_id, e.name, st.placement, st.points from seats st "
                       "join entrants e on e.id = st.entrant_id join games g on g.id = st.game_id "
-                      "where g.event_id = ? order by st.game_id, st.seat", [event_id]):
+                      "where g.event_id = ? order by g.series_id, g.idx, st.seat", [event_id]):
         place = r["placement"] if r["placement"] is not None else r["points"] or 0
-        seats[r["game_id"]].append((r["name"], place))
+        seats[r["game_id"]].append((r["name"], place, r["points"] or 0))
+        series_of[r["game_id"]] = r["series_id"]
+    totals: dict[int, dict[str, int]] = defaultdict(dict)  # series -> entrant -> points so far
     for game_id, rows in seats.items():
+        names = tuple(n for n, _, _ in rows)
+        placements = tuple(p for _, p, _ in rows)
+        so_far = totals[series_of[game_id]]
+        scores = [so_far[n] for n in names] if so_far else None
+        for n, _, points in rows:
+            so_far[n] = so_far.get(n, 0) + points
         if len(rows) < 3:
-            yield GameFacts(tuple(n for n, _ in rows), tuple(p for _, p in rows))
+            yield GameFacts(names, placements)
             continue
         replay = store.load_replay(db, game_id)
         teams = json.loads(replay["teams"]) if replay and replay["teams"] else None
-        aims = observe(store.replay_steps(replay), teams) if replay else []
-        yield GameFacts(tuple(n for n, _ in rows), tuple(p for _, p in rows), aims, teams)
+        aims = observe(store.replay_steps(replay), teams, scores) if replay else []
+        yield GameFacts(names, placements, aims, teams)
 
 
 def event_fairplay(db: Database, name: str | None = None, alpha: float = DEFAULT_ALPHA) -> dict:
@@ -303,7 +394,7 @@ def summary_lines(data: dict, limit: int = 5) -> list[str]:
     """The fair-play verdict in a few lines of words (the report's section and the command's
     table footer)."""
     if not data["pairs"]:
-        return ["Fair play: no pair of entrants to test (the checks need tables of three or more)."]
+        return [f"Fair play: {data.get('notice') or 'no pair of entrants to test'}."]
     flagged = data["flagged"]
     head = (f"Fair play: {len(data['pairs'])} pairs, {data['tests']} choice tests, Holm-adjusted at alpha "
             f"{data['alpha']:g}: ")
@@ -312,7 +403,7 @@ def summary_lines(data: dict, limit: int = 5) -> list[str]:
     lines = [head + f"{len(flagged)} pair(s) flagged."]
     for pair in data["pairs"][:limit]:
         if pair["flagged"]:
-            what = ", ".join(f"{s} p={pair['signals'][s]['p_adjusted']:.2g}" for s in pair["flagged"])
+            what = ", ".join(f"{s} p={p_text(pair['signals'][s]['p_adjusted'])}" for s in pair["flagged"])
             lines.append(f"  {pair['entrants'][0]} + {pair['entrants'][1]}: {what}")
     return lines
 
@@ -320,7 +411,7 @@ def summary_lines(data: dict, limit: int = 5) -> list[str]:
 def _p(result: dict) -> str:
     if result["p_adjusted"] is None:
         return "-"
-    return f"{result['p_adjusted']:.2g} ({result['observed']} vs {result['expected']:.1f})"
+    return f"{p_text(result['p_adjusted'])} ({result['observed']} vs {result['expected']:.1f})"
 
 
 def render_table(data: dict) -> str:
@@ -328,13 +419,16 @@ def render_table(data: dict) -> str:
     headers = ["pair", "games together", "soft play: adjusted p (hits vs expected)",
                "trades: adjusted p (trades vs expected)", "placements: adjusted p (wins vs expected)",
                "flagged"]
+    if not data["pairs"]:
+        return f"Fair play: {data['event']}: {data.get('notice') or 'no pair of entrants to test'}.\n"
     rows = [[" + ".join(p["entrants"]), p["games_together"], _p(p["signals"]["soft_play"]),
              _p(p["signals"]["trades"]), _p(p["signals"]["placements"]), ", ".join(p["flagged"]) or "no"]
             for p in data["pairs"]]
     title = (f"Fair play: {data['event']} ({data['games']} games; lower p is more suspicious; "
              f"one-sided p-values, Holm-adjusted over {data['tests']} choice tests; placements are "
              f"adjusted among themselves and never flag a pair)\n")
-    return title + tabulate(rows, headers=headers, disable_numparse=True) + "\n\n" + "\n".join(summary_lines(data)) + "\n"
+    table = tabulate(rows, headers=headers, disable_numparse=True)
+    return title + table + "\n\n" + "\n".join(summary_lines(data)) + "\n"
 
 
 #: the report replays at most this many games for its fair-play section (about 15 s of CPU);

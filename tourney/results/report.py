@@ -28,6 +28,7 @@ from tourney import charts
 from tourney.club import ClubError
 from tourney.club.standings import club_progress, club_standings  # the report (floor 2) asks the club
 from tourney.results import fairplay as _fairplay
+from tourney.results import seat_balance as _seat_balance
 from tourney.results import ratings as _ratings
 from tourney.results import standings as _standings
 from tourney.results.table import (  # noqa: F401  (the table's names, as readers of reports know them)
@@ -159,7 +160,7 @@ def build(db: Database, name: str | None, club: bool = False, reference: str | N
 def _extra_lines(data: dict) -> list[str]:
     from tourney import formats  # a floor up: the format's additions in words
 
-    return formats.report_lines(data) + _fairplay.report_lines(data)
+    return formats.report_lines(data) + _seat_balance.report_lines(data) + _fairplay.report_lines(data)
 
 
 # --------------------------------------------------------------------------- renderers

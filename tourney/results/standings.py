@@ -41,6 +41,7 @@ from sqlite_utils import Database
 
 from tourney.errors import UserError
 from tourney.results import ratings as _ratings
+from tourney.results import seat_balance as _seat_balance
 from tourney.results import store
 from tourney.results.comparisons import event_comparisons
 from tourney.results.luck import standings_luck
@@ -149,6 +150,8 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
         "standings": out,
         "pairwise": compared["pairwise"],
         "luck": {k: luck[k] for k in ("on", "why", "model")},
+        # who sat directly after whom (tourney.seating): one block, apart from the rating columns
+        "seat_balance": _seat_balance.seat_balance(db, event["id"]),
     }
 
 

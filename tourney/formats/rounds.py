@@ -16,7 +16,8 @@ rebuilds exactly the pairings of an uninterrupted one.
   pair in ranking order;
 - seat 0 goes to whoever of the two has had it less (the higher ranked on a tie);
 - tables of k > 2: the ranking cut into near-equal consecutive tables (no byes), entrants
-  swapped between neighbouring tables while that cuts repeat meetings.
+  swapped between neighbouring tables while that cuts repeat meetings; the order round each
+  table is then :mod:`tourney.seating`'s (balanced against the rounds before), never the ranking.
 
 Final Swiss order: score, Buchholz Cut-1 (opponents' scores, the lowest dropped; a bye counts as
 an opponent with 0), Sonneborn-Berger (the opponents' scores weighted by the score against
