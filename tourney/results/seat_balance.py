@@ -7,6 +7,8 @@ event's page. Games of two seats are not counted (at a table of two each follows
 
 from __future__ import annotations
 
+import textwrap
+
 from sqlite_utils import Database
 
 from tourney import seating
@@ -29,10 +31,12 @@ def seat_balance(db: Database, event_id: int) -> dict:
 
 
 def report_lines(data: dict) -> list[str]:
-    """The seat balance in one line, for events with games at tables of three or more."""
+    """The seat balance in a few lines that fit a terminal, for events with games at tables of three
+    or more."""
     b = data.get("seat_balance")
     if not b or not b["games"]:
         return []
-    return [f"Seat balance over {b['games']} games at tables of 3+ (0 is balanced): direction imbalance "
-            f"{b['imbalance']:.3f}, largest one-way surplus {b['max_difference']}, pairs seated one way only "
-            f"{b['one_way_pairs']}, seat spread {b['seat_spread']} (docs/formats.md, \"Seating\")."]
+    return textwrap.wrap(
+        f"Seat balance over {b['games']} games at tables of 3+ (0 is balanced): direction imbalance "
+        f"{b['imbalance']:.3f}, largest one-way surplus {b['max_difference']}, pairs seated one way only "
+        f"{b['one_way_pairs']}, seat spread {b['seat_spread']} (docs/formats.md, \"Seating\").", 79)
