@@ -258,9 +258,10 @@ class Matchmaker:
         out = []
         # the order round each table is tourney.seating's, balanced against the earlier tables
         # (never the order the table was filled in); its own generator, drawn from the
-        # matchmaker's state without a draw, leaves the choice of tables as it was
+        # matchmaker's state without a draw, leaves the choice of tables as it was (from the
+        # state's integers alone: before Python 3.12, hash(None) differs from process to process)
         ledger = seating.Ledger.of(self.pool.seatings)
-        seat_rng = random.Random(hash(self.rng.getstate()))
+        seat_rng = random.Random(hash(self.rng.getstate()[1]))
         for _ in range(count):
             t = self.table()
             if len(t) < 2:
