@@ -159,6 +159,24 @@ def test_a_bot_of_protocol_1_0_keeps_one_process_per_series():
     assert Reuse().restart == "never"
 
 
+def test_a_process_started_ahead_and_never_taken_leaves_with_its_retired_entrant():
+    # started ahead, it is not greeted (so not idle) until a series takes it: retire must find it
+    # there too, and a later prestart must not start it again
+    gone, kept = entrant_spec(memory("gone")), entrant_spec(memory("kept"))
+    pool = WarmPool()
+    try:
+        pool.prestart([(gone, 1), (kept, 1)])
+        [ahead] = pool.launched[repr(gone)]
+        assert pool.idle == {} and ahead.running
+        assert pool.retire([gone]) == 1
+        assert ahead.closed and not ahead.running
+        assert repr(gone) not in pool.launched and len(pool.launched[repr(kept)]) == 1
+        pool.prestart([(gone, 1), (kept, 1)])
+        assert repr(gone) not in pool.launched and len(pool.launched[repr(kept)]) == 1
+    finally:
+        pool.close()
+
+
 def test_restart_settings_come_from_limits_and_an_entrant_may_override_them():
     cfg = parse_config({
         "event": {"name": "w", "format": "round-robin", "games": 1},

@@ -180,11 +180,12 @@ class WarmPool:
     def retire(self, specs: Sequence[EntrantSpec]) -> int:
         """Entrants that left play (a ladder's retired or disabled version): goodbye to their
         idle processes now, all at once, and to those out in a series when it gives them back.
+        Those started ahead and never greeted go now too: no series of theirs will take them.
         Returns how many were said goodbye now."""
         with self.lock:
             keys = {_key(spec) for spec in specs}
             self.gone |= keys
-            leaving = [e for key in keys for e in self.idle.pop(key, [])]
+            leaving = [e for key in keys for group in (self.idle, self.launched) for e in group.pop(key, [])]
         close_together(leaving)
         return len(leaving)
 

@@ -206,7 +206,8 @@ class Runner:
     def leave(self, specs: list[dict]) -> None:
         """Entrants that left play (a ladder's retired or disabled versions; ``specs`` as the
         tasks carried them): every worker says goodbye to its warm processes of them, the idle
-        ones before this returns, those playing a series when that series ends."""
+        ones and those started ahead before this returns, those playing a series when that
+        series ends."""
         if specs and self.leaving is not None:
             self.leaving(specs)
 

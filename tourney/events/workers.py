@@ -102,7 +102,8 @@ def init(q, main_pid: int, warm: list[tuple[dict, int]] | None = None,
 class Leaving:
     """How the main process tells every worker of its pool that entrants left play (a ladder's
     retired or disabled versions), and waits until each has said goodbye to its idle processes
-    of them (:meth:`WarmPool.retire`; those out in a series go when it ends).
+    of them and those started ahead (:meth:`WarmPool.retire`; those out in a series go when it
+    ends).
 
     Shared memory only, nothing on the pool's queues (a free worker may take any job, so a job
     cannot be addressed to a worker): each worker takes a slot when it starts, a thread of its
