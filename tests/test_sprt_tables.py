@@ -124,3 +124,135 @@ def test_set_tests_read_back_from_their_dict():
     test = example_test()
     again = Sprt.from_dict(test.to_dict())
     assert again.players == 4 and again.counts == test.counts and math.isclose(again.llr, test.llr)
+
+
+# -- the command and the event -----------------------------------------------------------------
+
+def run_sprt(tmp_path, *args, db="t.db"):
+    import json
+
+    from typer.testing import CliRunner
+
+    import tourney.commands  # noqa: F401  (registers the commands)
+    from tourney.app import app
+
+    r = CliRunner().invoke(app, ["sprt", *args, "--public-seeds", "--db", str(tmp_path / db), "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)["sprt"]
+
+
+# generous bounds (elo1 = 50) keep these to seconds: greedy against random is hundreds of field
+# Elo, and two greedy bots tie every set exactly (same deal, same seeds, same seats)
+def test_greedy_beats_random_at_a_table_of_four(tmp_path):
+    got = run_sprt(tmp_path, "greedy", "random", "--players", "4", "--elo1", "50", "-j", "1")
+    assert got["verdict"] == "H1 accepted" and got["llr"] >= got["upper_bound"]
+    assert got["model"] == "substitution" and got["players"] == 4 and got["pairs"] is None
+    assert got["field"] == ["random#2", "random#3", "random#4"]
+    assert got["games"] == 8 * got["sets"] and got["estimate"]["elo"] > 50
+
+
+def test_greedy_against_itself_is_not_accepted_at_a_table_of_four(tmp_path):
+    got = run_sprt(tmp_path, "greedy", "greedy", "--players", "4", "--elo1", "50", "-j", "2")
+    assert got["verdict"] != "H1 accepted"
+    assert got["verdict"] == "H0 accepted" and got["estimate"]["score"] == 0.5
+
+
+def test_a_set_plays_one_deal_with_each_of_them_in_every_seat(tmp_path):
+    from tourney.results import store
+
+    got = run_sprt(tmp_path, "greedy", "random", "--players", "3", "--field", "greedy,random",
+                   "--elo1", "50", "--max-games", "12")
+    assert got["sets"] == 2 and got["field"] == ["greedy#2", "random#2"]
+    db = store.open_db(str(tmp_path / "t.db"))
+    rows = list(db.query(
+        "select s.idx as series, g.idx as game, g.seed, g.first_player, st.seat, e.name from games g "
+        "join series s on s.id = g.series_id join seats st on st.game_id = g.id "
+        "join entrants e on e.id = st.entrant_id order by s.idx, g.idx, st.seat"))
+    by_game: dict = {}
+    for r in rows:
+        by_game.setdefault((r["series"], r["game"]), {"seed": r["seed"], "first": r["first_player"], "seats": []})
+        by_game[(r["series"], r["game"])]["seats"].append(r["name"])
+    for unit in range(2):
+        a_seats, b_seats = [], []
+        for rotation in range(3):
+            a, b = by_game[(2 * unit, rotation)], by_game[(2 * unit + 1, rotation)]
+            assert (a["seed"], a["first"]) == (b["seed"], b["first"]) == (
+                by_game[(2 * unit, 0)]["seed"], by_game[(2 * unit, 0)]["first"])
+            swap = ["X" if n in ("greedy", "random") else n for n in a["seats"]]
+            assert swap == ["X" if n in ("greedy", "random") else n for n in b["seats"]]
+            a_seats.append(a["seats"].index("greedy"))
+            b_seats.append(b["seats"].index("random"))
+        assert sorted(a_seats) == [0, 1, 2] and a_seats == b_seats  # every seat, the same for both
+    assert by_game[(0, 0)]["seed"] != by_game[(2, 0)]["seed"]
+
+
+def test_the_field_must_fill_the_table(tmp_path):
+    from typer.testing import CliRunner
+
+    import tourney.commands  # noqa: F401
+    from tourney.app import app
+
+    r = CliRunner().invoke(app, ["sprt", "greedy", "random", "--players", "4", "--field", "random",
+                                 "--db", str(tmp_path / "t.db")])
+    assert r.exit_code == 2 and "--field names the 3 others at a table of 4, got 1" in r.stderr
+    r = CliRunner().invoke(app, ["sprt", "greedy", "random", "--field", "random", "--db", str(tmp_path / "t.db")])
+    assert r.exit_code == 2 and "--field is for tables of 3 or more" in r.stderr
+
+
+def test_a_half_played_set_is_completed_on_resume_with_the_same_games():
+    from pathlib import Path
+
+    from tourney.config import parse_config
+    from tourney.events import runner
+    from tourney.formats import sequential
+    from tourney.results import store
+
+    raw = {"event": {"name": "s", "format": "sprt", "seed": 3, "players": 3, "elo0": 0, "elo1": 50,
+                     "public_seeds": True},
+           "entrants": [{"name": "g", "builtin": "greedy"}, {"name": "r", "builtin": "random"},
+                        {"name": "f1", "builtin": "random"}, {"name": "f2", "builtin": "greedy"}]}
+    cfg = parse_config(raw, base_dir=str(Path(__file__).parent.parent))
+    assert cfg.event["duplicate"] is True and cfg.event["players"] == 3
+
+    def play(db, event_id, only=None):
+        more = None if only else (lambda: runner.next_round_tasks(db, event_id, cfg))
+        tasks = runner.pending_tasks(db, event_id, cfg) or (more() if more else [])
+        runner.Runner(db, event_id, [t for t in tasks if only is None or only(t)], 1, more=more).run()
+
+    def games(db):
+        return [tuple(r) for r in db.execute("select s.idx, g.seed, g.first_player, g.winners from games g "
+                                             "join series s on s.id = g.series_id order by s.idx, g.idx")]
+
+    whole = store.open_db(":memory:")
+    whole_id, _ = runner.prepare_event(whole, cfg, "test")
+    play(whole, whole_id)
+    cut = store.open_db(":memory:")
+    cut_id, _ = runner.prepare_event(cut, cfg, "test")
+    play(cut, cut_id, only=lambda t: t.idx % 2 == 0)  # the candidate's halves only
+    assert sequential.test_of(cut, cut_id, cfg.event).units == 0  # no whole set yet
+    play(cut, cut_id)  # resumed: the baseline's halves, then the next batches
+    assert games(cut) == games(whole)
+    for db, event_id in ((whole, whole_id), (cut, cut_id)):
+        store.finish_event(db, event_id)
+    assert sequential.report(cut, cut_id, cfg.event) == sequential.report(whole, whole_id, cfg.event)
+
+
+def test_the_event_page_charts_the_llr_and_the_field_elo_of_a_table_test(tmp_path):
+    import re
+
+    from tourney.results import store
+    from tourney.web import pages
+    from tourney.web.app import PAGE_LINKS
+    from tourney.web.render import render
+
+    got = run_sprt(tmp_path, "greedy", "random", "--players", "3", "--elo1", "50", "--name", "t3")
+    db = store.open_db(str(tmp_path / "t.db"), readonly=True)
+    event_id = store.find_event(db, "t3")["id"]
+    data = pages.event_data(db, event_id)
+    course = data["sprt"]["course"]
+    assert len(course["counts"]) == 25 and sum(course["counts"]) == got["sets"]
+    assert course["games"][-1] == got["games"] and course["llr"][-1] == pytest.approx(got["llr"], abs=1e-3)
+    assert course["elo"][-1][0] == pytest.approx(got["estimate"]["elo"], abs=0.01)
+    html = render(data, PAGE_LINKS)
+    assert "at tables of 3?" in html and 'id="chart-sprt-llr"' in html and 'id="chart-sprt-elo"' in html
+    assert re.search(r"Field: random#2, random#3\.", html)
