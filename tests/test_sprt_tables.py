@@ -207,7 +207,7 @@ def test_a_half_played_set_is_completed_on_resume_with_the_same_games():
     from tourney.formats import sequential
     from tourney.results import store
 
-    raw = {"event": {"name": "s", "format": "sprt", "seed": 3, "players": 3, "elo0": 0, "elo1": 50,
+    raw = {"event": {"name": "s", "format": "sprt", "seed": 3, "players": 3, "elo0": 0, "elo1": 150,
                      "public_seeds": True},
            "entrants": [{"name": "g", "builtin": "greedy"}, {"name": "r", "builtin": "random"},
                         {"name": "f1", "builtin": "random"}, {"name": "f2", "builtin": "greedy"}]}
@@ -245,7 +245,8 @@ def test_the_event_page_charts_the_llr_and_the_field_elo_of_a_table_test(tmp_pat
     from tourney.web.app import PAGE_LINKS
     from tourney.web.render import render
 
-    got = run_sprt(tmp_path, "greedy", "random", "--players", "3", "--elo1", "50", "--name", "t3")
+    got = run_sprt(tmp_path, "greedy", "random", "--players", "3", "--elo1", "50", "--max-games", "96",
+                   "--name", "t3")
     db = store.open_db(str(tmp_path / "t.db"), readonly=True)
     event_id = store.find_event(db, "t3")["id"]
     data = pages.event_data(db, event_id)
@@ -256,3 +257,45 @@ def test_the_event_page_charts_the_llr_and_the_field_elo_of_a_table_test(tmp_pat
     html = render(data, PAGE_LINKS)
     assert "at tables of 3?" in html and 'id="chart-sprt-llr"' in html and 'id="chart-sprt-elo"' in html
     assert re.search(r"Field: random#2, random#3\.", html)
+
+
+# -- error rates by simulation (the model of tourney/stats/table_model.py) ---------------------
+
+def test_wilson_interval_by_hand():
+    from tourney.stats.table_model import wilson
+
+    # 5 of 10: centre (0.5 + 1.9208/10)/1.38416 = 0.5, half 1.96·√(0.025 + 0.009604)/1.38416 = 0.26341
+    assert wilson(5, 10) == pytest.approx((0.23659, 0.76341), abs=1e-5)
+    assert wilson(0, 200)[0] == 0.0 and wilson(0, 200)[1] == pytest.approx(0.01884, abs=1e-5)
+
+
+def test_the_model_has_the_stated_truth():
+    import numpy as np
+
+    from tourney.stats.table_model import TableModel, calibrate, target
+
+    model = TableModel(4)
+    rng = np.random.default_rng(11)
+    # the candidate is the baseline: E[D] = 0 (up to 4 standard errors of 40,000 sets)
+    same = model.units(rng, 0.0, 40_000)
+    assert abs(same.mean()) < 4 * same.std() / 200
+    # calibrated for field Elo 20, the mean lands on L(20) - ½ = 0.02875 (fresh draws)
+    theta = calibrate(model, 20, units=50_000, seed=3)
+    assert 0 < theta < 0.3
+    d = model.units(rng, theta, 40_000)
+    assert d.mean() == pytest.approx(target(20), abs=4 * d.std() / 200)
+    # pairing only takes variance away: the deal's luck cancels between the halves
+    assert d.std() < 0.75 * model.units(rng, theta, 40_000, paired=False).std()
+
+
+def test_error_rates_at_a_table_of_four():
+    # 200 tests with the truth at elo0 = 0 and 200 at elo1 = 20 (a wider band than the benchmark's
+    # 10, to keep CI to seconds); the test looks every 8 sets as the event does
+    from tourney.stats.table_model import TableModel, error_rates
+
+    rates = error_rates(TableModel(4), 0, 20, runs=200, seed=7, calibration_units=50_000)
+    fp_low, _ = rates.fp_interval()
+    _, power_high = rates.power_interval()
+    assert rates.inconclusive == 0
+    assert rates.fp_rate <= 0.07 and fp_low <= 0.05  # not above the nominal α = 0.05
+    assert rates.power >= 0.90 and power_high >= 0.95  # not below the nominal 1-β = 0.95
