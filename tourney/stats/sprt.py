@@ -304,7 +304,7 @@ class Sprt:
                    players=data.get("players", 2))
 
 
-def set_estimate(differences: Sequence[float], counts: Sequence[float], players: int, model: str) -> Estimate:
+def set_estimate(differences: Sequence[float], counts: Sequence[int], players: int, model: str) -> Estimate:
     """What substitution sets say: the "score" is ``½ + D̄`` (the candidate's expected placement
     score against a field it would tie with if D̄ were 0), its Elo the field Elo ``L⁻¹(½ + D̄)``,
     the interval ``D̄ ± 1.96·σ̂/√N`` from the spread of D across sets (never across games: the
