@@ -299,3 +299,26 @@ def test_error_rates_at_a_table_of_four():
     assert rates.inconclusive == 0
     assert rates.fp_rate <= 0.07 and fp_low <= 0.05  # not above the nominal α = 0.05
     assert rates.power >= 0.90 and power_high >= 0.95  # not below the nominal 1-β = 0.95
+
+
+def test_the_same_sets_at_any_concurrency(tmp_path):
+    # a program in the field: its warm processes are passed over for a deal they have seen (every
+    # game of a set has bots of its own, warm or cold), so -j 1 and -j 2 store the same games
+    from pathlib import Path
+
+    from tourney.results import store
+
+    bot = str(Path(__file__).resolve().parent.parent / "examples" / "bots" / "random_bot.py")
+    args = ["greedy", "random", "--players", "3", "--field", f"{bot},greedy", "--elo1", "150",
+            "--max-games", "24"]
+    one = run_sprt(tmp_path, *args, "-j", "1", db="one.db")
+    two = run_sprt(tmp_path, *args, "-j", "2", db="two.db")
+    assert one == two and one["restart"] == "never" and one["sets"] == 4
+
+    def games(name):
+        db = store.open_db(str(tmp_path / name), readonly=True)
+        return [tuple(r) for r in db.execute(
+            "select s.idx, g.idx, g.seed, g.first_player, g.winners, r.choices_z from games g "
+            "join series s on s.id = g.series_id join replays r on r.game_id = g.id order by s.idx, g.idx")]
+
+    assert games("one.db") == games("two.db")

@@ -43,6 +43,10 @@ def sprt(
         None, "--luck-adjusted/--raw",
         help="Test the luck-adjusted scores (docs/evaluation.md) or the raw ones; default: the rule set's."),
     concurrency: int = typer.Option(0, "--concurrency", "-j", min=0, help="Series played at once (0: cores)."),
+    cluster: str = typer.Option(
+        None, "--cluster", envvar="TOURNEY_CLUSTER",
+        help="Play the series on the Dask cluster whose scheduler is at this address, as tourney run "
+             "--cluster (default: $TOURNEY_CLUSTER, else local processes); docs/scale.md."),
     seed: int = typer.Option(1, help="Event seed."),
     rule_set: str = typer.Option("crazier-eights", "--rule-set", help="Rule set to play."),
     option: list[str] = typer.Option(None, "--option", "-o", help="Rule-set option key=value."),
@@ -85,7 +89,7 @@ def sprt(
                            reuse=reuse_settings(restart, max_games_per_process, max_rss_mb))
     database = open_store(db)
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=concurrency, json_out=json_out,
-                      quiet=json_out)
+                      quiet=json_out, cluster=cluster)
     if json_out:
         out_json({"event": summary["event"], "sprt": summary["sprt"]})
         return
