@@ -197,6 +197,9 @@ def test_the_field_must_fill_the_table(tmp_path):
     assert r.exit_code == 2 and "--field names the 3 others at a table of 4, got 1" in r.stderr
     r = CliRunner().invoke(app, ["sprt", "greedy", "random", "--field", "random", "--db", str(tmp_path / "t.db")])
     assert r.exit_code == 2 and "--field is for tables of 3 or more" in r.stderr
+    r = CliRunner().invoke(app, ["sprt", "greedy", "random", "--players", "4", "--max-games", "7",
+                                 "--db", str(tmp_path / "t.db")])
+    assert r.exit_code == 2 and "max_games must allow one, got 7" in r.stderr
 
 
 def test_a_half_played_set_is_completed_on_resume_with_the_same_games():

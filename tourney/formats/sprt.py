@@ -55,6 +55,10 @@ class Sprt(Format):
         event, concurrency = super().check(raw, entrant_names, owners)
         if event["players"] > 2:
             event["duplicate"] = True  # a substitution set is always played on duplicate deals
+            games = 2 * event["players"]
+            if event["sprt"]["max_games"] < games:
+                raise Problem("event.max_games", f"a set at tables of {event['players']} is {games} games: "
+                              f"max_games must allow one, got {event['sprt']['max_games']}")
         return event, concurrency
 
     def check_entrants(self, names: list[str], defined: list[str]) -> list[str]:
