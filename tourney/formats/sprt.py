@@ -73,7 +73,7 @@ class Sprt(Format):
 
     def check_players(self, players: int, n: int) -> None:
         if players == 2 and n != 2:
-            raise Problem("event.entrants", "an sprt event at tables of 2 tests a candidate against one "
+            raise Problem("event.entrants", "an sprt event tests a candidate against one "
                           f"baseline: 2 entrants, got {n}")
         if players > 2 and n != players + 1:
             raise Problem("event.entrants", f"an sprt event at tables of {players} lists the candidate, the "
