@@ -19,9 +19,11 @@ Three parts:
    drawn from the pool with replacement: substitution; naive (the candidate's K games and the
    baseline's K games, one in each seat, every game on a deal of its own: 2K different sets of
    the pool); rotated-only (the candidate's K rotations of one deal against the baseline's of
-   another: duplicate deals without substitution, to show where the gain comes from); and
-   substitution on the luck-adjusted scores. Drawing from a pool of measured sets stands in for
-   playing afresh; the pool is several times longer than a test.
+   another: duplicate deals without substitution, to show where the gain comes from);
+   raw-normal (the raw sets through the luck-adjusted test's normal-model LLR, to tell the gain of
+   the adjustment from that of the LLR's form); and substitution on the luck-adjusted scores.
+   Drawing from a pool of measured sets stands in for playing afresh; the pool is several times
+   longer than a test. ``--pool FILE`` keeps the played sets in a JSON file for the next run.
 3. **Error rates on real bots** at tables of each of ``--tables``: a pool of real sets per table
    size, tilted (exponentially, which keeps the real lattice shape) to mean δ0 and to mean δ1,
    and ``--runs`` SPRTs drawn from each (the bootstrap truth of the design note, §6).
@@ -34,6 +36,7 @@ verdict on the real pairing (part 2). ``--quick`` shrinks every count for a smok
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -153,6 +156,7 @@ def main() -> None:
     parser.add_argument("--table-units", type=int, default=200, help="part 3: real sets per table size")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="small counts: a smoke run")
+    parser.add_argument("--pool", help="a JSON file keeping part 2's played sets between runs")
     args = parser.parse_args()
     if args.quick:
         args.runs, args.units, args.tests, args.table_units = 60, 120, 60, 60
@@ -176,7 +180,15 @@ def main() -> None:
 
     # 2. the real pairing at K
     t0 = time.monotonic()
-    pool = real_sets(k, args.units, args.noise, args.seed, luck=True)
+    cached = Path(args.pool) if args.pool else None
+    key = f"{k}:{args.units}:{args.noise}:{args.seed}"
+    if cached is not None and cached.exists() and json.loads(cached.read_text()).get("key") == key:
+        pool = json.loads(cached.read_text())["pool"]
+        print(f"(the {args.units} sets of {cached} are reused)")
+    else:
+        pool = real_sets(k, args.units, args.noise, args.seed, luck=True)
+        if cached is not None:
+            cached.write_text(json.dumps({"key": key, "pool": pool}))
     raw = differences(pool["a"], pool["b"])
     adj = differences(pool["a_adj"], pool["b_adj"])
     n = len(raw)
@@ -186,20 +198,23 @@ def main() -> None:
     unpaired = (per_game_a + per_game_b) / k  # the design note's Var_unpaired, ignoring the pairing
     bias = [r - a for r, a in zip(raw, adj)]
     rng0 = random.Random(args.seed + 7)
-    bias_z = statistics.fmean(bias) / (statistics.pstdev(bias) / math.sqrt(n))
+    bias_se = statistics.pstdev(bias) / math.sqrt(n)
+    bias_z = statistics.fmean(bias) / bias_se
     naive_sd = statistics.pstdev(_naive(pool, rng0, n) for _ in range(20_000))
     print(f"real pairing: greedy vs greedy noise {args.noise:g}, field {k - 1} x noisy, {n} sets "
           f"({n * 2 * k} games, {time.monotonic() - t0:.0f} s): D = {mean:+.4f} +- {1.96 * sd / math.sqrt(n):.4f}, "
           f"field Elo {elo_from_score(0.5 + mean):+.1f}; set sd paired {sd:.4f}, unpaired "
           f"{math.sqrt(unpaired):.4f} (variance ratio {unpaired / sd ** 2:.2f}), naive units {naive_sd:.4f} "
           f"(ratio {naive_sd ** 2 / sd ** 2:.2f}); luck-adjusted sd "
-          f"{statistics.pstdev(adj):.4f}, mean raw - adjusted {statistics.fmean(bias):+.4f} (z {bias_z:+.2f})")
+          f"{statistics.pstdev(adj):.4f}, mean raw - adjusted {statistics.fmean(bias):+.6f} +- {bias_se:.6f} "
+          f"(z {bias_z:+.3f})")
     rng = random.Random(args.seed)
     max_units = 20_000 // (2 * k)
     designs = {
         "substitution": (lambda r: raw[r.randrange(n)], False),
         "naive": (lambda r: _naive(pool, r, n), False),
         "rotated-only": (lambda r: _rotated(pool, r, n), False),
+        "raw-normal": (lambda r: raw[r.randrange(n)], True),
         "luck": (lambda r: (adj[r.randrange(n)]), True),
     }
     games: dict[str, float] = {}
@@ -211,7 +226,8 @@ def main() -> None:
               f"H1 {h1}, H0 {sum(v == 'H0' for v, _ in runs)}, inconclusive {sum(v is None for v, _ in runs)}")
     print(f"  games ratio naive / substitution {games['naive'] / games['substitution']:.2f}, rotated-only / "
           f"substitution {games['rotated-only'] / games['substitution']:.2f}, "
-          f"luck / substitution {games['luck'] / games['substitution']:.2f}")
+          f"luck / substitution {games['luck'] / games['substitution']:.2f}, luck / raw-normal "
+          f"{games['luck'] / games['raw-normal']:.2f}")
 
     # 3. error rates on real bots, bootstrap truth
     delta1 = score_from_elo(args.real_elo1) - 0.5
