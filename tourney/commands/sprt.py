@@ -64,8 +64,9 @@ def sprt(
     The test accepts H1 (better by at least --elo1), accepts H0 (at most --elo0), or stops
     inconclusive at --max-games. With --players K (3 to 8) the Elo is field Elo: how the
     candidate's placement score at that table, against that field, compares with the
-    baseline's in the same seats of the same deals. Games come in batches of 8 (8 mirror pairs with --duplicate),
-    and the test is updated between batches: where it stands goes to stderr, the verdict to
+    baseline's in the same seats of the same deals. Games come in batches of 8 (8 mirror pairs
+    with --duplicate, 8 substitution sets of 2K games at tables of K), and the test is updated
+    between batches: where it stands goes to stderr, the verdict to
     stdout. The test is stored as an event (tourney standings NAME, tourney report NAME).
     Methods: docs/evaluation.md. JSON shape: docs/schemas/sprt.schema.json; its "restart" names
     how long a bot process lived (never, series, game; docs/protocol.md, "Warm bots"): a warm
