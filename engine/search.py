@@ -5,7 +5,8 @@ true one (:class:`engine.sampling.Determiniser`: only the seat's information is 
 root option by UCB1, plays it, and plays the game on with a fast rollout policy for everybody:
 shed cards (discard, play) rather than end the turn or draw, otherwise at random. The rollout
 stops at the end of the game, or after ``depth`` decisions, where the position is scored by hand
-sizes. The option with the best mean score is chosen (ties: the most visited, then the first).
+sizes; the score is the seat's placement score (:func:`score`). The option with the best mean
+score is chosen (ties: the most visited, then the first).
 
 Everything random comes from the bot's own ``random.Random``, so a search of a fixed number of
 ``iterations`` is deterministic from the seed; ``budget_ms`` only caps the time a search may take
@@ -69,24 +70,32 @@ _EIGHTS_52 = frozenset(c for c in range(104) if c % 13 + 1 == 8)
 
 
 def score(game: Game, seat: int) -> float:
-    """The seat's score of a position in [0, 1]: 1 for a win, 0 for a loss, its placement's share
-    between them at a table of more; a game still on is scored by hand sizes (fewer cards than the
-    others is better), a logistic of the difference to the opponents' mean."""
+    """The seat's placement score of a position in [0, 1]: the share of the other seats it finishes
+    above, a shared place counting a half (1 for a win and 0 for a loss at two players). That is
+    the score tourney's verdicts at tables of K test, so at any table the search plays for its
+    seat's expected placement, not for the win alone. A game still on is scored the same way by
+    hand sizes: another seat still in is beaten with probability a logistic of the difference in
+    cards, a seat out is beaten by every seat still in (two seats out: a half)."""
     result = game.result
     players = game.players
+    if players < 2:
+        return 0.0
+    others = [q for q in range(players) if q != seat]
     if result is not None:
-        if seat in result.winners:
-            return 1.0
-        place = result.placements[seat]
-        return (players - place) / (players - 1) if players > 1 else 0.0
+        places = result.placements
+        return sum(1.0 if places[seat] < places[q] else 0.5 if places[seat] == places[q] else 0.0
+                   for q in others) / (players - 1)
     sizes = _seat_sizes(game)
     mine = sizes[seat]
-    others = [sizes[q] for q in range(players) if q != seat and game.alive[q]]
-    if not game.alive[seat]:
-        return 0.0
-    if not others:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(mine - sum(others) / len(others)))
+    total = 0.0
+    for q in others:
+        if game.alive[seat] and game.alive[q]:
+            total += 1.0 / (1.0 + math.exp(mine - sizes[q]))
+        elif game.alive[seat] != game.alive[q]:
+            total += 1.0 if game.alive[seat] else 0.0
+        else:
+            total += 0.5
+    return total / (players - 1)
 
 
 def _seat_sizes(game: Game) -> list[int]:

@@ -264,7 +264,7 @@ class Tie(Shape):
     winner: str | None
 
 
-SprtModel = Literal["trinomial", "pentanomial", "luck-adjusted"]
+SprtModel = Literal["trinomial", "pentanomial", "substitution", "luck-adjusted"]
 
 
 class SprtEstimate(Shape):
@@ -296,8 +296,9 @@ class SprtReport(Shape):
     alpha: Number
     beta: Number
     max_games: int
-    model: SprtModel = Field(description="trinomial (games), pentanomial (duplicate pairs) or "
-                                         "luck-adjusted (a normal model of the luck-adjusted scores).")
+    model: SprtModel = Field(description="trinomial (games), pentanomial (duplicate pairs), substitution "
+                                         "(deal sets at tables of 3 to 8) or luck-adjusted (a normal model "
+                                         "of the luck-adjusted scores).")
     luck_adjusted: bool
     luck_adjusted_why: str
     llr: Number
@@ -305,6 +306,11 @@ class SprtReport(Shape):
     upper_bound: Number
     games: int
     pairs: int | None
+    players: int = Field(description="Table size K; above 2 the Elo is field Elo (docs/evaluation.md, "
+                                     "\"Verdicts at tables of many\").")
+    field: list[str] = Field(description="Who else sits at the table: the baseline in a duel, the K-1 others "
+                                         "at a table of K.")
+    sets: int | None = Field(description="Substitution sets counted (2K games each) at tables of 3 or more.")
     verdict: Literal["H1 accepted", "H0 accepted", "inconclusive", "running"]
     estimate: SprtEstimate
     restart: str = Field(description=(

@@ -382,3 +382,15 @@ def test_the_settle_phase_on_the_cluster_plays_one_batch_at_a_time(cluster, tmp_
     assert 0 < done["games"] <= 36 and db["games"].count == done["games"]
     assert asked[:3] == [0, 12, 24][:len(asked[:3])]  # each batch after the last one is stored
     assert db.execute("select count(*) from series where status != 'finished'").fetchone()[0] == 0
+
+
+def test_an_sprt_at_a_table_of_three_plays_the_same_sets_on_the_cluster(cluster, tmp_path):
+    # substitution sets: both series of a set share their seeds wherever they are played; a
+    # program in the field exercises the workers' warm bots, which must never meet a deal twice
+    args = ["sprt", "greedy", "random", "--players", "3", "--field", f"{ROOT / 'examples/bots/random_bot.py'},greedy",
+            "--elo1", "150", "--max-games", "96", "--public-seeds", "--name", "t3", "--json"]
+    local = CliRunner().invoke(app, [*args, "-j", "1", "--db", str(tmp_path / "local.db")])
+    on_cluster = CliRunner().invoke(app, [*args, "--cluster", cluster, "--db", str(tmp_path / "c.db")])
+    assert local.exit_code == 0 and on_cluster.exit_code == 0, local.output + on_cluster.output
+    assert json.loads(on_cluster.stdout)["sprt"] == json.loads(local.stdout)["sprt"]
+    assert games_of(tmp_path / "c.db") == games_of(tmp_path / "local.db")

@@ -62,3 +62,35 @@ def test_a_config_sets_the_mcts_bots_iterations_and_budget():
     with pytest.raises(ConfigError, match=r"entrants\[1\] \(g\)\.iterations: only the mcts built-in bot"):
         parse_config({**base, "entrants": [
             {"name": "m", "builtin": "mcts"}, {"name": "g", "builtin": "greedy", "iterations": 5}]})
+
+
+class _Position:
+    """What engine.search.score reads of a game: its result, or its hands and who is still in."""
+
+    def __init__(self, players, placements=None, sizes=None, alive=None):
+        from types import SimpleNamespace
+
+        self.players = players
+        self.result = None if placements is None else SimpleNamespace(placements=placements)
+        self.hands = [[0] * n for n in (sizes or [])]
+        self.alive = alive or [True] * players
+
+    def hand_players(self):
+        return list(range(self.players))
+
+
+def test_the_search_plays_for_its_seats_placement_score():
+    from engine.search import score
+
+    # a finished table of 4 placed 1, 2, 2, 4: the share of the others each seat finished above,
+    # a shared place a half (the score tourney's verdicts at tables of many count)
+    done = _Position(4, placements=[1, 2, 2, 4])
+    assert [score(done, s) for s in range(4)] == pytest.approx([1.0, 0.5, 0.5, 0.0])
+    assert [score(_Position(2, placements=[1, 1]), s) for s in range(2)] == [0.5, 0.5]  # nobody won
+    # a game still on: each other seat still in is beaten with probability 1/(1+e^(mine-theirs))
+    on = _Position(3, sizes=[2, 2, 5])
+    assert score(on, 0) == pytest.approx((0.5 + 1 / (1 + 2.718281828 ** -3)) / 2, abs=1e-9)
+    assert score(_Position(2, sizes=[3, 5]), 0) == pytest.approx(1 / (1 + 2.718281828 ** -2), abs=1e-9)
+    # a seat out is beaten by every seat still in, and ties with another seat out
+    out = _Position(3, sizes=[4, 0, 0], alive=[True, False, False])
+    assert (score(out, 0), score(out, 1)) == (1.0, 0.25)

@@ -173,6 +173,7 @@ def runs(tmp_path_factory):
     cli("standings", "--json")
     for extra in ([], ["--duplicate"], ["--luck-adjusted"], ["--luck-adjusted", "--duplicate"]):
         cli("sprt", "greedy", "random", "--elo1", "200", "--max-games", "16", "-j", "1", *extra, "--json")
+    cli("sprt", "greedy", "random", "--players", "3", "--elo1", "200", "--max-games", "12", "-j", "1", "--json")
     cli("play", "greedy", "random", "--json")
     cli("play", "greedy", "random", "random", "greedy", "--json")
     cli("play", "greedy", "random", "--rule-set", "super-crazy-eights", "--json")
@@ -266,7 +267,8 @@ def test_every_mode_is_run(outputs):
     assert {d["format"] for d in runs_} == {str(f.name) for f in FORMATS.values()}
     assert any(d["duplicate"] for d in runs_) and any(d["luck"]["on"] for d in runs_)
     assert {len(d["series"][0]["entrants"]) for d in runs_ if d["series"]} >= {2, 3, 4}
-    assert {d["sprt"]["model"] for d in outputs["sprt"]} == {"trinomial", "pentanomial", "luck-adjusted"}
+    assert {d["sprt"]["model"] for d in outputs["sprt"]} == {"trinomial", "pentanomial", "substitution",
+                                                            "luck-adjusted"}
 
 
 @pytest.mark.parametrize("name", list(gen_output_schemas.SCHEMAS))

@@ -193,7 +193,7 @@ def test_running_sprt_refuses_bad_set_up_and_results():
     with pytest.raises(StatsError, match="elo0 must be below elo1"):
         Sprt(elo0=5, elo1=5)
     with pytest.raises(StatsError, match="unknown SPRT unit"):
-        Sprt(elo0=0, elo1=5, unit="set")
+        Sprt(elo0=0, elo1=5, unit="deal")
     with pytest.raises(StatsError, match="needs 5 non-negative counts"):
         Sprt(elo0=0, elo1=5, unit="pair", counts=[1, 2, 3])
     games, pairs = Sprt(elo0=0, elo1=5), Sprt(elo0=0, elo1=5, unit="pair")

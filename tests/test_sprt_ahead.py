@@ -16,7 +16,7 @@ import pytest
 
 from tourney.config import parse_config
 from tourney.events import runner
-from tourney.events.sprt import BATCH
+from tourney.formats.sequential import BATCH
 from tourney.results import store
 
 ROOT = Path(__file__).resolve().parent.parent

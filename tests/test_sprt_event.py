@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
 from tourney.config import ConfigError, parse_config
-from tourney.events.sprt import BATCH
+from tourney.formats.sequential import BATCH
 
 
 def sprt(tmp_path, *args, db="t.db"):
@@ -71,7 +71,8 @@ def test_the_cli_refuses_a_bad_band_with_exit_2(tmp_path):
 def test_an_interrupted_test_resumes_to_the_same_answer():
     from pathlib import Path
 
-    from tourney.events import runner, sprt
+    from tourney.events import runner
+    from tourney.formats import sequential as sprt
     from tourney.results import store
 
     raw = {"event": {"name": "s", "format": "sprt", "seed": 3, "elo0": 0, "elo1": 150, "public_seeds": True},

@@ -19,7 +19,7 @@ from tourney.bots.referee import play_game
 from tourney.config import ConfigError, parse_config
 from tourney.events.play import side_by_side
 from tourney.events.series import SeriesState
-from tourney.events.sprt import BATCH
+from tourney.formats.sequential import BATCH
 
 SMART_BOT = str(ROOT / "examples" / "bots" / "smart_bot.py")
 
@@ -137,7 +137,8 @@ def test_bots_started_and_ended_side_by_side_exit_on_their_goodbye():
 
 
 def test_a_test_stopped_inside_a_series_of_two_games_resumes_to_the_same_games_and_answer():
-    from tourney.events import runner, sprt
+    from tourney.events import runner
+    from tourney.formats import sequential as sprt
     from tourney.results import store
 
     raw = {"event": {"name": "s", "format": "sprt", "seed": 3, "elo0": 0, "elo1": 150,

@@ -26,7 +26,7 @@ from tourney.app import app
 from tourney.club.standings import club_course
 from tourney.config import parse_config
 from tourney.events import runner
-from tourney.events import sprt as sprt_event
+from tourney.formats import sequential as sprt_event
 from tourney.results import standings as standings_mod
 from tourney.results import store
 from tourney.web import pages

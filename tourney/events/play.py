@@ -104,6 +104,13 @@ class SeriesTask:
     secret: str | None = None  # the event's secret (tourney.seeding); None: public seeds
     duplicate: bool = False
     play_all: bool = False
+    #: the series whose deal and bot seeds this one plays with (None: its own); the two series of
+    #: an SPRT's substitution set at a table of more than two share them
+    seed_idx: int | None = None
+
+    @property
+    def seeds_of(self) -> int:
+        return self.idx if self.seed_idx is None else self.seed_idx
 
     def state(self) -> SeriesState:
         return SeriesState(self.kind, len(self.entrants), self.seed, self.games_target,
@@ -140,7 +147,7 @@ def run_series(task: SeriesTask, emit, on_line=None, opened: list | None = None,
 def bot_seeds(task: SeriesTask, gi: int) -> list[int]:
     """Each seat's bot seed for game ``gi`` of the series: sent in ``game_start`` to bots that
     reuse a process (protocol 1.2), so that a warm bot plays as a fresh one would."""
-    return [seeding.game_entrant_seed(task.event_seed, task.idx, seat, gi, task.secret)
+    return [seeding.game_entrant_seed(task.event_seed, task.seeds_of, seat, gi, task.secret)
             for seat in range(len(task.entrants))]
 
 
@@ -234,7 +241,7 @@ def _run_duplicate(task: SeriesTask, state: SeriesState, emit, on_line,
         fp = state.next_first_player()
         slots = state.seating()
         set_idx, deal = state.deal_key()
-        deal_seed = seeding.deal_seed(task.event_seed, task.idx, set_idx, deal, task.secret)
+        deal_seed = seeding.deal_seed(task.event_seed, task.seeds_of, set_idx, deal, task.secret)
         seeds = bot_seeds(task, gi)
 
         def unseen(e, deal_seed=deal_seed) -> bool:

@@ -7,6 +7,7 @@ cluster (:mod:`tourney.events.cluster`): each needs a series' stored games to st
 from __future__ import annotations
 
 from tourney.events.play import SeriesTask
+from tourney.formats import get
 from tourney.results import store
 
 
@@ -32,6 +33,7 @@ def _task(ev: dict, specs: dict, secret: str | None, s: dict, names: list[str],
         event_seed=ev["seed"], seed=s["seed"], games_target=s["games_target"],
         max_games=ev.get("max_games"), entrants=[specs[name] for name in names], done=done,
         secret=secret, duplicate=bool(ev.get("duplicate")), play_all=bool(ev.get("play_all")),
+        seed_idx=get(ev["format"]).seed_index(ev, s["idx"]),
     )
 
 

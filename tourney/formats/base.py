@@ -348,6 +348,10 @@ class Format:
         event is complete (formats planned up front have no next round)."""
         return []
 
+    def seed_index(self, event: dict, idx: int) -> int | None:
+        """The series whose deal and bot seeds series ``idx`` plays with; None: its own."""
+        return None
+
     def next_series_ahead(self, event: dict, rows: list[dict], secret: str | None) -> list[dict]:
         """The items :meth:`next_series` will give once the series of ``rows`` have finished,
         should the event go on, when they can be known before those results (an SPRT's next

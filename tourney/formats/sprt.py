@@ -1,5 +1,5 @@
 """The SPRT event: a candidate against a baseline, batch after batch, until the sequential test
-answers (:mod:`tourney.events.sprt` has the batches and the test)."""
+answers (:mod:`tourney.formats.sequential` has the batches and the test)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import Field, model_validator
 
-from tourney.events import sprt
+from tourney.formats import sequential as sprt
 from tourney.formats.base import EventSettings, Format, FormatName, Problem, Unit, UnitSettings
 
 
@@ -22,7 +22,7 @@ class SprtSettings(UnitSettings):
                         description="Chance of accepting H0 when H1 holds.")
     max_games: int = Field(sprt.DEFAULTS["max_games"], ge=2, description=(  # type: ignore[assignment]
         "Play at most this many games, then stop undecided (inconclusive); the last batch is cut to "
-        "fit (with duplicate = true to whole pairs, so an odd limit leaves one game unplayed)."))
+        "fit (with duplicate = true to whole pairs, at tables of K to whole sets of 2K games)."))
     games_per_series: int = Field(int(sprt.DEFAULTS["games_per_series"]), description=(
         "Single games each series plays with the same two bot processes: 1, 2, 4 or 8 (the test "
         "is still updated every 8 games; `tourney sprt` defaults to 2); ignored with duplicate = true."))
@@ -41,7 +41,8 @@ class SprtSettings(UnitSettings):
 
 class Sprt(Format):
     """Two entrants, the candidate first; batches of single games (seats alternating) or, with
-    ``duplicate = true``, mirror pairs."""
+    ``duplicate = true``, mirror pairs. At tables of ``players`` = K from 3 to 8: the candidate,
+    the baseline and the K-1 of the field, in batches of substitution sets."""
 
     name = FormatName.SPRT
     settings: ClassVar[type[EventSettings]] = SprtSettings
@@ -50,12 +51,36 @@ class Sprt(Format):
     caps_games = True
     summary = "Candidate against baseline in batches until the SPRT accepts H0 or H1, or `max_games`."
 
+    def check(self, raw: dict, entrant_names: list[str], owners: dict[str, list[str]]) -> tuple[dict, int]:
+        event, concurrency = super().check(raw, entrant_names, owners)
+        if event["players"] > 2:
+            event["duplicate"] = True  # a substitution set is always played on duplicate deals
+            games = 2 * event["players"]
+            if event["sprt"]["max_games"] < games:
+                raise Problem("event.max_games", f"a set at tables of {event['players']} is {games} games: "
+                              f"max_games must allow one, got {event['sprt']['max_games']}")
+        return event, concurrency
+
     def check_entrants(self, names: list[str], defined: list[str]) -> list[str]:
         names = super().check_entrants(names, defined)
-        if len(names) != 2:
-            raise Problem("event.entrants", "an sprt event tests a candidate against one baseline: "
-                          f"2 entrants, got {len(names)}")
+        if len(names) > 9:
+            raise Problem("event.entrants", "an sprt event tests a candidate against one baseline at a "
+                          f"table of at most 8: at most 9 entrants, got {len(names)}")
         return names
+
+    def default_players(self, n: int) -> int:
+        return 2 if n == 2 else n - 1
+
+    def check_players(self, players: int, n: int) -> None:
+        if players == 2 and n != 2:
+            raise Problem("event.entrants", "an sprt event tests a candidate against one "
+                          f"baseline: 2 entrants, got {n}")
+        if players > 2 and n != players + 1:
+            raise Problem("event.entrants", f"an sprt event at tables of {players} lists the candidate, the "
+                          f"baseline and the {players - 1} others of the field: {players + 1} entrants, got {n}")
+
+    def seed_index(self, event: dict, idx: int) -> int | None:
+        return sprt.seed_index(event, idx) if sprt.at_table(event) else None
 
     def extra(self, s: EventSettings, names: list[str]) -> dict:
         assert isinstance(s, SprtSettings)

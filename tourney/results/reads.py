@@ -78,6 +78,15 @@ def entrant_games(db: Database, event_id: int, entrant: int) -> list[tuple[int, 
         "where g.event_id = ? and s.status = 'finished' order by s.idx, g.idx", [entrant, event_id])]
 
 
+def finished_game_seats(db: Database, event_id: int) -> list[tuple[int, int, int, int, int]]:
+    """Every seat of every game in the finished series of an event, in schedule order, as
+    ``(series idx, game id, seat, entrant id, placement)`` (an SPRT's substitution sets)."""
+    return [tuple(r) for r in db.execute(
+        "select s.idx, g.id, st.seat, st.entrant_id, st.placement from games g "
+        "join series s on s.id = g.series_id join seats st on st.game_id = g.id "
+        "where g.event_id = ? and s.status = 'finished' order by s.idx, g.idx, st.seat", [event_id])]
+
+
 def entrant_ids_with_events(db: Database) -> list[int]:
     """Every entrant that takes part in an event, by id."""
     return [r[0] for r in db.execute("select distinct entrant_id from event_entrants order by entrant_id")]

@@ -24,7 +24,7 @@ from tourney import formats
 from tourney.club.league import League
 from tourney.club.standings import club_course, club_standings
 from tourney.errors import UserError
-from tourney.events import sprt
+from tourney.formats import sequential as sprt
 from tourney.ladder import page as ladder_page
 from tourney.results import browse, store
 from tourney.results import ladder as ladder_rows
@@ -224,14 +224,27 @@ def format_views(db: Database, event: dict) -> dict:
 
 
 def sprt_course(db: Database, event_id: int, config: dict) -> dict:
-    """The SPRT after each batch, as the event runs it (:mod:`tourney.events.sprt`): ``{"games":
+    """The SPRT after each batch, as the event runs it (:mod:`tourney.formats.sequential`): ``{"games":
     [...], "llr": [...], "elo": [[elo, low, high] or None], "counts": [...]}`` (the Elo from the
     candidate's side; ``counts`` as the test keeps them, lowest score first: ``[L, D, W]`` of
-    games, or the five pair scores 0, ½, 1, 1½, 2 of duplicate pairs)."""
+    games, or the five pair scores 0, ½, 1, 1½, 2 of duplicate pairs, or at a table of K the
+    4K(K-1)+1 values of a substitution set's D from -1 to 1)."""
     settings = sprt.settings(config)
+    out: dict[str, list] = {"games": [0], "llr": [0.0], "elo": [None]}
+    if sprt.at_table(config):  # substitution sets at a table of K: the counts are the lattice of D
+        test = Sprt(settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"], unit="set",
+                    players=sprt.players(config))
+        differences = sprt.set_differences(db, event_id, config)
+        for n, d in enumerate(differences, 1):
+            test.add_set(d)
+            if n % sprt.BATCH == 0 or n == len(differences):
+                out["games"].append(n * sprt.unit_games(config))
+                out["llr"].append(round(test.llr, 4))
+                out["elo"].append(_standings.elo_point(test.estimate().to_dict()))
+        out["counts"] = list(test.counts)
+        return out
     test = Sprt(settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"],
                 unit="pair" if config.get("duplicate") else "game")
-    out: dict[str, list] = {"games": [0], "llr": [0.0], "elo": [None]}
     games = 0
     scores = sprt.candidate_scores(db, event_id, config)
     for n, series_scores in enumerate(scores, 1):
