@@ -187,9 +187,10 @@ class Screen:
 
 
 def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=False, quiet=False,
-            on_line=None, on_game=None, expect_resume=False, cluster=None):
+            on_line=None, on_game=None, expect_resume=False, cluster=None, standings=True):
     """Prepare and run an event, printing series results (stdout) and progress (stderr).
-    Returns the summary dict (:func:`tourney.events.summary.event_summary`)."""
+    Returns the summary dict (:func:`tourney.events.summary.event_summary`; without the
+    standings when ``standings`` is false)."""
     from tourney.events import runner  # heavy at CLI start: loads when an event runs
     from tourney.events import summary as summaries  # heavy at CLI start: loads when an event runs
 
@@ -246,7 +247,7 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
             logs.apply(db.conn, event_id, keep)
     for line in fault_summary(cfg.event["name"], screen.faults, screen.forfeits):
         err(line)
-    summary = summaries.event_summary(db, event_id)
+    summary = summaries.event_summary(db, event_id, standings=standings)
     if not json_out and not quiet:  # series finished by an earlier run
         for item in summary["series"]:
             if item["series"] not in screen.printed and item["status"] == "finished":

@@ -90,7 +90,7 @@ def sprt(
                            reuse=reuse_settings(restart, max_games_per_process, max_rss_mb))
     database = open_store(db)
     summary = execute(database, cfg, store.COMMAND_LINE, concurrency=concurrency, json_out=json_out,
-                      quiet=json_out, cluster=cluster)
+                      quiet=json_out, cluster=cluster, standings=False)
     if json_out:
         out_json({"event": summary["event"], "sprt": summary["sprt"]})
         return

@@ -7,16 +7,17 @@ import json
 
 from tourney import formats
 from tourney.results import reads, store
-from tourney.results.standings import event_standings
 
 #: version of the ``tourney run --json`` shape: 2 took the standings rows of ``tourney standings``
 SUMMARY_VERSION = 2
 
 
-def event_summary(db, event_id: int) -> dict:
+def event_summary(db, event_id: int, standings: bool = True) -> dict:
     """The ``tourney run --json`` document (docs/formats.md): the event, its series, and its
     standings exactly as ``tourney standings`` computes them (one definition, one vocabulary):
-    the rows, the Elo reference, every pair's record and whether luck-adjusted scores are on."""
+    the rows, the Elo reference, every pair's record and whether luck-adjusted scores are on.
+    ``standings=False`` leaves the standings out (``tourney sprt`` shows its verdict alone, and
+    so spares the rating fit and its numpy at the end of a short test)."""
     ev = reads.event_row(db, event_id)
     config_event = json.loads(ev["config"])["event"] if ev["config"] else {}
     legs = reads.series_legs(db, event_id)
@@ -42,7 +43,10 @@ def event_summary(db, event_id: int) -> dict:
             ],
         })
     games = reads.event_game_count(db, event_id)
-    standings = event_standings(db, ev)
+    table = None
+    if standings:
+        from tourney.results.standings import event_standings  # the rating fit's numpy: heavy, loaded when asked
+        table = event_standings(db, ev)
     return {
         "version": SUMMARY_VERSION,
         "event": ev["name"],
@@ -53,13 +57,8 @@ def event_summary(db, event_id: int) -> dict:
         "duplicate": bool(config_event.get("duplicate")),
         "games": games,
         "series": series_out,
-        "ranking": standings["ranking"],
-        "tie_breaks": standings["tie_breaks"],
-        "rating_model": standings["rating_model"],
-        "elo_reference": standings["elo_reference"],
-        "standings": standings["standings"],
-        "pairwise": standings["pairwise"],
-        "luck": standings["luck"],
+        **({key: table[key] for key in ("ranking", "tie_breaks", "rating_model", "elo_reference", "standings",
+                                        "pairwise", "luck")} if table else {}),
         **(formats.get(ev["format"]).report(db, event_id, config_event, rows_of_series)
            if config_event else {}),
     }
