@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     # a format plans series (events) and says what its report shows, so the config that checks
     # formats and the report that asks them sit on this floor too
     ("events, formats, config, web, report, rl, ladder", ["tourney.events", "tourney.formats", "tourney.config",
-                                                          "tourney.web", "tourney.results.report", "tourney.rl",
+                                                          "tourney.web", "tourney.report", "tourney.rl",
                                                           "tourney.ladder"]),
     # the club's tables live in the one schema and take the store's write lock
     ("results, club", ["tourney.results", "tourney.club"]),

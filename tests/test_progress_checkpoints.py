@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from tourney.results import ratings, report, store
+from tourney import report
+from tourney.results import ratings, store
 
 NAMES = ["ann", "bob", "cid", "dee"]
 

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
+from tourney.report import render_table
 from tourney.results import rating_fit
-from tourney.results.report import render_table
 from tourney.results.standings import event_standings
 from tourney.results.store import open_db
 from tourney.stats.mle import ELO_PER_UNIT, PRIOR, Games, fit

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import tourney.commands  # noqa: F401  (registers the commands)
 from tourney.app import app
-from tourney.results.report import CSV_COLUMNS, FAULTS, table_rows
+from tourney.report import CSV_COLUMNS, FAULTS, table_rows
 from tourney.results.store import open_db
 
 ODD = 'Bob, "the <b>" & co\'s <script>x</script>'
@@ -150,7 +150,7 @@ def test_report_errors(env):
 
 def test_a_long_event_s_progress_is_sampled_and_keeps_the_last_game(env, monkeypatch):
     full = json.loads(env("bots", "--format", "json"))["progress"]
-    monkeypatch.setattr("tourney.results.report.MAX_POINTS", 2)  # 3 games: every 2nd, and the last
+    monkeypatch.setattr("tourney.report.MAX_POINTS", 2)  # 3 games: every 2nd, and the last
     sampled = json.loads(env("bots", "--format", "json"))["progress"]
     assert sampled["games"] == [0, 2, 3]
     for name, values in full["series"].items():

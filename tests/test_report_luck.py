@@ -1,7 +1,7 @@
 """The standings table shows luck-adjusted columns beside the raw ones only where the event has
 them switched on (docs/evaluation.md, "Luck-adjusted scores")."""
 
-from tourney.results.report import LUCK_ELO, LUCK_SCORE, table_rows
+from tourney.report import LUCK_ELO, LUCK_SCORE, table_rows
 
 
 def standings(luck_on: bool) -> dict:

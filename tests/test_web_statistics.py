@@ -325,7 +325,7 @@ def test_the_rating_on_the_event_page_equals_standings_json(server, stats_db, pa
         shown[row.get_attribute("data-entrant")] = (cell.get_attribute("data-rating"),
                                                     cell.get_attribute("data-rating-pm"),
                                                     cell.inner_text(), row.locator("td.rank-range").inner_text())
-    from tourney.results.report import rating_text
+    from tourney.report import rating_text
 
     assert set(shown) == {r["entrant"] for r in cli["standings"]}
     for r in cli["standings"]:

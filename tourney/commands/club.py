@@ -75,7 +75,7 @@ def _out_json(data) -> None:
 
 def _print_standings(summary: dict, games: list | None = None) -> None:
     from tourney.club.standings import club_envelope  # heavy at CLI start: loads when standings are shown
-    from tourney.results.report import render_table  # heavy at CLI start: loads when a report is shown
+    from tourney.report import render_table  # heavy at CLI start: loads when a report is shown
 
     data = club_envelope(summary, games)
     typer.echo(render_table(data), nl=False)  # the footnote included

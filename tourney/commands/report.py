@@ -51,7 +51,7 @@ def report(
         count = write_site(open_store(db, readonly=True), output)
         typer.echo(f"wrote {output}/ ({count} pages, each with its JSON twin; open {output}/index.html)", err=True)
         return
-    from tourney.results.report import build, render  # heavy at CLI start: loads when a report is shown
+    from tourney.report import build, render  # heavy at CLI start: loads when a report is shown
 
     data = build(open_store(db, readonly=True), event, club=club, reference=reference)
     text = render(data, fmt.value, wide=wide)

@@ -44,7 +44,7 @@ def run(
     interrupted run resumes where it stopped when run again, with the same seeds, and gives the
     same results.
     """
-    from tourney.results.report import render_table  # heavy at CLI start: loads when shown
+    from tourney.report import render_table  # heavy at CLI start: loads when shown
     from tourney.results.standings import event_standings, find_event  # heavy at CLI start: loads when shown
 
     if resume and restart:

@@ -24,7 +24,7 @@ def standings(
     """Show an event's standings: W-D-L, points, rating with its 95% interval, rank range and
     faults, ranked by the format's documented tie-breaks (entrants equal on all of them share a
     rank)."""
-    from tourney.results.report import render_table, resolve  # heavy at CLI start: loads when shown
+    from tourney.report import render_table, resolve  # heavy at CLI start: loads when shown
     from tourney.results.standings import dumps  # heavy at CLI start: loads when shown
 
     data = resolve(open_store(db, readonly=True), event, club=club, reference=reference)

@@ -266,7 +266,7 @@ def elo_point(estimate: dict) -> list | None:
 def resolve(db: Database, name: str | None, reference: str | None = None) -> dict:
     """Standings of the event ``name`` (the latest when None); ``reference`` names the entrant
     ratings are measured against (default: the field's mean). A club league's are
-    :func:`tourney.club.standings.club_standings`; :func:`tourney.results.report.resolve` finds
+    :func:`tourney.club.standings.club_standings`; :func:`tourney.report.resolve` finds
     either."""
     return event_standings(db, find_event(db, name), reference)
 

@@ -28,8 +28,8 @@ from tourney import charts
 from tourney.club import ClubError
 from tourney.club.standings import club_progress, club_standings  # the report (floor 2) asks the club
 from tourney.results import fairplay as _fairplay
-from tourney.results import seat_balance as _seat_balance
 from tourney.results import ratings as _ratings
+from tourney.results import seat_balance as _seat_balance
 from tourney.results import standings as _standings
 from tourney.results.table import (  # noqa: F401  (the table's names, as readers of reports know them)
     AVERAGE,
