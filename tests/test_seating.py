@@ -267,3 +267,18 @@ def test_the_ladder_seats_its_tables_against_the_earlier_ones():
     first, second = choose_tables(Pool(theta=np.zeros(4), cov=np.eye(4), active=[0, 1, 2, 3],
                                        authors=list("abcd"), games=[10] * 4, players=4), 2, random.Random(3))
     assert seating.balance([first, second])["imbalance"] == 0.0
+
+
+def test_a_ladder_run_balances_each_batch_against_its_earlier_batches(tmp_path):
+    from tourney.ladder import service
+    from tourney.results.seat_balance import seat_balance
+
+    db = store.open_db(str(tmp_path / "l.db"))
+    service.new_ladder(db, "four", "crazier-eights", 4, seed=11)
+    for author in "abcde":
+        service.submit(db, "four", author, builtin="random")
+    service.LadderRun(db, "four", concurrency=1, batch=4).play(games=40)
+    ladder = service.get(db, "four")
+    # ten batches of four tables: balanced against one another, not batch by batch alone
+    b = seat_balance(db, ladder["event_id"])
+    assert b["games"] == 40 and b["imbalance"] <= 0.1, b

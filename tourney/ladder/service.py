@@ -42,6 +42,9 @@ from tourney.ladder.ratings import Ratings
 from tourney.results import ladder as rows
 from tourney.results import logs, reads, store
 
+#: tables of a run whose seat orders the next tables are balanced against (a window, so that a
+#: run of weeks costs the same each batch)
+SEAT_MEMORY = 2000
 #: a ladder's settings and their defaults (``tourney ladder new`` options)
 DEFAULTS = {
     "same_author": False,      # may an author's versions meet at a table
@@ -235,6 +238,9 @@ class LadderRun:
         self._open: dict[int, list[int]] = {}
         #: games stored and not yet in the fit: (series idx, seats), added in idx order
         self._withheld: list[tuple[int, list[tuple[int, float]]]] = []
+        #: the seat orders of this run's tables (entrant ids), the newest SEAT_MEMORY of them:
+        #: a new table's order is balanced against them (tourney.seating)
+        self._seated: list[list[int]] = []
 
     # the pieces
 
@@ -302,12 +308,14 @@ class LadderRun:
                     authors=[by_index[i]["author"] if i in by_index else "" for i in range(n)],
                     games=[counts.get(by_index[i]["entrant_id"], 0) if i in by_index else 0 for i in range(n)],
                     players=self.ladder["players"], same_author=bool(self.ladder["settings"].get("same_author")),
-                    min_share=float(self.ladder["settings"].get("min_share", DEFAULTS["min_share"])), top=top)
+                    min_share=float(self.ladder["settings"].get("min_share", DEFAULTS["min_share"])), top=top,
+                    seatings=[[index[e] for e in t] for t in self._seated if all(e in index for e in t)])
         maker = Matchmaker(pool, self.rng)
         if top is not None and maker.settled():
             return []
         maker.scheduled([[index[e] for e in ids] for ids in self._open.values()])
         tables = maker.tables(count)
+        self._seated = (self._seated + [[by_index[i]["entrant_id"] for i in t] for t in tables])[-SEAT_MEMORY:]
         start = rows.next_series_idx(self.db, self.ladder["event_id"])
         items, tasks = [], []
         for k, table in enumerate(tables):
