@@ -183,3 +183,29 @@ def test_an_empty_file_is_a_new_database(tmp_path):
     assert "nothing has been stored there yet" in result.stderr and "upgrade" not in result.stderr
     cli("match", "greedy", "random", "-n", "1", "--db", str(db))
     assert count_games(db) == 1
+
+
+def test_a_second_connection_keeps_this_process_s_locks_so_another_writer_leaves_the_wal_alone(tmp_path):
+    # reading the file's first bytes by other means, then closing that descriptor, would drop every
+    # POSIX lock this process holds on it (SQLite's too): another process ending its command could
+    # then put the file back in the rollback journal, or remove the WAL, under this one's connections
+    from tourney.results import store
+
+    path = tmp_path / "two.db"
+    first = store.open_db(path)
+    first["t"].insert({"x": 1})
+    second = store.open_db(path)  # a server's second thread, say
+    second["t"].insert({"x": 2})
+    other = subprocess.run([sys.executable, "-c", (
+        "import sys; from tourney.results import store\n"
+        f"db = store.open_db({str(path)!r}); db['t'].insert({{'x': 3}}); store.close_writers()\n")],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert other.returncode == 0, other.stderr
+    assert first.execute("pragma journal_mode").fetchone()[0] == "wal"
+    assert {f"{path.name}-wal", f"{path.name}-shm"} <= set(leftovers(path))
+    first["t"].insert({"x": 4})
+    second["t"].insert({"x": 5})
+    assert first.execute("select count(*) from t").fetchone()[0] == 5
+    assert first.execute("pragma integrity_check").fetchone()[0] == "ok"
+    store.close_db(first)
+    store.close_db(second)

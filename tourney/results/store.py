@@ -142,15 +142,30 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+#: the files this process has opened as results databases: never read again by other means
+_opened: set[str] = set()
+
+
 def _refuse_foreign_file(p: Path) -> None:
     """Refuse a file that is not a SQLite database, saying what it looks like (an empty file is
-    a database with nothing in it yet)."""
+    a database with nothing in it yet).
+
+    A file is looked at once per process, before SQLite first opens it: closing any other
+    descriptor of a file drops every POSIX lock this process holds on it, SQLite's included, and
+    another process could then take the WAL from under this one's open connections."""
+    key = os.path.realpath(p)
+    if key in _opened:
+        return
     try:
         with open(p, "rb") as f:
             head = f.read(512)
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        return  # created below, or SQLite says what is wrong
+    except FileNotFoundError:
+        _opened.add(key)  # SQLite creates it below
+        return
+    except (IsADirectoryError, PermissionError):
+        return  # SQLite says what is wrong
     if not head or head.startswith(_SQLITE_HEADER):
+        _opened.add(key)
         return
     if head.startswith(b"PK\x03\x04"):
         what = "a zip archive"
