@@ -212,9 +212,9 @@ def test_only_the_format_objects_look_at_the_format_name():
     """The `if fmt == ...` switches are gone from config, events, results and commands."""
     switch = re.compile(r'(fmt|\["format"\]|\.get\("format"\))\s*(==|!=|in|not in)\s')
     for path in [ROOT / "tourney" / "config.py", *sorted((ROOT / "tourney" / "events").glob("*.py")),
-                 *sorted((ROOT / "tourney" / "commands").glob("*.py")), ROOT / "tourney" / "results" / "report.py"]:
+                 *sorted((ROOT / "tourney" / "commands").glob("*.py")), ROOT / "tourney" / "report.py"]:
         assert not switch.search(path.read_text()), path
-    assert "tourney.events" not in (ROOT / "tourney" / "results" / "report.py").read_text()
+    assert "tourney.events" not in (ROOT / "tourney" / "report.py").read_text()
 
 
 def test_the_result_reasons_enum_and_their_words_agree():

@@ -98,7 +98,9 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
         if memory:
             db = Database(memory=True)
         elif readonly:
-            db = Database(sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True))
+            db = Database(sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+                                          factory=_Connection))
+            _readers[db.conn] = os.getpid()
             db.execute("select count(*) from sqlite_master").fetchone()  # not a database: fail here
             _refuse_foreign(db, p, readonly)
         else:
@@ -200,7 +202,8 @@ def _refuse_foreign(db: Database, p: Path, readonly: bool) -> None:
 
 
 class _Connection(sqlite3.Connection):
-    """A writer's connection; unlike sqlite3's own, it can be referred to weakly (:data:`_writers`)."""
+    """A connection that, unlike sqlite3's own, can be referred to weakly (:data:`_writers`,
+    :data:`_readers`)."""
 
 
 #: writing connections still open, and the process that opened each (a forked worker's copy of
@@ -208,9 +211,15 @@ class _Connection(sqlite3.Connection):
 _writers: weakref.WeakKeyDictionary[sqlite3.Connection, int] = weakref.WeakKeyDictionary()
 
 
+#: read-only connections still open, and the process that opened each: a command closes its
+#: own too, so that they leave its writers' close free to remove the -wal and -shm files
+_readers: weakref.WeakKeyDictionary[sqlite3.Connection, int] = weakref.WeakKeyDictionary()
+
+
 def open_writers() -> set[int]:
-    """The ids of the writing connections now open (what :func:`close_writers` leaves alone)."""
-    return {id(conn) for conn in list(_writers)}
+    """The ids of the connections now open, writing or reading (what :func:`close_writers`
+    leaves alone)."""
+    return {id(conn) for conn in [*_writers, *_readers]}
 
 
 def close_db(db: Database) -> None:
@@ -244,8 +253,16 @@ def _close(conn: sqlite3.Connection) -> None:
 
 
 def close_writers(keep: set[int] | frozenset[int] = frozenset()) -> None:
-    """Close (:func:`close_db`) every writing connection this process opened, except those of
-    ``keep`` (:func:`open_writers` before a command: a test's own connections stay open)."""
+    """Close every connection this process opened, except those of ``keep`` (:func:`open_writers`
+    before a command: a test's own connections stay open): the readers first, then the writers
+    (:func:`close_db`), the last of which can then leave the file without its WAL."""
+    for conn, pid in list(_readers.items()):
+        if pid == os.getpid() and id(conn) not in keep:
+            _readers.pop(conn, None)
+            try:
+                conn.close()
+            except sqlite3.Error:
+                pass
     for conn, pid in list(_writers.items()):
         if pid == os.getpid() and id(conn) not in keep:
             _close(conn)
