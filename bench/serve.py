@@ -25,7 +25,8 @@ runner stores them: series, games, seats, compressed replays of real games, the 
 stage sums folded by the ladder's own code and fits saved as the runner saves them, with the
 last 50 games not yet folded, as between two batches), then ``tourney serve`` on each file and
 this script's own client asks for the page and its JSON in turn (a warm-up, then 100 of each).
-The last line::
+Before them it asks for the ladder's event page (``/event/ID``): once with its standings computed
+on the spot, then five times more (printed on each size's line, not in the last). The last line::
 
     ladder_p99_ms_1e3=<float> ladder_p99_ms_1e5=<float> ladder_p99_ms_1e6=<float>
 
@@ -37,6 +38,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -53,6 +55,7 @@ from engine.bots import make_bot  # noqa: E402
 from tourney.ladder import service as ladders  # noqa: E402
 from tourney.ladder.ratings import Ratings  # noqa: E402
 from tourney.results import ladder as ladder_rows  # noqa: E402
+from tourney.results import ratings as kept_ratings  # noqa: E402
 from tourney.results import store  # noqa: E402
 
 ENTRANTS = 8
@@ -219,9 +222,22 @@ def fill_ladder(path: Path, games: int, samples: list[dict]) -> int:
     ladder_rows.fold_stages(db, ladder["id"])
     write(last, games)
     with conn:
-        conn.execute("insert into entrant_totals (event_id, entrant_id, games, wins, draws, losses, points, faults) "
-                     "select ?, entrant_id, count(*), sum(winner), 0, count(*) - sum(winner), sum(points), 0 "
-                     "from seats group by entrant_id", [event_id])
+        conn.execute("insert into entrant_totals (event_id, entrant_id, games, wins, draws, losses, points, faults, "
+                     "series_played, series_won, series_drawn, series_lost) "
+                     "select ?1, entrant_id, count(*), sum(winner), 0, count(*) - sum(winner), sum(points), 0, "
+                     "count(*), sum(winner), 0, count(*) - sum(winner) from seats group by entrant_id", [event_id])
+        # the head-to-head tallies the writer keeps with each game (a table of two is one series)
+        conn.execute("insert into pair_tallies (event_id, entrant_id, opponent_id, wins, draws, losses, "
+                     "pair0, pair1, pair2, pair3, pair4) "
+                     "select ?1, a.entrant_id, b.entrant_id, sum(a.winner), 0, sum(b.winner), 0, 0, 0, 0, 0 "
+                     "from seats a join seats b on b.game_id = a.game_id and b.seat != a.seat "
+                     "group by a.entrant_id, b.entrant_id", [event_id])
+        conn.execute("insert into field_tallies (event_id, entrant_id, share, games) "
+                     "select ?1, entrant_id, 1.0 * winner, count(*) from seats group by entrant_id, winner",
+                     [event_id])
+        mark = games // kept_ratings.CHECKPOINT * kept_ratings.CHECKPOINT
+        if mark:  # the writer's last progress checkpoint (game number k has id k here)
+            kept_ratings.save_checkpoint(conn, event_id, mark, mark, {}, {})
     # the fits the runner keeps (one each time the games grew by 5%, at least 20)
     ratings = Ratings(db, ladders.get(db, "bench"))
     ratings.refit()
@@ -241,8 +257,9 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def measure_ladder(path: Path, ladder_id: int, requests: int) -> tuple[float, float, float]:
-    """(p99 of every request, median of the page, median of its JSON) in ms."""
+def measure_ladder(path: Path, ladder_id: int, requests: int) -> tuple[float, float, float, float, float]:
+    """(p99 of every request, median of the page, median of its JSON, the ladder's event page
+    asked first (its standings computed on the spot), the median of later asks) in ms."""
     proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(path), "--port", "0"],
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
@@ -250,6 +267,12 @@ def measure_ladder(path: Path, ladder_id: int, requests: int) -> tuple[float, fl
         assert match, "tourney serve did not start"
         base = match[0]
         page, twin = f"{base}/ladder/{ladder_id}", f"{base}/ladder/{ladder_id}.json"
+        con = sqlite3.connect(path)
+        event_id = con.execute("select event_id from ladders where id = ?", [ladder_id]).fetchone()[0]
+        con.close()
+        event = f"{base}/event/{event_id}"
+        event_first = fetch_ms(event)
+        event_later = statistics.median(fetch_ms(event) for _ in range(5))
         for _ in range(3):
             fetch_ms(page)
             fetch_ms(twin)
@@ -257,7 +280,7 @@ def measure_ladder(path: Path, ladder_id: int, requests: int) -> tuple[float, fl
         for _ in range(requests):
             html.append(fetch_ms(page))
             data.append(fetch_ms(twin))
-        return p99(html + data), statistics.median(html), statistics.median(data)
+        return p99(html + data), statistics.median(html), statistics.median(data), event_first, event_later
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -275,10 +298,10 @@ def ladder_main(args) -> None:
         start = time.perf_counter()
         ladder_id = fill_ladder(path, size, samples)
         filled = time.perf_counter() - start
-        worst, html, data = measure_ladder(path, ladder_id, args.requests)
+        worst, html, data, event_first, event_later = measure_ladder(path, ladder_id, args.requests)
         print(f"games={size}: filled in {filled:.0f} s ({path.stat().st_size / size:.0f} bytes a game); "
-              f"ladder page median {html:.1f} ms, JSON median {data:.1f} ms, p99 of both {worst:.1f} ms",
-              file=sys.stderr)
+              f"ladder page median {html:.1f} ms, JSON median {data:.1f} ms, p99 of both {worst:.1f} ms; "
+              f"its event page {event_first:.1f} ms computed, {event_later:.1f} ms after", file=sys.stderr)
         figures.append(f"ladder_p99_ms_{_exponent(size)}={worst:.1f}")
     print(" ".join(figures))
 

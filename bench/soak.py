@@ -120,16 +120,33 @@ class Soak:
     # the watchers
 
     def sample(self, server: psutil.Process) -> None:
+        """Every two seconds: the runner's and the server's resident memory and their open files.
+        A process that cannot be read (the runner between its kill and its restart) gives no
+        sample rather than a zero, which would read as memory given back."""
         while not self.stop.wait(2.0):
             try:
-                runner = psutil.Process(self.runner.pid) if self.runner else None
-                rmb = runner.memory_info().rss / 2**20 if runner else 0.0
-                fds = (runner.num_fds() if runner else 0) + server.num_fds()
-                self.samples.append((self.elapsed(), rmb, server.memory_info().rss / 2**20, fds))
-                wal = self.db.with_name(self.db.name + "-wal")
-                self.wal_mb = max(self.wal_mb, wal.stat().st_size / 2**20 if wal.exists() else 0.0)
-            except (psutil.Error, OSError):
+                assert self.runner is not None
+                runner = psutil.Process(self.runner.pid)
+                if runner.status() == psutil.STATUS_ZOMBIE:
+                    continue
+                sample = (self.elapsed(), runner.memory_info().rss / 2**20, server.memory_info().rss / 2**20,
+                          runner.num_fds() + server.num_fds())
+            except psutil.Error:
                 continue
+            self.samples.append(sample)
+            wal = self.db.with_name(self.db.name + "-wal")
+            try:
+                self.wal_mb = max(self.wal_mb, wal.stat().st_size / 2**20)
+            except OSError:
+                pass
+
+    def check_runner(self) -> None:
+        """Stop the soak, loudly, if the runner ended by itself: a service that dies is no soak."""
+        assert self.runner is not None
+        if self.runner.poll() is not None:
+            tail = (self.folder / "runner.log").read_text(errors="replace").splitlines()[-15:]
+            raise SystemExit(f"the runner ended by itself (exit {self.runner.returncode}) at "
+                             f"{self.elapsed():.0%} of the soak; the end of its log:\n" + "\n".join(tail))
 
     def client(self, base: str, ladder_id: int, event_id: int) -> None:
         urls = [f"{base}/ladder/{ladder_id}", f"{base}/ladder/{ladder_id}.json", f"{base}/",
@@ -191,6 +208,7 @@ class Soak:
                 (0.75, "submit di")]
         for at, what in plan:
             while self.elapsed() < at:
+                self.check_runner()
                 time.sleep(0.5)
             if what == "kill":
                 assert self.runner is not None
@@ -203,6 +221,7 @@ class Soak:
                 self.submit(author, "crasher" if author == "cr2" else "honest")
                 print(f"{time.strftime('%H:%M:%S')} submitted {author}", file=sys.stderr)
         while self.elapsed() < 1.0:
+            self.check_runner()
             time.sleep(0.5)
         left = self.left_play_procs()
         self.stop.set()
@@ -253,7 +272,8 @@ class Soak:
         size = self.db.stat().st_size
 
         def window(lo: float, hi: float, column: int) -> float:
-            return statistics.median([s[column] for s in self.samples if lo <= s[0] <= hi] or [0.0])
+            values = [s[column] for s in self.samples if lo <= s[0] <= hi]
+            return statistics.median(values) if values else float("nan")  # no sample is no zero
 
         def p99(lo: float, hi: float) -> float:
             times = sorted(ms for t, ms, url in self.requests if lo <= t <= hi and "/ladder/" in url)

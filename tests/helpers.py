@@ -4,6 +4,7 @@ here (``from helpers import ...``), never from each other."""
 
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -35,10 +36,11 @@ builtin = "random"
 
 # --- stored events built by hand ---------------------------------------------------------------
 
-def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
+def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights", legs=None):
     """series: list of (kind, [names in seat order], [games], result) where a game is
     {"winners": [seats], "points": [...], "placements": [...], "faults": {seat: code}} and result is
-    None (pending) or ("win", winner_name) / ("draw", None)."""
+    None (pending) or ("win", winner_name) / ("draw", None). ``legs``: per series, the wins each
+    seat is stored with when its last game ends it (a match of legs stores legs won, not deals)."""
     specs = [{"name": n, "builtin": "random"} for n in entrants]
     schedule = [{"idx": i, "round": 0, "kind": kind, "seed": i, "games_target": max(1, len(games)),
                  "entrants": table} for i, (kind, table, games, _) in enumerate(series)]
@@ -46,7 +48,7 @@ def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
              "games": 1}
     event_id = store.create_event(db, event, specs, schedule, {"name": name}, "test")
     ids = {r["name"]: r["id"] for r in db["entrants"].rows}
-    for s, (kind, table, games, result) in zip(store.series_rows(db, event_id), series):
+    for k, (s, (kind, table, games, result)) in enumerate(zip(store.series_rows(db, event_id), series)):
         wins = dict.fromkeys(table, 0)
         points = dict.fromkeys(table, 0)
         for idx, g in enumerate(games):
@@ -75,8 +77,8 @@ def build_event(db, name, fmt, entrants, series, rule_set="crazier-eights"):
                     placement = dict.fromkeys(table, 1)
                 sr = {"outcome": outcome, "winner_id": ids[winner] if winner else None,
                       "games_played": len(games),
-                      "entrants": {ids[n]: {"wins": wins[n], "points": points[n], "placement": placement[n]}
-                                   for n in table}}
+                      "entrants": {ids[n]: {"wins": legs[k][seat] if legs else wins[n], "points": points[n],
+                                            "placement": placement[n]} for seat, n in enumerate(table)}}
             store.record_game(db, event_id, s["id"], payload, sr)
     return find_event(db, name)
 
@@ -99,6 +101,27 @@ def count_games(db: Path) -> int:
             con.close()
     except sqlite3.OperationalError:  # tables not created yet
         return 0
+
+
+def terminate_while_playing(argv: list[str], env: dict, db: Path, games: int, group: bool, folder: Path,
+                            stdout=subprocess.DEVNULL) -> tuple[int, int, str]:
+    """Start a command that plays (in a session of its own, as a service manager starts it), wait
+    until ``games`` games are stored, then send SIGTERM to it alone or to its whole process group
+    (``group``: the workers get it too). Returns its pid, exit status and stderr."""
+    with open(folder / "err", "w") as errors:
+        proc = subprocess.Popen(argv, env=env, stdout=stdout, stderr=errors, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 120
+            while count_games(db) < games:  # playing, tables in play
+                assert proc.poll() is None and time.monotonic() < deadline, (folder / "err").read_text()
+                time.sleep(0.05)
+            (os.killpg if group else os.kill)(proc.pid, signal.SIGTERM)
+            code = proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    return proc.pid, code, (folder / "err").read_text()
 
 
 def snapshot(db: Path) -> dict:

@@ -24,8 +24,9 @@ def live(marker: str) -> int:
 def counting_run(tmp_path: Path, leave: str, sandbox: str = "off", **kwargs) -> list[tuple[bool, int]]:
     """A ladder of two program bots (``ann_v1``, ``bo_v1``, each a copy of the example random
     bot, kept warm) and a built-in one. After its fourth game ann's v1 leaves play (``leave``:
-    ``retired`` by a v2, or ``disabled``). Returns, at each choice of a batch, whether v1 had
-    left play by its end (a v2 is checked at its start), and v1's live processes when it began."""
+    ``retired`` by a v2, ``withdrawn`` by the organiser (``ladder retire``), or ``disabled``).
+    Returns, at each choice of a batch, whether v1 had left play by its end (a v2 is checked at
+    its start), and v1's live processes when it began."""
     tmp_path.chmod(0o755)  # a sandboxed bot runs as nobody when the tests run as root
     bots = {}
     for name in ("ann_v1", "ann_v2", "bo_v1"):
@@ -52,12 +53,14 @@ def counting_run(tmp_path: Path, leave: str, sandbox: str = "off", **kwargs) -> 
         if runner.played == 4:
             if leave == "retired":
                 service.submit(db, "s", "ann", ["{python}", str(bots["ann_v2"])], check=False)
+            elif leave == "withdrawn":
+                service.retire(db, "s", ann1["entrant"], "too slow for the term", by="org")
             else:  # as the run does it when a version keeps faulting
                 rows.set_version_status(db, ann1["id"], "disabled", "faulted in 3 of its last 3 games")
 
     runner = Counting(db, "s", batch=4, on_game=on_game, **kwargs)
     runner.play(games=16)
-    assert rows.version(db, ann1["id"])["status"] == leave
+    assert rows.version(db, ann1["id"])["status"] == ("retired" if leave == "withdrawn" else leave)
     assert live(str(bots["ann_v1"])) == 0
     return seen
 
@@ -72,7 +75,8 @@ def assert_left_within_one_batch(seen: list[tuple[bool, int]]) -> None:
 
 
 @pytest.mark.parametrize("concurrency,leave,sandbox", [(1, "retired", "off"), (2, "retired", "off"),
-                                                      (2, "disabled", "off"), (2, "retired", "on")])
+                                                      (2, "disabled", "off"), (2, "retired", "on"),
+                                                      (1, "withdrawn", "off"), (2, "withdrawn", "on")])
 def test_a_version_that_leaves_play_leaves_the_workers(tmp_path, concurrency, leave, sandbox):
     if sandbox == "on":
         from tourney.bots import sandbox as isolation
@@ -94,6 +98,26 @@ def test_a_version_that_leaves_play_leaves_the_cluster_workers(tmp_path):
         # leaves; their processes go when those tables end, within the batch
         seen = counting_run(tmp_path, "retired", cluster=cluster.scheduler_address, cluster_group=2)
     assert_left_within_one_batch(seen)
+
+
+def test_the_organiser_retires_a_version_by_name_or_author_and_says_why(run, tmp_path):
+    db = tmp_path / "r.db"
+    assert run("ladder", "new", "r", "--seed", "1", "--db", str(db)).exit_code == 0
+    for author in ("ann", "bo"):
+        assert run("ladder", "submit", "r", author, "--builtin", "random", "--db", str(db)).exit_code == 0
+    done = run("ladder", "retire", "r", "r/ann/v1", "--reason", "too slow", "--by", "org", "--db", str(db))
+    assert done.exit_code == 0, done.output
+    assert done.stdout.strip() == "r/ann/v1: retired"
+    assert run("ladder", "retire", "r", "bo", "--reason", "left the course", "--db", str(db)).exit_code == 0
+    database = store.open_db(db, readonly=True)
+    versions = {v["entrant"]: v for v in rows.versions(database, rows.find(database, "r")["id"])}
+    database.conn.close()
+    assert versions["r/ann/v1"]["status"] == versions["r/bo/v1"]["status"] == "retired"
+    assert versions["r/ann/v1"]["reason"] == "retired by the organiser (org): too slow"
+    again = run("ladder", "retire", "r", "ann", "--reason", "twice", "--db", str(db), ok=False)
+    assert again.exit_code == 2 and "no active version" in again.output and "r/ann/v1 retired" in again.output
+    unknown = run("ladder", "retire", "r", "cy", "--reason", "?", "--db", str(db), ok=False)
+    assert unknown.exit_code == 2 and "no version or author called 'cy'" in unknown.output
 
 
 # -- limits: every limit an event has, a ladder has ---------------------------------------------
@@ -249,12 +273,10 @@ def test_sigterm_stops_a_running_ladder_as_ctrl_c_does_and_says_so(tmp_path, con
     """SIGTERM to the runner alone (systemd's KillMode=mixed), or to its whole process group at
     once (the default, KillMode=control-group: the workers get it too)."""
     import os
-    import signal
     import sqlite3
     import subprocess
-    import time
 
-    from helpers import ROOT, count_games, leftovers
+    from helpers import ROOT, leftovers, terminate_while_playing
 
     db = str(tmp_path / "t.db")
     env = {**os.environ, "TOURNEY_DB": db, "PYTHONPATH": str(ROOT)}
@@ -270,29 +292,14 @@ def test_sigterm_stops_a_running_ladder_as_ctrl_c_does_and_says_so(tmp_path, con
                         str(bot)], env=env, check=True, capture_output=True)
     subprocess.run([*tourney, "ladder", "submit", "spring", "cy", "--builtin", "random"], env=env, check=True,
                    capture_output=True)
-    with open(tmp_path / "out", "w") as out, open(tmp_path / "err", "w") as errors:
-        proc = subprocess.Popen([*tourney, "ladder", "run", "spring", "-j", concurrency], env=env, stdout=out,
-                                stderr=errors, start_new_session=True)
-        try:
-            deadline = time.monotonic() + 120
-            while count_games(Path(db)) < 4:  # playing, its bots warm, tables in play
-                assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "err").read_text()
-                time.sleep(0.05)
-            if group:
-                os.killpg(proc.pid, signal.SIGTERM)
-            else:
-                os.kill(proc.pid, signal.SIGTERM)
-            code = proc.wait(timeout=60)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-    said = (tmp_path / "err").read_text()
+    with open(tmp_path / "out", "w") as out:
+        pid, code, said = terminate_while_playing([*tourney, "ladder", "run", "spring", "-j", concurrency], env,
+                                                  Path(db), 4, group, tmp_path, stdout=out)
     assert code == 143, said
     assert "stopped (SIGTERM): every finished game is stored" in said and "Traceback" not in said
     # no bot of the run is left, nor any process of its session
     assert all(processes_with(str(bot), also=str(bot), zombies=False) == [] for bot in bots)
-    assert [p for p in leftovers({proc.pid}) if p[3] == proc.pid] == []  # (zombies adopted earlier aside)
+    assert [p for p in leftovers({pid}) if p[3] == pid] == []  # (zombies adopted earlier aside)
     con = sqlite3.connect(db)
     stored = con.execute("select count(*) from games").fetchone()[0]
     assert con.execute("select count(*) from seats").fetchone()[0] == 2 * stored

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from helpers import GREEDY_AND_RANDOM, children, count_games, processes_with, snapshot
 from typer.testing import CliRunner
 
@@ -261,3 +262,35 @@ def test_kill_and_resume_an_sprt_played_a_batch_ahead(tmp_path):
     result = CliRunner().invoke(app, ["run", str(cfg), "--db", str(db), "--json", "-q"])
     assert result.exit_code == 0, result.output
     assert snapshot(db) == reference
+
+
+@pytest.mark.parametrize("concurrency, group", [("1", False), ("2", True)])
+def test_sigterm_stops_a_run_as_ctrl_c_does_and_it_resumes(tmp_path, concurrency, group):
+    """A service manager's SIGTERM, to the runner alone or to its whole process group (the
+    workers get it too): exit 143, said on stderr without a traceback, no bot left, the finished
+    games stored, and --resume plays the rest."""
+    from helpers import RANDOM_BOT, leftovers, terminate_while_playing
+
+    bots = []
+    for name in ("ann", "bo"):
+        bots.append(tmp_path / f"{name}_term_bot.py")
+        bots[-1].write_text(Path(RANDOM_BOT).read_text())
+    config = tmp_path / "term.toml"
+    config.write_text('[event]\nname = "term"\nformat = "round-robin"\ngames = 1\nrounds = 30\nseed = 4\n\n'
+                      '[limits]\nsandbox = "off"\n\n'
+                      + "".join(f'[[entrants]]\nname = "{b.stem}"\ncommand = ["{{python}}", "{b}"]\n\n' for b in bots))
+    db = tmp_path / "t.db"
+    env = {**os.environ, "TOURNEY_DB": str(db), "PYTHONPATH": str(ROOT)}
+    pid, code, said = terminate_while_playing(
+        [sys.executable, "-m", "tourney", "run", str(config), "-j", concurrency, "-q"], env, db, 3, group, tmp_path)
+    assert code == 143, said
+    assert "interrupted (SIGTERM): finished games are stored; resume with: tourney run" in said, said
+    assert "Traceback" not in said
+    assert all(processes_with(str(bot), also=str(bot), zombies=False) == [] for bot in bots)
+    assert [p for p in leftovers({pid}) if p[3] == pid] == []
+    stored = count_games(db)
+    assert 3 <= stored < 30
+    done = subprocess.run([sys.executable, "-m", "tourney", "run", str(config), "--resume", "-q"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert count_games(db) == 30

@@ -97,7 +97,7 @@ def test_upgrade_folds_the_old_sets_and_keeps_the_data(tmp_path):
         "m005_club_tables", "m006_event_secrets", "m007_duplicate_sets", "m008_scale", "m009_club_nights",
         "m010_pair_tallies", "m011_luck", "m012_club_codes", "m013_ladders",
         "m014_club_code_lookup", "m015_progress_checkpoints", "m016_ladder_codes", "m017_ladder_storage",
-        "m018_seat_forfeits", "m019_gauntlet_shares"]
+        "m018_seat_forfeits", "m019_gauntlet_shares", "m020_kept_series"]
     assert set(up.view_names()) == VIEWS
     assert [r["name"] for r in up["entrants"].rows] == ["kept"]
     assert invoke("club", "list", "--db", str(db)).exit_code == 0

@@ -38,7 +38,7 @@ def test_migrations_create_schema_once(tmp_path):
                        "m005_club_tables", "m006_event_secrets", "m007_duplicate_sets", "m008_scale",
                        "m009_club_nights", "m010_pair_tallies", "m011_luck", "m012_club_codes", "m013_ladders",
                        "m014_club_code_lookup", "m015_progress_checkpoints", "m016_ladder_codes", "m017_ladder_storage",
-                       "m018_seat_forfeits", "m019_gauntlet_shares"]
+                       "m018_seat_forfeits", "m019_gauntlet_shares", "m020_kept_series"]
     db2 = store.open_db(path)  # re-opening applies nothing twice
     assert [m.name for m in schema.MIGRATIONS.applied(db2)] == applied
     assert db2.execute("pragma foreign_keys").fetchone()[0] == 1

@@ -209,3 +209,25 @@ def test_a_second_connection_keeps_this_process_s_locks_so_another_writer_leaves
     assert first.execute("pragma integrity_check").fetchone()[0] == "ok"
     store.close_db(first)
     store.close_db(second)
+
+
+def test_a_writer_s_transaction_holds_the_write_lock_from_its_first_read(tmp_path):
+    # with sqlite-utils' plain BEGIN a transaction that read first, then met another writer's newer
+    # commit, could not write at all ("database is locked" at once, no waiting): a ladder's runner
+    # died of it beside `ladder submit`. Now the other writer is the one that waits
+    from tourney.results import store
+
+    path = tmp_path / "lock.db"
+    runner = store.open_db(path)
+    runner["t"].insert({"x": 1})
+    submit = sqlite3.connect(path, timeout=0.2)  # another process's connection, patient for 0.2 s
+    with runner.atomic():
+        assert runner.execute("select count(*) from t").fetchone()[0] == 1  # read first
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            submit.execute("insert into t (x) values (2)")  # waits for the runner, then gives up
+        runner["t"].insert({"x": 3})  # and the runner's own write goes through
+    submit.execute("insert into t (x) values (2)")  # after the commit, the other writer's turn
+    submit.commit()
+    submit.close()
+    assert sorted(x for (x,) in runner.execute("select x from t")) == [1, 2, 3]
+    store.close_db(runner)

@@ -23,7 +23,7 @@ EXIT_CODES: dict[int, str] = {
     3: "check failed: the command ran and found what it checks for "
        "(tourney check: the bot breaks the protocol; tourney replay: the replay differs from the stored result)",
     130: "interrupted (Ctrl-C): what was finished is kept; run the command again to resume",
-    143: "stopped by SIGTERM (ladder run and settle, as a service manager stops them): as 130",
+    143: "stopped by SIGTERM (a command that plays, as a service manager stops it): as 130",
 }
 
 

@@ -355,12 +355,7 @@ def duplicate_orders(k: int, sets: int) -> list[tuple[int, ...]]:
 
 def balance(seatings: Iterable[Sequence[Hashable]]) -> dict:
     """The seat balance of a list of games, each given as its entrants in seat order (games of
-    fewer than three seats are not counted): ``{"games", "imbalance", "max_difference",
-    "one_way_pairs", "seat_spread"}``. ``imbalance`` is ``Σ|c(A,B) - c(B,A)| / Σ c`` (None
-    without a game of three or more), ``max_difference`` the largest ``|c(A,B) - c(B,A)|``,
-    ``one_way_pairs`` the pairs that sat next to each other in one direction only, and
-    ``seat_spread`` the largest difference between an entrant's most and least held seat
-    (seats of its tables' sizes)."""
+    fewer than three seats are not counted): :func:`balance_of` their :class:`Ledger`."""
     ledger = Ledger()
     games = 0
     widest: dict[Hashable, int] = {}
@@ -371,6 +366,17 @@ def balance(seatings: Iterable[Sequence[Hashable]]) -> dict:
         ledger.add(s)
         for a in s:
             widest[a] = max(widest.get(a, 0), len(s))
+    return balance_of(ledger, games, widest)
+
+
+def balance_of(ledger: Ledger, games: int, widest: dict[Hashable, int]) -> dict:
+    """The seat balance of ``games`` games at tables of three or more counted in ``ledger``
+    (``widest``: each entrant's largest table): ``{"games", "imbalance", "max_difference",
+    "one_way_pairs", "seat_spread"}``. ``imbalance`` is ``Σ|c(A,B) - c(B,A)| / Σ c`` (None
+    without a game of three or more), ``max_difference`` the largest ``|c(A,B) - c(B,A)|``,
+    ``one_way_pairs`` the pairs that sat next to each other in one direction only, and
+    ``seat_spread`` the largest difference between an entrant's most and least held seat
+    (seats of its tables' sizes)."""
     f = ledger.follows
     pairs = {tuple(sorted(p, key=str)) for p in f if f[p]}
     diffs = [abs(f[(a, b)] - f[(b, a)]) for a, b in pairs]

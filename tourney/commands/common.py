@@ -7,9 +7,12 @@ Commands stay thin: they parse, call a library module, and print. Errors are rai
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 import tomllib
+from collections.abc import Iterator
 
 import typer
 
@@ -54,3 +57,27 @@ def parse_options(items: list[str] | None, flag: str = "--option") -> dict:
     return options
 
 
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the run stops as on Ctrl-C (a KeyboardInterrupt, so that every layer that
+    cleans up after Ctrl-C, the worker pool, the cluster's stop, the bots, does so here too)."""
+
+
+@contextlib.contextmanager
+def stopping() -> Iterator[list[int]]:
+    """While a command plays (``run``, ``ladder run``, ...): SIGTERM (a service manager's, or
+    ``kill``) stops it as Ctrl-C does; the first one only, so that cleaning up is not interrupted
+    again. Yields the signals received: a caller exits 143 when there is one, 130 otherwise."""
+    received: list[int] = []
+
+    def on_term(signum, frame) -> None:
+        if not received:
+            received.append(signum)
+            raise Terminated
+
+    before = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -8,16 +8,14 @@ Ctrl-C or SIGTERM (a service manager's stop) the same way, and say so (docs/cli.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
 import sys
 
 import typer
 from tabulate import tabulate
 
 from tourney.app import app
-from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, parse_options
+from tourney.commands.common import DB_HELP, EXIT_CODES, err, open_store, parse_options, stopping
 from tourney.errors import CheckFailed, UserError
 from tourney.results import logs
 
@@ -116,29 +114,6 @@ def _progress(quiet: bool, json_lines: bool = False, ladder: str = ""):
         typer.echo(f"game {payload.get('game_id')}: " + " > ".join(names[s] for s in order)
                    + (f" (fault {', '.join(faults)})" if faults else ""))
     return on_game
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived: the run stops as on Ctrl-C (a KeyboardInterrupt, so that every layer that
-    cleans up after Ctrl-C, the worker pool, the cluster's stop, the bots, does so here too)."""
-
-
-@contextlib.contextmanager
-def _stopping():
-    """While a run plays: SIGTERM (systemd's, or ``kill``) stops it as Ctrl-C does; the first
-    one only, so that cleaning up is not interrupted again. Yields the signals received."""
-    received: list[int] = []
-
-    def on_term(signum, frame) -> None:
-        if not received:
-            received.append(signum)
-            raise Terminated
-
-    before = signal.signal(signal.SIGTERM, on_term)
-    try:
-        yield received
-    finally:
-        signal.signal(signal.SIGTERM, before)
 
 
 def _stopped(received: list[int]) -> typer.Exit:
@@ -302,6 +277,24 @@ def submit(
         raise CheckFailed(f"{version['entrant']} was refused by its check")
 
 
+@ladder_app.command("retire", epilog="Example: tourney ladder retire spring spring/ann/v2 --reason "
+                    "\"plays too slowly for the term\"\n\n" + EXIT_CODES)
+def retire(
+    name: str = _name(),
+    version: str = typer.Argument(..., help="The version (spring/ann/v2), or an author: their active versions."),
+    reason: str = typer.Option(..., "--reason", help="Why: shown with the version in the standings."),
+    by: str = typer.Option(None, "--by", help="Who retires it (default: $TOURNEY_USER or the login name)."),
+    db: str = _db(),
+) -> None:
+    """Take a version out of play; it keeps its games and its place in the standings.
+
+    A running tourney ladder run says goodbye to its processes within a batch."""
+    service = _service()
+    done = service.retire(open_store(db), name, version, reason, by)
+    typer.echo(f"{done['entrant']}: {done['status']}")
+    err("a running tourney ladder run lets its processes go within a batch")
+
+
 @ladder_app.command("run", epilog="Example: tourney ladder run spring --hours 8 -j 2\n\n" + EXIT_CODES)
 def run(
     name: str = _name(),
@@ -321,7 +314,7 @@ def run(
     versions are checked first."""
     service = _service()
     database = open_store(db)
-    with _stopping() as received:
+    with stopping() as received:
         try:
             done = service.run(database, name, games=games, hours=hours, concurrency=concurrency,
                                cluster=cluster, on_game=_progress(quiet, json_lines, name), on_note=_note)
@@ -386,7 +379,7 @@ def settle(
     separated at 95% or the budget is spent. Says which pairs stayed tied. A line per game goes
     to stdout as it is stored, but with --json (the outcome only) or --quiet."""
     service = _service()
-    with _stopping() as received:
+    with stopping() as received:
         try:
             done = service.settle(open_store(db), name, top, games=games, hours=hours, concurrency=concurrency,
                                   cluster=cluster, on_game=_progress(quiet or json_out), on_note=_note)

@@ -10,7 +10,7 @@ import typer
 
 from tourney import formats
 from tourney.bots import sandbox
-from tourney.commands.common import err, open_store, parse_options, show_progress
+from tourney.commands.common import err, open_store, parse_options, show_progress, stopping
 from tourney.config import HUMAN, event_from_words
 from tourney.results import logs, reads, store
 
@@ -230,16 +230,19 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
                                  on_warn=lambda t: screen.note(f"warning: {t}"), on_line=on_line,
                                  more=more, cluster=cluster,
                                  ahead=lambda: runner.ahead_tasks(db, event_id, cfg))
-    try:
-        if screen.progress is not None:
-            with screen.progress:
+    with stopping() as received:
+        try:
+            if screen.progress is not None:
+                with screen.progress:
+                    event_runner.run()
+            else:
                 event_runner.run()
-        else:
-            event_runner.run()
-    except KeyboardInterrupt:
-        tail = "" if source == store.COMMAND_LINE else f"; resume with: tourney run {source} --resume"
-        err(f"interrupted: finished games are stored{tail}")
-        raise typer.Exit(130) from None
+        except KeyboardInterrupt:
+            _interrupted(source, received)
+        except Exception:
+            if received:  # a worker that died of the same SIGTERM, seen first: still a stop
+                _interrupted(source, received)
+            raise
     store.finish_event(db, event_id)
     keep = logs.parse_keep(cfg.storage.get("keep_logs", "all"))
     if keep is not None:  # [storage] keep_logs: the event's stderr cut once it has ended
@@ -253,3 +256,10 @@ def execute(db, cfg, source: str, *, restart=False, concurrency=0, json_out=Fals
             if item["series"] not in screen.printed and item["status"] == "finished":
                 typer.echo(summaries.stored_series_line(item))
     return summary
+
+
+def _interrupted(source: str, received: list[int]) -> None:
+    """Say how the run stopped, and exit 130 after Ctrl-C, 143 after SIGTERM."""
+    tail = "" if source == store.COMMAND_LINE else f"; resume with: tourney run {source} --resume"
+    err(f"interrupted{' (SIGTERM)' if received else ''}: finished games are stored{tail}")
+    raise typer.Exit(143 if received else 130) from None

@@ -32,6 +32,7 @@ import engine
 from engine.bots import BOT_NAMES
 from tourney import seeding
 from tourney.bots import sandbox
+from tourney.club.league import default_author
 from tourney.config import ConfigError, check_command, resolve_entrant
 from tourney.errors import UserError
 from tourney.events.play import SeriesTask
@@ -195,6 +196,27 @@ def vet(db, ladder: dict, version: dict) -> dict:
             rows.retire_others(db, ladder["id"], version["author"], version["id"],
                                f"replaced by v{version['version']}")
     return rows.version(db, version["id"])
+
+
+def retire(db, name: str, which: str, reason: str, by: str | None = None) -> dict:
+    """The organiser takes a version out of play: ``which`` is its name (``spring/ann/v2``) or
+    its author (the author's active versions). It keeps its games and its place in the standings,
+    as a version its author replaced does; a running ``ladder run`` says goodbye to its processes
+    within a batch. Returns the last version retired."""
+    ladder = get(db, name)
+    versions = rows.versions(db, ladder["id"])
+    chosen = [v for v in versions if which in (v["entrant"], v["author"])]
+    if not chosen:
+        raise LadderError(f"ladder {name!r} has no version or author called {which!r} "
+                          "(tourney ladder standings lists them)")
+    active = [v for v in chosen if v["status"] == "active"]
+    if not active:
+        raise LadderError(f"{which}: nothing to retire, no active version "
+                          f"({', '.join(sorted({v['entrant'] + ' ' + v['status'] for v in chosen}))})")
+    for v in active:
+        rows.set_version_status(db, v["id"], "retired",
+                                f"retired by the organiser ({by or default_author()}): {reason}")
+    return rows.version(db, active[-1]["id"])
 
 
 # -- playing -----------------------------------------------------------------------------------

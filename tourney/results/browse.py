@@ -12,6 +12,8 @@ from contextlib import contextmanager
 
 from sqlite_utils import Database
 
+from tourney.results import ratings
+
 
 def _one(db: Database, sql: str, params: list) -> dict | None:
     return next((dict(r) for r in db.query(sql, params)), None)
@@ -54,10 +56,11 @@ def event(db: Database, event_id: int) -> dict | None:
 
 
 def event_stamp(db: Database, event_id: int) -> dict | None:
-    """The event's status, its number of games and its last game's id."""
-    return _one(db, "SELECT ev.status, (SELECT COUNT(*) FROM games g WHERE g.event_id = ev.id) AS n, "
-                    "(SELECT MAX(id) FROM games g WHERE g.event_id = ev.id) AS last "
-                    "FROM events ev WHERE ev.id = ?", [event_id])
+    """The event's status, its number of games (counted from the writer's last checkpoint, not
+    game by game) and its last game's id."""
+    row = _one(db, "SELECT ev.status, (SELECT MAX(id) FROM games g WHERE g.event_id = ev.id) AS last "
+                   "FROM events ev WHERE ev.id = ?", [event_id])
+    return None if row is None else {**row, "n": ratings.games_stored(db.conn, event_id)}
 
 
 def event_entrant_ids(db: Database, event_id: int) -> dict[str, int]:

@@ -77,10 +77,10 @@ def add_version(db: Database, ladder: dict, author: str, spec: dict) -> dict:
     """Add the next version of ``author`` (entrant ``spec["name"]`` is made from the ladder, the
     author and the number): pending until checked. Returns the version's row.
 
-    The write lock is taken first (``BEGIN IMMEDIATE``, unless the caller holds a transaction):
+    The write lock is taken first (a writer's ``atomic()``, :func:`tourney.results.store.open_db`):
     beside a running ladder, whose runner commits games all the time, a transaction that read
     first could not then write."""
-    with db.atomic() if db.conn.in_transaction else store.write_lock(db):
+    with db.atomic():
         number = 1 + (db.execute("select max(version) from ladder_versions where ladder_id = ? and author = ?",
                                  [ladder["id"], author]).fetchone()[0] or 0)
         spec = {**spec, "name": entrant_name(ladder["name"], author, number)}

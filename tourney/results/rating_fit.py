@@ -37,7 +37,7 @@ that clearly disagrees with the format's order shows as a wider range, never as 
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -67,6 +67,11 @@ def add_counted(games: Games, counted: Iterable[tuple[Game, float]]) -> None:
         total += int(count)
         for chosen, group, weight in stages_of(seats):
             weights[(chosen, group)] = weights.get((chosen, group), 0.0) + weight * count
+    add_weights(games, weights, total)
+
+
+def add_weights(games: Games, weights: dict[tuple[int, tuple[int, ...]], float], total: int) -> None:
+    """Add summed stages, ``(chosen, group) -> weight`` (``group`` sorted), that hold ``total`` games."""
     if not weights:
         return
     width = max(len(group) for _, group in weights)
@@ -198,8 +203,8 @@ def event_rating(db: Database, event: dict, names: list[str], ranks: dict[str, i
     ids = {r[0]: r[1] for r in db.execute("SELECT id, name FROM entrants")}
     index = {name: i for i, name in enumerate(names)}
     players = int(event.get("players") or 2)
-    duplicate = bool(db.execute("SELECT 1 FROM games WHERE event_id = ? AND duplicate_set IS NOT NULL LIMIT 1",
-                                [event["id"]]).fetchone())
+    duplicate = bool(db.execute("SELECT 1 FROM games INDEXED BY idx_games_duplicate "  # not every game
+                                "WHERE event_id = ? AND duplicate_set IS NOT NULL LIMIT 1", [event["id"]]).fetchone())
     games = Games(width=max(2, players))
     dispersion_of = None
     if players <= 2:
@@ -235,11 +240,33 @@ def event_rating(db: Database, event: dict, names: list[str], ranks: dict[str, i
             def dispersion_of(result):
                 return dispersion(result, list(sets.values()))
     else:
-        add_counted(games, _distinct_games(db, event["id"], index))
+        ladder = db.execute("SELECT id FROM ladders WHERE event_id = ?", [event["id"]]).fetchone()
+        if ladder is not None:
+            _add_ladder_stages(db, {"id": ladder[0], "event_id": event["id"]},
+                               {i: index[n] for i, n in ids.items() if n in index}, games)
+        else:
+            add_counted(games, _distinct_games(db, event["id"], index))
     out = rate(names, games, ranks, reference, dispersion_of=dispersion_of)
     out["model"] = {**model_of(players, duplicate), "dispersion": out["dispersion"]}
     del out["fit"], out["dispersion"]
     return out
+
+
+def _add_ladder_stages(db: Database, ladder: dict, index: dict[int, int], games: Games) -> None:
+    """A ladder's games into ``games`` (``index``: entrant id -> row): the stage sums its runner
+    keeps (:mod:`tourney.results.stages`) and the few games stored after them, read in one
+    snapshot: the same stages as every game read one by one, in time independent of their number."""
+    from tourney.results import ladder as ladder_rows  # the ladder's reads: only for a ladder's event
+
+    kept, count, _, after = ladder_rows.fit_input(db, ladder)
+    weights: dict[tuple[int, tuple[int, ...]], float] = defaultdict(float)
+    for chosen, members, weight in kept:
+        if chosen in index and all(m in index for m in members):
+            weights[(index[chosen], tuple(sorted(index[m] for m in members)))] += weight
+    for _, seats in after:
+        for chosen, group, weight in stages_of([(index[e], place) for e, place in seats if e in index]):
+            weights[(chosen, group)] += weight
+    add_weights(games, weights, count + len(after))
 
 
 def _distinct_games(db: Database, event_id: int, index: dict[str, int]) -> list[tuple[Game, int]]:

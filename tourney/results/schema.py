@@ -112,7 +112,22 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
 ``entrant_totals``
     Per event and entrant, kept by the writer with each game: pk (``event_id``,
     ``entrant_id``); ``games``, ``wins``, ``draws``, ``losses``, ``points``, ``faults`` (the
-    ``seat_outcomes`` view summed; ``event_standings`` reads these since ``m008_scale``).
+    ``seat_outcomes`` view summed; ``event_standings`` reads these since ``m008_scale``);
+    since ``m020_kept_series``, kept with each finished series, ``series_played``,
+    ``series_won``, ``series_drawn``, ``series_lost`` (the ``series_outcomes`` view summed) and
+    ``legs_won`` (its entrant's game wins in finished matches).
+
+``follow_tallies``, ``seat_tallies``
+    Per event, kept by the writer with each game of three seats or more since
+    ``m020_kept_series`` (:mod:`tourney.results.seat_balance`): pk (``event_id``, ``entrant_id``,
+    ``next_id``), the ``games`` in which ``next_id`` sat directly after ``entrant_id``; pk
+    (``event_id``, ``entrant_id``, ``seat``), the ``games`` in which the entrant held that seat,
+    with a row (perhaps 0) for every seat of every table size it sat at.
+
+``fault_tallies``
+    Per event, kept by the writer with each game since ``m020_kept_series``: pk (``event_id``,
+    ``entrant_id``, ``fault``), the seats that faulted with that reason (``count``) and how many
+    of them cost their game (``forfeits``): the ``entrant_faults`` view summed.
 
 ``pair_tallies``, ``field_tallies``
     Per event, kept by the writer with each game since ``m010_pair_tallies``: every pair of
@@ -154,7 +169,7 @@ import zlib
 
 from sqlite_utils import Database, Migrations
 
-from tourney.results import ratings, stages, tallies
+from tourney.results import ratings, seat_balance, stages, tallies
 
 MIGRATIONS = Migrations("tourney")
 
@@ -188,6 +203,21 @@ _GAME_TOTALS_SUMMED = """        game_totals AS (
             FROM seat_outcomes GROUP BY event_id, entrant_id
         ),"""
 
+#: ``series_totals`` and ``leg_totals`` of :data:`EVENT_STANDINGS` as first written: read from every
+#: finished series of the event
+_SERIES_TOTALS_SUMMED = """        series_totals AS (
+            SELECT event_id, entrant_id, COUNT(*) AS series_played,
+                   SUM(outcome = 'won') AS series_won, SUM(outcome = 'drawn') AS series_drawn,
+                   SUM(outcome = 'lost') AS series_lost
+            FROM series_outcomes GROUP BY event_id, entrant_id
+        ),
+        leg_totals AS (
+            SELECT s.event_id, se.entrant_id, SUM(se.wins) AS legs_won
+            FROM series s JOIN series_entrants se ON se.series_id = s.id
+            WHERE s.status = 'finished' AND s.kind = 'match'
+            GROUP BY s.event_id, se.entrant_id
+        ),"""
+
 #: the ``event_standings`` view: one row per event and entrant, with its rank
 EVENT_STANDINGS = """
         WITH modes AS (
@@ -201,29 +231,8 @@ EVENT_STANDINGS = """
                         ELSE 'games' END AS ranking
             FROM events ev
         ),
-        game_totals AS (
-            SELECT event_id, entrant_id,
-                   COUNT(*) AS games,
-                   SUM(outcome = 'win') AS wins,
-                   SUM(outcome = 'draw') AS draws,
-                   SUM(outcome = 'loss') AS losses,
-                   COALESCE(SUM(points), 0) AS points,
-                   ROUND(1.0 * COALESCE(SUM(points), 0) / COUNT(*), 4) AS average,
-                   SUM(fault IS NOT NULL) AS faults
-            FROM seat_outcomes GROUP BY event_id, entrant_id
-        ),
-        series_totals AS (
-            SELECT event_id, entrant_id, COUNT(*) AS series_played,
-                   SUM(outcome = 'won') AS series_won, SUM(outcome = 'drawn') AS series_drawn,
-                   SUM(outcome = 'lost') AS series_lost
-            FROM series_outcomes GROUP BY event_id, entrant_id
-        ),
-        leg_totals AS (
-            SELECT s.event_id, se.entrant_id, SUM(se.wins) AS legs_won
-            FROM series s JOIN series_entrants se ON se.series_id = s.id
-            WHERE s.status = 'finished' AND s.kind = 'match'
-            GROUP BY s.event_id, se.entrant_id
-        ),
+""" + _GAME_TOTALS_SUMMED + """
+""" + _SERIES_TOTALS_SUMMED + """
         rows AS (
             SELECT ee.event_id, ev.name AS event, ev.format, m.ranking, ee.entrant_id, e.name AS entrant,
                    ee.position,
@@ -262,6 +271,15 @@ EVENT_STANDINGS = """
               FROM rows) AS rows
     """
 
+
+#: the same, read from the totals the writer keeps with each finished series (m020_kept_series)
+SERIES_TOTALS_KEPT = """        series_totals AS (
+            SELECT event_id, entrant_id, series_played, series_won, series_drawn, series_lost
+            FROM entrant_totals WHERE series_played > 0
+        ),
+        leg_totals AS (
+            SELECT event_id, entrant_id, legs_won FROM entrant_totals WHERE legs_won > 0
+        ),"""
 
 #: ``game_totals`` read from the totals the writer keeps (``entrant_totals``, m008_scale) instead
 #: of summing every seat of the event: the same numbers, in time independent of the games stored
@@ -986,3 +1004,52 @@ def m019_gauntlet_shares(db: Database) -> None:
     series and of games won, a draw counting half) and the ranking mode ``share``."""
     db.create_view("event_standings", EVENT_STANDINGS.replace(_GAME_TOTALS_SUMMED, GAME_TOTALS_KEPT),
                    replace=True)
+
+
+@MIGRATIONS()
+def m020_kept_series(db: Database) -> None:
+    """Event pages that read kept sums, not every series and game (issue 42, point 3):
+    ``entrant_totals`` gains each entrant's series totals and legs won, kept by the writer with
+    each finished series; ``follow_tallies`` and ``seat_tallies`` keep the seat balance's counts
+    with each game of three seats or more, and ``fault_tallies`` each entrant's faults by reason.
+    All are counted from the stored rows here, and ``event_standings`` reads the kept totals. An
+    index finds an event's series of one kind without reading the others, another its duplicate
+    games (an event without any no longer reads every game to find out)."""
+    for column in ("series_played", "series_won", "series_drawn", "series_lost", "legs_won"):
+        db.table("entrant_totals").add_column(column, int, not_null_default=0)
+    db.execute("""
+        INSERT INTO entrant_totals (event_id, entrant_id, games, wins, draws, losses, points, faults,
+                                    series_played, series_won, series_drawn, series_lost, legs_won)
+        SELECT s.event_id, se.entrant_id, 0, 0, 0, 0, 0, 0, COUNT(*),
+               SUM(s.winner_id IS se.entrant_id),
+               SUM(s.winner_id IS NOT se.entrant_id AND s.outcome = 'draw' AND se.placement = 1),
+               SUM(s.winner_id IS NOT se.entrant_id AND NOT (s.outcome IS 'draw' AND se.placement IS 1)),
+               COALESCE(SUM(CASE WHEN s.kind = 'match' THEN se.wins END), 0)
+        FROM series s JOIN series_entrants se ON se.series_id = s.id
+        WHERE s.status = 'finished' GROUP BY s.event_id, se.entrant_id
+        ON CONFLICT (event_id, entrant_id) DO UPDATE SET
+            series_played = excluded.series_played, series_won = excluded.series_won,
+            series_drawn = excluded.series_drawn, series_lost = excluded.series_lost,
+            legs_won = excluded.legs_won
+    """)
+    db.execute("CREATE INDEX IF NOT EXISTS idx_series_event_kind ON series (event_id, kind)")
+    db.table("follow_tallies").create(
+        {"event_id": int, "entrant_id": int, "next_id": int, "games": int},
+        pk=("event_id", "entrant_id", "next_id"), foreign_keys=[("event_id", "events", "id")],
+        not_null={"games"}, if_not_exists=True)
+    db.table("seat_tallies").create(
+        {"event_id": int, "entrant_id": int, "seat": int, "games": int},
+        pk=("event_id", "entrant_id", "seat"), foreign_keys=[("event_id", "events", "id")],
+        not_null={"games"}, if_not_exists=True)
+    db.execute("CREATE INDEX IF NOT EXISTS idx_games_duplicate ON games (event_id) WHERE duplicate_set IS NOT NULL")
+    for (event_id,) in db.execute("SELECT id FROM events").fetchall():
+        seat_balance.save(db.conn, event_id, seat_balance.count(seat_balance.event_seatings(db, event_id)))
+    db.table("fault_tallies").create(
+        {"event_id": int, "entrant_id": int, "fault": str, "count": int, "forfeits": int},
+        pk=("event_id", "entrant_id", "fault"), foreign_keys=[("event_id", "events", "id")],
+        not_null={"count", "forfeits"}, if_not_exists=True)
+    db.execute("INSERT INTO fault_tallies (event_id, entrant_id, fault, count, forfeits) "
+               "SELECT event_id, entrant_id, fault, count, forfeits FROM entrant_faults WHERE true "
+               "ON CONFLICT (event_id, entrant_id, fault) DO NOTHING")
+    db.create_view("event_standings", EVENT_STANDINGS.replace(_GAME_TOTALS_SUMMED, GAME_TOTALS_KEPT)
+                   .replace(_SERIES_TOTALS_SUMMED, SERIES_TOTALS_KEPT), replace=True)

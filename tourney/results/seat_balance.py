@@ -1,5 +1,10 @@
 """Every event's seat balance: who sat directly after whom, and in which seats, over its stored
-games (:func:`tourney.seating.balance` does the counting; docs/formats.md, "Seating").
+games (docs/formats.md, "Seating"; :func:`tourney.seating.balance_of` sums it up).
+
+The writer keeps the counts with each game of three seats or more, in the game's transaction
+(``follow_tallies`` and ``seat_tallies``, migration ``m020_kept_series``), so that a page reads a
+few rows per pair of entrants however many games the event has; :func:`recount` counts them
+from the games again, and the tests compare the two.
 
 Shown by ``tourney standings --json`` (``seat_balance``), under the report's standings and on the
 event's page. Games of two seats are not counted (at a table of two each follows the other).
@@ -7,7 +12,10 @@ event's page. Games of two seats are not counted (at a table of two each follows
 
 from __future__ import annotations
 
+import sqlite3
 import textwrap
+from collections import Counter
+from collections.abc import Hashable, Sequence
 
 from sqlite_utils import Database
 
@@ -23,11 +31,69 @@ def event_seatings(db: Database, event_id: int) -> list[list[int]]:
     return list(games.values())
 
 
+def add(seating_: Sequence[Hashable], counts: tuple[Counter, Counter]) -> None:
+    """Count one game, given as its entrants in seat order, into ``counts`` (follows: ``(a, b) ->
+    games`` in which ``b`` sat directly after ``a``; seats: ``(a, seat) -> games``, with a 0 for
+    each seat ``a`` did not hold at that table, so that its largest table is known). A game of
+    fewer than three seats counts for nothing (at a table of two each follows the other)."""
+    k = len(seating_)
+    if k < 3:
+        return
+    follows, seats = counts
+    for j, a in enumerate(seating_):
+        follows[(a, seating_[(j + 1) % k])] += 1
+        for seat in range(k):
+            seats[(a, seat)] += int(seat == j)
+
+
+def count(seatings: list[list[int]]) -> tuple[Counter, Counter]:
+    """The counts of :func:`add` over many games."""
+    counts: tuple[Counter, Counter] = (Counter(), Counter())
+    for s in seatings:
+        add(s, counts)
+    return counts
+
+
+def save(conn: sqlite3.Connection, event_id: int, counts: tuple[Counter, Counter]) -> None:
+    """Add ``counts`` to the event's kept rows (inside the writer's transaction)."""
+    follows, seats = counts
+    conn.executemany("insert into follow_tallies (event_id, entrant_id, next_id, games) values (?, ?, ?, ?) "
+                     "on conflict (event_id, entrant_id, next_id) do update set games = games + excluded.games",
+                     [(event_id, a, b, n) for (a, b), n in follows.items()])
+    conn.executemany("insert into seat_tallies (event_id, entrant_id, seat, games) values (?, ?, ?, ?) "
+                     "on conflict (event_id, entrant_id, seat) do update set games = games + excluded.games",
+                     [(event_id, a, seat, n) for (a, seat), n in seats.items()])
+
+
+def delete(db: Database, event_id: int) -> None:
+    for table in ("follow_tallies", "seat_tallies"):
+        db.execute(f"delete from {table} where event_id = ?", [event_id])
+
+
+def kept(db: Database, event_id: int) -> tuple[Counter, Counter]:
+    """The event's kept counts, as :func:`count` gives them."""
+    follows = Counter({(a, b): n for a, b, n in db.execute(
+        "select entrant_id, next_id, games from follow_tallies where event_id = ?", [event_id])})
+    seats = Counter({(a, seat): n for a, seat, n in db.execute(
+        "select entrant_id, seat, games from seat_tallies where event_id = ?", [event_id])})
+    return follows, seats
+
+
+def recount(db: Database, event_id: int) -> tuple[Counter, Counter]:
+    """The counts of every stored game of the event, read from the games (what the kept rows hold)."""
+    return count(event_seatings(db, event_id))
+
+
 def seat_balance(db: Database, event_id: int) -> dict:
     """The event's seat balance: ``{"games", "imbalance", "max_difference", "one_way_pairs",
-    "seat_spread"}`` over its games at tables of three or more (:func:`tourney.seating.balance`;
-    ``imbalance`` is None when it has none)."""
-    return seating.balance(event_seatings(db, event_id))
+    "seat_spread"}`` over its games at tables of three or more (:func:`tourney.seating.balance_of`;
+    ``imbalance`` is None when it has none), read from the kept counts."""
+    follows, seats = kept(db, event_id)
+    widest: dict[Hashable, int] = {}
+    for a, seat in seats:
+        widest[a] = max(widest.get(a, 0), seat + 1)
+    games = sum(n for (_, seat), n in seats.items() if seat == 0)  # one entrant holds seat 0 of each game
+    return seating.balance_of(seating.Ledger(follows, seats), games, widest)
 
 
 def report_lines(data: dict) -> list[str]:

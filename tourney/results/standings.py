@@ -40,13 +40,15 @@ from collections import Counter
 from sqlite_utils import Database
 
 from tourney.errors import UserError
+from tourney.results import ladder as ladder_rows
 from tourney.results import ratings as _ratings
 from tourney.results import seat_balance as _seat_balance
 from tourney.results import store
 from tourney.results.comparisons import event_comparisons
 from tourney.results.luck import standings_luck
 from tourney.results.rating_fit import add_counted, event_rating, rate
-from tourney.stats.mle import Games
+from tourney.stats.elo import Z95
+from tourney.stats.mle import ELO_PER_UNIT, Games
 
 TIE_BREAKS = {
     "points": ["total points (lower first)", "wins (more first)", "average points per game (lower first)"],
@@ -94,8 +96,8 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
                          [event["id"]]))
     faults: dict[int, dict[str, int]] = {}
     forfeits: dict[int, int] = {}  # games lost to a fault; a fault after the game was decided is none
-    for f in db.query("SELECT entrant_id, fault, count, forfeits FROM entrant_faults WHERE event_id = ? "
-                      "ORDER BY fault", [event["id"]]):
+    for f in db.query("SELECT entrant_id, fault, count, forfeits FROM fault_tallies WHERE event_id = ? "
+                      "ORDER BY fault", [event["id"]]):  # kept by the writer: the entrant_faults view summed
         faults.setdefault(f["entrant_id"], {})[f["fault"]] = f["count"]
         forfeits[f["entrant_id"]] = forfeits.get(f["entrant_id"], 0) + f["forfeits"]
     rated = _ratings.kept_ratings(db, event["id"])
@@ -103,7 +105,7 @@ def event_standings(db: Database, event: dict, reference: str | None = None) -> 
     names = [r["entrant"] for r in rows]
     fitted = event_rating(db, event, names, {r["entrant"]: r["rank"] for r in rows}, reference)
     compared = event_comparisons(db, event["id"], names, reference)
-    games_played = db["games"].count_where("event_id = ?", [event["id"]])
+    games_played = _ratings.games_stored(db.conn, event["id"])  # from a checkpoint: not every game
     ranking = rows[0]["ranking"] if rows else "games"
     luck = standings_luck(db, event)  # tourney/luck: adjusted score and Elo, where switched on
     out = []
@@ -232,7 +234,11 @@ def rating_course(db: Database, event: dict) -> dict:
     played by then: ``{"games": [game numbers], "rounds": [round after it], "series": {entrant:
     [[rating, low, high] or None]}}`` (None before its first game). At most
     :data:`MAX_CHECKPOINTS` fits; the last point is fitted on every game, as the standings are
-    (their duplicate sets' dispersion aside)."""
+    (their duplicate sets' dispersion aside). A ladder's event shows the fits its runner kept
+    instead (:func:`ladder_course`)."""
+    ladder = db.execute("SELECT id FROM ladders WHERE event_id = ?", [event["id"]]).fetchone()
+    if ladder is not None:
+        return ladder_course(db, ladder[0], event["id"])
     games = _ratings.event_games(db, event["id"])
     rounds = [r["round"] for r in db.query(
         "SELECT s.round FROM games g JOIN series s ON s.id = g.series_id WHERE g.event_id = ? "
@@ -253,6 +259,27 @@ def rating_course(db: Database, event: dict) -> dict:
             f = fitted[name]
             series[name].append(None if f is None else [f["rating"], f["rating_low"], f["rating_high"]])
     return {"games": marks, "rounds": [rounds[m - 1] + 1 for m in marks], "series": series}
+
+
+def ladder_course(db: Database, ladder_id: int, event_id: int) -> dict:
+    """:func:`rating_course` of a ladder's event, from the fits its runner kept (one each time its
+    games grew by a twentieth, at most :data:`MAX_CHECKPOINTS` of them shown): a ladder runs for
+    weeks, and refitting on the games played by each point would read every game on every page.
+    Each point is ``[rating, low, high]`` on the Elo scale against the field's mean, as the
+    ladder's page draws them; ``rounds`` are the games, a ladder's table being one game."""
+    history = ladder_rows.fit_history(db, ladder_id, points=MAX_CHECKPOINTS)
+    names = dict(db.execute("SELECT e.id, e.name FROM event_entrants ee JOIN entrants e ON e.id = ee.entrant_id "
+                            "WHERE ee.event_id = ?", [event_id]).fetchall())
+    series: dict[str, list] = {name: [] for name in sorted(names.values())}
+    for _, _, fit in history:
+        for entrant_id, name in names.items():
+            if entrant_id not in fit:  # submitted after this fit
+                series[name].append(None)
+                continue
+            theta, se = fit[entrant_id]
+            series[name].append([round(x * ELO_PER_UNIT, 2) for x in (theta, theta - Z95 * se, theta + Z95 * se)])
+    games = [g for g, _, _ in history]
+    return {"games": games, "rounds": games, "series": series}
 
 
 def elo_point(estimate: dict) -> list | None:

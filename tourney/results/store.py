@@ -33,7 +33,7 @@ from sqlite_utils import Database
 import engine
 from tourney import narrate
 from tourney.errors import UserError
-from tourney.results import ratings, schema, tallies
+from tourney.results import ratings, schema, seat_balance, tallies
 
 DEFAULT_DB = "results/tourney.db"
 #: how long a command waits for another process's write to finish before giving up (generous: a
@@ -94,9 +94,10 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
         raise StoreError(f"{p}: no such database (nothing has been stored there yet; --db names another file)")
     if not memory:
         _refuse_foreign_file(p)
+    db: Database
     try:
         if memory:
-            db = Database(memory=True)
+            db = _Writer(memory=True)
         elif readonly:
             db = Database(sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
                                           factory=_Connection))
@@ -106,7 +107,7 @@ def open_db(path: str | os.PathLike | None = None, *, readonly: bool = False) ->
         else:
             p.parent.mkdir(parents=True, exist_ok=True)
             # any thread may close it at the end (a server's request threads open their own)
-            db = Database(sqlite3.connect(str(p), check_same_thread=False, factory=_Connection))
+            db = _Writer(sqlite3.connect(str(p), check_same_thread=False, factory=_Connection))
             _writers[db.conn] = os.getpid()
             # wait for another process's lock (before WAL: switching a fresh file takes a lock too)
             db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -204,6 +205,25 @@ def _refuse_foreign(db: Database, p: Path, readonly: bool) -> None:
 class _Connection(sqlite3.Connection):
     """A connection that, unlike sqlite3's own, can be referred to weakly (:data:`_writers`,
     :data:`_readers`)."""
+
+
+class _Writer(Database):
+    """A writing connection's database, whose ``atomic()`` blocks take the write lock first.
+
+    sqlite-utils opens them with a plain ``BEGIN``, which locks nothing until the first write. In
+    WAL mode a transaction that has read and then meets another process's newer commit cannot
+    write at all: SQLite answers "database is locked" at once, without waiting, and the runner
+    died of it beside a ``ladder submit``. Holding the lock from the first statement makes the
+    other process wait for this commit instead (:data:`BUSY_TIMEOUT_MS`)."""
+
+    @contextmanager
+    def atomic(self) -> Iterator[Database]:
+        if self.conn.in_transaction:  # a savepoint inside the transaction that holds the lock
+            with super().atomic():
+                yield self
+        else:
+            with write_lock(self):
+                yield self
 
 
 #: writing connections still open, and the process that opened each (a forked worker's copy of
@@ -360,6 +380,8 @@ def delete_event(db: Database, event_id: int) -> None:
         db.execute("delete from entrant_totals where event_id = ?", [event_id])
         db.execute("delete from progress_checkpoints where event_id = ?", [event_id])
         tallies.delete(db, event_id)
+        seat_balance.delete(db, event_id)
+        db.execute("delete from fault_tallies where event_id = ?", [event_id])
         db.execute("delete from games where event_id = ?", [event_id])
         db.execute(
             "delete from series_entrants where series_id in "
@@ -436,6 +458,8 @@ def _insert_series(db: Database, event_id: int, ids: dict[str, int], schedule: l
              "points": 0, "placement": placement}
             for seat, name in enumerate(item["entrants"])
         )
+        if row["status"] == "finished":
+            _count_series(db.conn, series_id)
 
 
 def add_series(db: Database, event_id: int, schedule: list[dict]) -> None:
@@ -486,6 +510,8 @@ def record_games(db: Database, event_id: int,
         _save_ratings(conn, event_id, batch.kept)
         _save_totals(conn, event_id, batch.totals)
         tallies.save(conn, event_id, batch.pairs, batch.shares)
+        seat_balance.save(conn, event_id, batch.seated)
+        _save_faults(conn, event_id, batch.faults)
     return ids
 
 
@@ -501,6 +527,9 @@ class _Batch:
     totals: dict[int, list[int]] = field(default_factory=dict)
     pairs: dict[tuple[int, int], tallies.PairRow] = field(default_factory=dict)
     shares: Counter = field(default_factory=Counter)
+    seated: tuple[Counter, Counter] = field(default_factory=lambda: (Counter(), Counter()))
+    #: ``(entrant_id, fault) -> [faults, forfeits]``
+    faults: dict[tuple[int, str], list[int]] = field(default_factory=dict)
     played: Counter = field(default_factory=Counter)
     finished: set[int] = field(default_factory=set)
     option_ids: dict[str, int] = field(default_factory=dict)
@@ -547,11 +576,13 @@ def _insert_game(db: Database, event_id: int, series_id: int, game: dict,
                      [game_id, dumps(stderr), dumps(faults)])
     _rate(conn, event_id, game["seats"], batch.kept)
     _count(game, batch.totals)
+    _count_faults(game, batch.faults)
     batch.number += 1
     if batch.number % ratings.CHECKPOINT == 0:
         ratings.save_checkpoint(conn, event_id, batch.number, game_id, batch.kept,
                                 {i: row[4] for i, row in batch.totals.items()})
     tallies.count_game(game["seats"], batch.pairs, batch.shares)
+    seat_balance.add([s["entrant_id"] for s in sorted(game["seats"], key=lambda s: s["seat"])], batch.seated)
     if game.get("duplicate_set") is not None and game["players"] == 2:
         tallies.count_mirror(conn, series_id, game["duplicate_set"], game_id, batch.pairs)
     batch.played[series_id] += 1
@@ -642,6 +673,24 @@ def _save_totals(conn: sqlite3.Connection, event_id: int, totals: dict[int, list
     )
 
 
+def _count_faults(game: dict, faults: dict[tuple[int, str], list[int]]) -> None:
+    """Add a game's faulted seats to ``faults``, ``(entrant_id, fault) -> [faults, forfeits]``, as
+    the ``entrant_faults`` view counts them (a forfeit: the fault cost the seat its game)."""
+    for seat in game["seats"]:
+        if seat.get("fault") is not None:
+            row = faults.setdefault((seat["entrant_id"], seat["fault"]), [0, 0])
+            row[0] += 1
+            row[1] += int(seat.get("forfeit") is not False)
+
+
+def _save_faults(conn: sqlite3.Connection, event_id: int, faults: dict[tuple[int, str], list[int]]) -> None:
+    conn.executemany(
+        "insert into fault_tallies (event_id, entrant_id, fault, count, forfeits) values (?, ?, ?, ?, ?) "
+        "on conflict (event_id, entrant_id, fault) do update set count = count + excluded.count, "
+        "forfeits = forfeits + excluded.forfeits",
+        [(event_id, i, fault, n, lost) for (i, fault), (n, lost) in faults.items()])
+
+
 def _save_ratings(conn: sqlite3.Connection, event_id: int, kept: dict) -> None:
     conn.executemany(
         "insert into entrant_ratings (event_id, entrant_id, mu, sigma, games) values (?, ?, ?, ?, ?) "
@@ -652,7 +701,9 @@ def _save_ratings(conn: sqlite3.Connection, event_id: int, kept: dict) -> None:
 
 
 def finish_series(db: Database, series_id: int, result: dict) -> None:
-    """Store a series' result (call inside the transaction of its last game)."""
+    """Store a series' result (call inside the transaction of its last game), and add it to its
+    entrants' kept series totals the first time."""
+    done = db.execute("select status from series where id = ?", [series_id]).fetchone()
     db.table("series").update(
         series_id,
         {
@@ -669,6 +720,29 @@ def finish_series(db: Database, series_id: int, result: dict) -> None:
             "where series_id = ? and entrant_id = ?",
             [row["wins"], row["points"], row["placement"], series_id, int(entrant_id)],
         )
+    if done is not None and done[0] != "finished":
+        _count_series(db.conn, series_id)
+
+
+def _count_series(conn: sqlite3.Connection, series_id: int) -> None:
+    """Add a finished series to its entrants' kept totals in ``entrant_totals``: played, and won,
+    drawn or lost as the ``series_outcomes`` view says, and the games won of a match (its legs)."""
+    event_id, kind, winner_id, outcome = conn.execute(
+        "select event_id, kind, winner_id, outcome from series where id = ?", [series_id]).fetchone()
+    rows = []
+    for entrant_id, placement, wins in conn.execute(
+            "select entrant_id, placement, wins from series_entrants where series_id = ?", [series_id]).fetchall():
+        won = winner_id == entrant_id
+        drawn = not won and outcome == "draw" and placement == 1
+        rows.append((event_id, entrant_id, int(won), int(drawn), int(not (won or drawn)),
+                     (wins or 0) if kind == "match" else 0))
+    conn.executemany(
+        "insert into entrant_totals (event_id, entrant_id, games, wins, draws, losses, points, faults, "
+        "series_played, series_won, series_drawn, series_lost, legs_won) "
+        "values (?1, ?2, 0, 0, 0, 0, 0, 0, 1, ?3, ?4, ?5, ?6) on conflict (event_id, entrant_id) do update set "
+        "series_played = series_played + 1, series_won = series_won + excluded.series_won, "
+        "series_drawn = series_drawn + excluded.series_drawn, series_lost = series_lost + excluded.series_lost, "
+        "legs_won = legs_won + excluded.legs_won", rows)
 
 
 def finish_event(db: Database, event_id: int) -> None:
