@@ -1,7 +1,7 @@
 """Ratings: openskill Plackett-Luce over stored results, recomputed in game order."""
 
 import pytest
-from helpers import build_event, g
+from helpers import build_event, g, written_today
 
 from tourney.results.ratings import MU, SIGMA, event_ratings, kept_ratings, rate_games, rating_ranks
 from tourney.results.standings import event_standings
@@ -77,8 +77,8 @@ def test_upgrading_an_older_file_computes_its_ratings_once(tmp_path):
              "games": 1}
     schedule = [{"idx": i, "kind": "single", "seed": i, "games_target": 1, "entrants": ["A", "B"]}
                 for i in range(2)]
-    event_id = store.create_event(old, event, [{"name": "A", "builtin": "random"},
-                                               {"name": "B", "builtin": "random"}], schedule, {}, "t")
+    event_id = written_today(old, lambda: store.create_event(
+        old, event, [{"name": "A", "builtin": "random"}, {"name": "B", "builtin": "random"}], schedule, {}, "t"))
     ids = {r["name"]: r["id"] for r in old["entrants"].rows}
     for s in store.series_rows(old, event_id):  # B wins the first game, A the second
         gid = old["games"].insert({"event_id": event_id, "series_id": s["id"], "idx": 0, "leg": 0,

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from helpers import written_today
 from sqlite_utils import Database, Migrations
 from typer.testing import CliRunner
 
@@ -123,9 +124,9 @@ def test_a_file_that_still_holds_logs_and_inline_replays_reads_and_replays(tmp_p
     specs = [{"name": "g", "builtin": "greedy"}, {"name": "r", "builtin": "random"}]
     event = {"name": "old", "format": "single", "rule_set": "crazier-eights", "seed": 1, "players": 2,
              "games": 1}
-    event_id = store.create_event(old, event, specs, [{"idx": 0, "kind": "single", "seed": 0,
-                                                       "games_target": 1, "entrants": ["g", "r"]}],
-                                  {}, "t")
+    event_id = written_today(old, lambda: store.create_event(
+        old, event, specs, [{"idx": 0, "kind": "single", "seed": 0, "games_target": 1, "entrants": ["g", "r"]}],
+        {}, "t"))
     series = store.series_rows(old, event_id)[0]
     with open_entrant(entrant_spec(specs[0]), 1) as a, open_entrant(entrant_spec(specs[1]), 2) as b:
         record = play_game([a, b], seed=5, first_player=0)

@@ -3,6 +3,7 @@
 import sqlite3
 
 import pytest
+from helpers import written_today
 
 from tourney.results import schema, store
 
@@ -50,7 +51,7 @@ def test_legs_migration_gives_older_games_their_own_leg(tmp_path):
     path = tmp_path / "old.db"
     old = Database(path)
     schema.MIGRATIONS.apply(old, stop_before="m003_game_legs")
-    event_id, series = make(old)
+    event_id, series = written_today(old, lambda: make(old))
     for idx in (0, 1):  # rows as the schema before m003 held them
         old["games"].insert({"event_id": event_id, "series_id": series["id"], "idx": idx,
                              "rule_set": "crazier-eights", "options": "{}", "seed": idx,

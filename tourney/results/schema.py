@@ -28,7 +28,8 @@ Tables (JSON columns hold JSON text; times are UTC ISO-8601 text)
     different hash is refused), ``source`` (config file path or ``"cli"``), ``status``
     (``"running"`` or ``"finished"``), ``created_at``, ``finished_at``, ``deal_secret`` (the
     secret that keys the event's seeds, see docs/formats.md; null for ``public_seeds`` and for
-    events stored before migration ``m006_event_secrets``).
+    events stored before migration ``m006_event_secrets``), ``series_count`` (how many series
+    rows it has, kept with them since ``m020_kept_series``).
 
 ``event_entrants``
     Who entered an event. pk (``event_id``, ``entrant_id``); ``position`` (0-based order in
@@ -1012,8 +1013,8 @@ def m020_kept_series(db: Database) -> None:
     ``entrant_totals`` gains each entrant's series totals and legs won, kept by the writer with
     each finished series; ``follow_tallies`` and ``seat_tallies`` keep the seat balance's counts
     with each game of three seats or more, and ``fault_tallies`` each entrant's faults by reason.
-    All are counted from the stored rows here, and ``event_standings`` reads the kept totals. An
-    index finds an event's series of one kind without reading the others, another its duplicate
+    ``events.series_count`` keeps how many series each event has. All are counted from the stored
+    rows here, and ``event_standings`` reads the kept totals. An index finds an event's series of one kind without reading the others, another its duplicate
     games (an event without any no longer reads every game to find out)."""
     for column in ("series_played", "series_won", "series_drawn", "series_lost", "legs_won"):
         db.table("entrant_totals").add_column(column, int, not_null_default=0)
@@ -1033,6 +1034,8 @@ def m020_kept_series(db: Database) -> None:
             legs_won = excluded.legs_won
     """)
     db.execute("CREATE INDEX IF NOT EXISTS idx_series_event_kind ON series (event_id, kind)")
+    db.table("events").add_column("series_count", int, not_null_default=0)
+    db.execute("UPDATE events SET series_count = (SELECT COUNT(*) FROM series s WHERE s.event_id = events.id)")
     db.table("follow_tallies").create(
         {"event_id": int, "entrant_id": int, "next_id": int, "games": int},
         pk=("event_id", "entrant_id", "next_id"), foreign_keys=[("event_id", "events", "id")],

@@ -435,7 +435,9 @@ BYE_ROWS = {1.0: ("win", True, 1), 0.5: ("draw", False, 1), 0.0: ("loss", False,
 
 def _insert_series(db: Database, event_id: int, ids: dict[str, int], schedule: list[dict]) -> None:
     """Series rows of ``schedule``; a ``"bye"`` item is stored finished, worth its ``bye`` value
-    (a win by default: outcome ``"win"`` and its entrant the winner)."""
+    (a win by default: outcome ``"win"`` and its entrant the winner). The event's
+    ``series_count`` follows (its page's paging reads it instead of counting every series)."""
+    db.execute("update events set series_count = series_count + ? where id = ?", [len(schedule), event_id])
     for item in schedule:
         row = {
             "event_id": event_id,
