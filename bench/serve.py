@@ -38,13 +38,14 @@ from __future__ import annotations
 import argparse
 import random
 import re
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,13 +142,22 @@ def store_one_more(path: Path, sample: dict) -> None:
     db.conn.close()
 
 
-def measure(path: Path, sample: dict) -> tuple[float, float, float, float]:
+@contextmanager
+def serving(path: Path) -> Iterator[str]:
+    """``tourney serve`` on ``path`` for the block: its base URL."""
     proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(path), "--port", "0"],
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         match = re.search(r"http://127\.0\.0\.1:\d+", proc.stderr.readline())
         assert match, "tourney serve did not start"
-        base = match[0]
+        yield match[0]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def measure(path: Path, sample: dict) -> tuple[float, float, float, float]:
+    with serving(path) as base:
         db = store.open_db(path, readonly=True)
         game_id = db.execute("select max(id) from games").fetchone()[0]
         fetch_ms(base + "/static/web.css")  # the server is up and warm
@@ -157,9 +167,6 @@ def measure(path: Path, sample: dict) -> tuple[float, float, float, float]:
         store_one_more(path, sample)
         live = fetch_ms(base + "/event/1")  # drawn from the previous standings while new ones are computed
         return cold, warm, game, live
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 VERSIONS = 24
@@ -167,8 +174,9 @@ UNFOLDED = 50
 STAMP = "2026-11-29T00:00:00"
 
 
-def fill_ladder(path: Path, games: int, samples: list[dict]) -> int:
-    """A ladder of :data:`VERSIONS` versions and ``games`` stored games, written as rows; returns its id."""
+def fill_ladder(path: Path, games: int, samples: list[dict]) -> tuple[int, int]:
+    """A ladder of :data:`VERSIONS` versions and ``games`` stored games, written as rows; returns its
+    id and its event's."""
     db = store.open_db(path)
     ladder = ladders.new_ladder(db, "bench", "crazier-eights", 2, seed=1)
     for k in range(VERSIONS):
@@ -247,9 +255,8 @@ def fill_ladder(path: Path, games: int, samples: list[dict]) -> int:
     while at < games:
         at += max(20, at // 20)
         ladder_rows.save_fit(db, ladder["id"], min(at, games), saved)
-    ladder_id = ladder["id"]
     db.conn.close()
-    return ladder_id
+    return ladder["id"], event_id
 
 
 def p99(values: list[float]) -> float:
@@ -257,19 +264,12 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def measure_ladder(path: Path, ladder_id: int, requests: int) -> tuple[float, float, float, float, float]:
+def measure_ladder(path: Path, ladder_id: int, event_id: int,
+                   requests: int) -> tuple[float, float, float, float, float]:
     """(p99 of every request, median of the page, median of its JSON, the ladder's event page
     asked first (its standings computed on the spot), the median of later asks) in ms."""
-    proc = subprocess.Popen([sys.executable, "-m", "tourney", "serve", "--db", str(path), "--port", "0"],
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        match = re.search(r"http://127\.0\.0\.1:\d+", proc.stderr.readline())
-        assert match, "tourney serve did not start"
-        base = match[0]
+    with serving(path) as base:
         page, twin = f"{base}/ladder/{ladder_id}", f"{base}/ladder/{ladder_id}.json"
-        con = sqlite3.connect(path)
-        event_id = con.execute("select event_id from ladders where id = ?", [ladder_id]).fetchone()[0]
-        con.close()
         event = f"{base}/event/{event_id}"
         event_first = fetch_ms(event)
         event_later = statistics.median(fetch_ms(event) for _ in range(5))
@@ -281,9 +281,6 @@ def measure_ladder(path: Path, ladder_id: int, requests: int) -> tuple[float, fl
             html.append(fetch_ms(page))
             data.append(fetch_ms(twin))
         return p99(html + data), statistics.median(html), statistics.median(data), event_first, event_later
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def ladder_main(args) -> None:
@@ -296,9 +293,9 @@ def ladder_main(args) -> None:
         for leftover in folder.glob(f"ladder-{size}.db*"):
             leftover.unlink()
         start = time.perf_counter()
-        ladder_id = fill_ladder(path, size, samples)
+        ladder_id, event_id = fill_ladder(path, size, samples)
         filled = time.perf_counter() - start
-        worst, html, data, event_first, event_later = measure_ladder(path, ladder_id, args.requests)
+        worst, html, data, event_first, event_later = measure_ladder(path, ladder_id, event_id, args.requests)
         print(f"games={size}: filled in {filled:.0f} s ({path.stat().st_size / size:.0f} bytes a game); "
               f"ladder page median {html:.1f} ms, JSON median {data:.1f} ms, p99 of both {worst:.1f} ms; "
               f"its event page {event_first:.1f} ms computed, {event_later:.1f} ms after", file=sys.stderr)

@@ -31,17 +31,17 @@ def event_seatings(db: Database, event_id: int) -> list[list[int]]:
     return list(games.values())
 
 
-def add(seating_: Sequence[Hashable], counts: tuple[Counter, Counter]) -> None:
+def add(order: Sequence[Hashable], counts: tuple[Counter, Counter]) -> None:
     """Count one game, given as its entrants in seat order, into ``counts`` (follows: ``(a, b) ->
     games`` in which ``b`` sat directly after ``a``; seats: ``(a, seat) -> games``, with a 0 for
     each seat ``a`` did not hold at that table, so that its largest table is known). A game of
     fewer than three seats counts for nothing (at a table of two each follows the other)."""
-    k = len(seating_)
+    k = len(order)
     if k < 3:
         return
     follows, seats = counts
-    for j, a in enumerate(seating_):
-        follows[(a, seating_[(j + 1) % k])] += 1
+    for j, a in enumerate(order):
+        follows[(a, order[(j + 1) % k])] += 1
         for seat in range(k):
             seats[(a, seat)] += int(seat == j)
 
